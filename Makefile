@@ -10,6 +10,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 # Each area adds its own targets and appends test targets to TEST_TARGETS.
 TEST_TARGETS :=
+# The default study run by `make`; a later fragment may replace it.
+STUDY :=
 include mk/deps.mk
 include $(wildcard mk/cmodel.mk)
 include $(wildcard mk/rtl.mk)
@@ -17,8 +19,10 @@ include $(wildcard mk/tb.mk)
 include $(wildcard mk/net.mk)
 include $(wildcard mk/synth.mk)
 
-.PHONY: all test clean study
+.PHONY: all test clean study build
 all: deps build study
+
+study: $(STUDY)
 
 test: deps
 	@$(PYTHON) sw/run_tests.py $(TEST_TARGETS)
