@@ -1,0 +1,522 @@
+/* netcfg.c — key table, parsing and echo of net_cfg (see netcfg.h). */
+#include "netcfg.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+#include "topo.h"
+
+typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES } key_type;
+
+typedef struct {
+  const char *name;
+  key_type type;
+  size_t off;
+  double min, max;
+  const char *const *names; /* K_ENUM */
+  const char *help;
+} key_desc;
+
+static const char *const topo_names[] = {"rlft", "kary", NULL};
+static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
+                                            NULL};
+static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
+static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
+                                            "obqa", "xordet", NULL};
+static const char *const traffic_names[] = {
+    "uniform", "hotspot", "ihs",    "bitrev",
+    "transpose", "shuffle", "bitcomp", "tornado", NULL};
+static const char *const injection_names[] = {"bernoulli", "onoff", NULL};
+static const char *const order_names[] = {"0", "1", "auto", NULL};
+
+#define F(x) offsetof(net_cfg, x)
+static const key_desc keys[] = {
+    {"topology", K_ENUM, F(topology), 0, 0, topo_names,
+     "rlft (P-port switches, N = 2(P/2)^T) or kary (k-ary n-tree)"},
+    {"ports", K_UINT, F(ports), 4, 64, NULL, "RLFT switch ports P (even)"},
+    {"stages", K_UINT, F(stages), 1, 8, NULL, "RLFT stages T"},
+    {"k", K_UINT, F(k), 2, 32, NULL, "k-ary n-tree arity"},
+    {"n", K_UINT, F(n), 1, 8, NULL, "k-ary n-tree stages"},
+    {"vcs", K_UINT, F(vcs), 1, 8, NULL, "virtual channels per port"},
+    {"voq", K_UINT, F(voq), 0, 1, NULL, "1: VOQs at switch inputs"},
+    {"buffer_flits", K_UINT, F(buffer_flits), 1, 16384, NULL,
+     "buffer per input VC, flits (BUF)"},
+    {"packet_flits", K_UINT, F(packet_flits), 2, 255, NULL,
+     "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
+    {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
+    {"routing", K_ENUM, F(routing), 0, 0, routing_names,
+     "dmodk, oblivious, adaptive, or a Table 2 name adap-<noth|th|2th>-"
+     "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
+    {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
+     "adaptive trigger: noth, th, 2th"},
+    {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
+     "stages where multipath routing is enabled: all, or a list like 1,2"},
+    {"delta", K_UINT, F(delta), 1, 64, NULL, "K/delta port restriction"},
+    {"ltth", K_UINT, F(ltth), 0, 16384, NULL,
+     "low trigger threshold, credits (0 with htth=0: BUF/4)"},
+    {"htth", K_UINT, F(htth), 0, 16384, NULL,
+     "high trigger threshold, credits (0 with ltth=0: BUF/2)"},
+    {"lfsr_seed", K_UINT, F(lfsr_seed), 0, 65535, NULL,
+     "LFSR_SEED of every switch (oblivious routing)"},
+    {"sqs", K_ENUM, F(sqs), 0, 0, sqs_names_tab,
+     "queuing scheme: 1q dbbm vftree flow2sl obqa xordet"},
+    {"traffic", K_ENUM, F(traffic), 0, 0, traffic_names,
+     "uniform hotspot ihs bitrev transpose shuffle bitcomp tornado, or "
+     "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1)"},
+    {"hs_fraction", K_DBL, F(hs_fraction), 0, 1, NULL,
+     "fraction of nodes sending to the hot spots"},
+    {"hs_count", K_UINT, F(hs_count), 1, NETCFG_MAX_HOT, NULL,
+     "number of hot-spot nodes"},
+    {"hs_nodes", K_HSNODES, F(hs_nodes), 0, 0, NULL,
+     "hot-spot node ids (list) or auto (the seeds' ids)"},
+    {"hs_start", K_U64, F(hs_start), 0, 4e9, NULL,
+     "cycle the hot-spot / IHS flows start"},
+    {"hs_end", K_U64, F(hs_end), 0, 4e9, NULL,
+     "cycle they end (0: never)"},
+    {"hs_sink_rate", K_DBL, F(hs_sink_rate), -1, 1, NULL,
+     "consumption rate of hot-spot sinks, flits/cycle (-1: sink_rate)"},
+    {"ihs_fraction", K_DBL, F(ihs_fraction), 0, 1, NULL,
+     "IHS: fraction of nodes sending through the chosen 2nd-stage port"},
+    {"ihs_switch", K_UINT, F(ihs_switch), 0, 63, NULL,
+     "IHS: 2nd-stage switch of each pod (= leaf up port)"},
+    {"ihs_port", K_UINT, F(ihs_port), 0, 63, NULL,
+     "IHS: up port (0-based among up ports) of that switch"},
+    {"load", K_DBL, F(load), 0, 1, NULL,
+     "offered load, fraction of link bandwidth"},
+    {"injection", K_ENUM, F(injection), 0, 0, injection_names,
+     "bernoulli or onoff (bursty)"},
+    {"burst_packets", K_DBL, F(burst_packets), 1, 1e6, NULL,
+     "onoff: mean burst length, packets"},
+    {"link_latency", K_UINT, F(link_latency), 1, 1000, NULL,
+     "flit latency of every link, cycles"},
+    {"credit_latency", K_UINT, F(credit_latency), 1, 1000, NULL,
+     "credit latency of every link, cycles"},
+    {"cycle_ns", K_DBL, F(cycle_ns), 1e-3, 1e6, NULL,
+     "ns per cycle (64-byte flits at 100 Gb/s: 5.12)"},
+    {"sink_rate", K_DBL, F(sink_rate), 0, 1, NULL,
+     "sink consumption rate, flits/cycle"},
+    {"source_queue", K_UINT, F(source_queue), 1, 65535, NULL,
+     "admission capacity per source, packets (generation beyond is refused)"},
+    {"cycles", K_U64, F(cycles), 1, 2e9, NULL,
+     "measured cycles (after warmup)"},
+    {"warmup", K_U64, F(warmup), 0, 2e9, NULL, "warm-up cycles"},
+    {"window", K_U64, F(window), 1, 2e9, NULL,
+     "cycles per window of the CSV series"},
+    {"seed", K_U64, F(seed), 0, 1.8e19, NULL, "random seed"},
+    {"watchdog", K_U64, F(watchdog), 0, 2e9, NULL,
+     "cycles without any flit moving (packets in flight) before a deadlock "
+     "report (0: off)"},
+    {"starvation", K_U64, F(starvation), 0, 2e9, NULL,
+     "cycles a source with queued packets may go without injecting before a "
+     "starvation report (0: off)"},
+    {"check_order", K_ENUM, F(check_order), 0, 0, order_names,
+     "check in-order delivery per flow: 0, 1, auto (deterministic routing "
+     "and N <= 4096)"},
+    {"drain", K_UINT, F(drain), 0, 1, NULL,
+     "1: after the run stop generating and run until every packet is "
+     "delivered"},
+    {"drain_limit", K_U64, F(drain_limit), 1, 2e9, NULL,
+     "maximum drain cycles"},
+};
+#undef F
+enum { NKEYS = sizeof keys / sizeof *keys };
+
+void netcfg_default(net_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->topology = TOPO_RLFT;
+  c->ports = 12;
+  c->stages = 3;
+  c->k = 4;
+  c->n = 3;
+  c->vcs = 1;
+  c->voq = 0;
+  c->buffer_flits = 3072;
+  c->packet_flits = 64;
+  c->iters = 3;
+  c->routing = 0;
+  c->trigger = 0;
+  c->adaptive_stages = 0xFF;
+  c->delta = 1;
+  c->lfsr_seed = 1;
+  c->sqs = SQS_1Q;
+  c->traffic = TRAFFIC_UNIFORM;
+  c->hs_fraction = 0.25;
+  c->hs_count = 1;
+  c->hs_sink_rate = -1;
+  c->ihs_fraction = 0.2;
+  c->load = 1.0;
+  c->injection = 0;
+  c->burst_packets = 8;
+  c->link_latency = 2;
+  c->credit_latency = 2;
+  c->cycle_ns = 5.12;
+  c->sink_rate = 1.0;
+  c->source_queue = 64;
+  c->cycles = 20000;
+  c->warmup = 5000;
+  c->window = 1000;
+  c->seed = 1;
+  c->watchdog = 20000;
+  c->starvation = 0;
+  c->check_order = 2;
+  c->drain = 0;
+  c->drain_limit = 1000000;
+}
+
+static const key_desc *find_key(const char *name) {
+  for (unsigned i = 0; i < NKEYS; i++)
+    if (!strcmp(keys[i].name, name)) return &keys[i];
+  return NULL;
+}
+
+static int parse_u64(const char *v, uint64_t *out) {
+  if (!*v || *v == '-' || *v == '+') return -1;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 0);
+  if (errno || *end) {
+    /* allow plain scientific notation for integers (e.g. 2e5) */
+    double d = strtod(v, &end);
+    if (*end || d < 0 || d != floor(d) || d > 1.8e19) return -1;
+    x = (unsigned long long)d;
+  }
+  *out = x;
+  return 0;
+}
+
+static int parse_dbl(const char *v, double *out) {
+  if (!*v) return -1;
+  char *end;
+  errno = 0;
+  double d = strtod(v, &end);
+  if (errno || *end || !isfinite(d)) return -1;
+  *out = d;
+  return 0;
+}
+
+static int bad(char *err, size_t errlen, const char *key, const char *value,
+               const char *why) {
+  snprintf(err, errlen, "%s: bad value '%s' (%s)", key, value, why);
+  return -1;
+}
+
+/* routing=adap-<trig>-<stages>-<k|k/D> */
+static int parse_table2_routing(net_cfg *c, const char *v) {
+  char buf[64];
+  if (strlen(v) >= sizeof buf || strncmp(v, "adap-", 5)) return -1;
+  strcpy(buf, v + 5);
+  char *trig = strtok(buf, "-"), *st = strtok(NULL, "-"),
+       *kk = strtok(NULL, "-");
+  if (!trig || !st || !kk || strtok(NULL, "-")) return -1;
+  unsigned t;
+  if (!strcmp(trig, "noth")) t = 0;
+  else if (!strcmp(trig, "th")) t = 1;
+  else if (!strcmp(trig, "2th")) t = 2;
+  else return -1;
+  unsigned mask;
+  if (!strcmp(st, "s") || !strcmp(st, "*s") || !strcmp(st, "as")) mask = 0xFF;
+  else if (!strcmp(st, "1s")) mask = 1;
+  else if (!strcmp(st, "2s")) mask = 2;
+  else return -1;
+  unsigned delta = 1;
+  if (!strcmp(kk, "k")) delta = 1;
+  else if (!strncmp(kk, "k/", 2)) {
+    uint64_t d;
+    if (parse_u64(kk + 2, &d) || d < 1 || d > 64) return -1;
+    delta = (unsigned)d;
+  } else
+    return -1;
+  c->routing = 2;
+  c->trigger = t;
+  c->adaptive_stages = mask;
+  c->delta = delta;
+  return 0;
+}
+
+int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
+               size_t errlen) {
+  const key_desc *k = find_key(key);
+  if (!k) {
+    snprintf(err, errlen, "%s: unknown key (see asw net --help)", key);
+    return -1;
+  }
+  char *base = (char *)c;
+  switch (k->type) {
+  case K_UINT:
+  case K_U64: {
+    uint64_t x;
+    if (parse_u64(value, &x)) return bad(err, errlen, key, value, "not a non-negative integer");
+    if ((double)x < k->min || (double)x > k->max) {
+      char why[96];
+      snprintf(why, sizeof why, "must be in %.0f..%.0f", k->min, k->max);
+      return bad(err, errlen, key, value, why);
+    }
+    if (k->type == K_UINT) *(unsigned *)(base + k->off) = (unsigned)x;
+    else *(uint64_t *)(base + k->off) = x;
+    return 0;
+  }
+  case K_DBL: {
+    double d;
+    if (parse_dbl(value, &d)) return bad(err, errlen, key, value, "not a number");
+    if (d < k->min || d > k->max) {
+      char why[96];
+      snprintf(why, sizeof why, "must be in %g..%g", k->min, k->max);
+      return bad(err, errlen, key, value, why);
+    }
+    *(double *)(base + k->off) = d;
+    return 0;
+  }
+  case K_ENUM: {
+    for (unsigned i = 0; k->names[i]; i++)
+      if (!strcmp(value, k->names[i])) {
+        *(unsigned *)(base + k->off) = i;
+        return 0;
+      }
+    if (!strcmp(key, "routing")) {
+      if (!strcmp(value, "det")) { c->routing = 0; return 0; }
+      if (!strcmp(value, "fully")) {
+        c->routing = 2; c->trigger = 0; c->adaptive_stages = 0xFF; c->delta = 1;
+        return 0;
+      }
+      if (!parse_table2_routing(c, value)) return 0;
+    }
+    if (!strcmp(key, "traffic") && (value[0] == 'h' || value[0] == 'H') &&
+        (value[1] == 's' || value[1] == 'S')) {
+      unsigned x, y;
+      char tail;
+      if (sscanf(value + 2, "%u-%u%c", &x, &y, &tail) == 2 && x <= 100 &&
+          y >= 1 && y <= NETCFG_MAX_HOT) {
+        c->traffic = TRAFFIC_HOTSPOT;
+        c->hs_fraction = x / 100.0;
+        c->hs_count = y;
+        return 0;
+      }
+    }
+    char why[256] = "one of:";
+    for (unsigned i = 0; k->names[i]; i++) {
+      strncat(why, " ", sizeof why - strlen(why) - 1);
+      strncat(why, k->names[i], sizeof why - strlen(why) - 1);
+    }
+    if (!strcmp(key, "routing"))
+      strncat(why, " adap-<noth|th|2th>-<s|1s|2s>-<k|k/D>",
+              sizeof why - strlen(why) - 1);
+    if (!strcmp(key, "traffic"))
+      strncat(why, " hsX-Y", sizeof why - strlen(why) - 1);
+    return bad(err, errlen, key, value, why);
+  }
+  case K_STAGES: {
+    if (!strcmp(value, "all")) {
+      c->adaptive_stages = 0xFF;
+      return 0;
+    }
+    unsigned mask = 0;
+    const char *p = value;
+    while (*p) {
+      if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, "all, or stage numbers 1..8 separated by commas");
+      unsigned s = 0;
+      while (isdigit((unsigned char)*p)) s = s * 10 + (unsigned)(*p++ - '0');
+      if (s < 1 || s > 8) return bad(err, errlen, key, value, "stage numbers are 1..8");
+      mask |= 1u << (s - 1);
+      if (*p == ',') p++;
+      else if (*p) return bad(err, errlen, key, value, "all, or stage numbers 1..8 separated by commas");
+    }
+    if (!mask) return bad(err, errlen, key, value, "empty list");
+    c->adaptive_stages = mask;
+    return 0;
+  }
+  case K_HSNODES: {
+    if (!strcmp(value, "auto")) {
+      c->hs_nodes_given = 0;
+      return 0;
+    }
+    unsigned cnt = 0;
+    const char *p = value;
+    while (*p) {
+      if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, "auto, or node ids separated by commas");
+      unsigned long x = 0;
+      while (isdigit((unsigned char)*p)) {
+        x = x * 10 + (unsigned long)(*p++ - '0');
+        if (x > 65535) return bad(err, errlen, key, value, "node id above 65535");
+      }
+      if (cnt == NETCFG_MAX_HOT) return bad(err, errlen, key, value, "more than 64 nodes");
+      c->hs_nodes[cnt++] = (unsigned)x;
+      if (*p == ',') p++;
+      else if (*p) return bad(err, errlen, key, value, "auto, or node ids separated by commas");
+    }
+    if (!cnt) return bad(err, errlen, key, value, "empty list");
+    c->hs_nodes_given = cnt;
+    c->hs_count = cnt;
+    return 0;
+  }
+  }
+  return -1;
+}
+
+int netcfg_set_arg(net_cfg *c, const char *arg, char *err, size_t errlen) {
+  const char *eq = strchr(arg, '=');
+  if (!eq || eq == arg) {
+    snprintf(err, errlen, "'%s': expected key=value", arg);
+    return -1;
+  }
+  char key[64];
+  size_t kl = (size_t)(eq - arg);
+  if (kl >= sizeof key) {
+    snprintf(err, errlen, "'%.40s...': key too long", arg);
+    return -1;
+  }
+  memcpy(key, arg, kl);
+  key[kl] = 0;
+  return netcfg_set(c, key, eq + 1, err, errlen);
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
+}
+
+int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
+    return -1;
+  }
+  char line[1024];
+  unsigned lineno = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *s = trim(line);
+    if (!*s) continue;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+      snprintf(err, errlen, "%s:%u: expected key = value", path, lineno);
+      fclose(f);
+      return -1;
+    }
+    *eq = 0;
+    char *key = trim(s), *value = trim(eq + 1);
+    char e2[512];
+    if (netcfg_set(c, key, value, e2, sizeof e2)) {
+      snprintf(err, errlen, "%s:%u: %s", path, lineno, e2);
+      fclose(f);
+      return -1;
+    }
+  }
+  fclose(f);
+  return 0;
+}
+
+int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
+  if (c->topology == TOPO_RLFT && c->ports % 2) {
+    snprintf(err, errlen, "ports: %u must be even (K = P/2)", c->ports);
+    return -1;
+  }
+  if (c->packet_flits > c->buffer_flits) {
+    snprintf(err, errlen, "packet_flits: %u exceeds buffer_flits %u (virtual "
+             "cut-through needs a whole packet of buffer)", c->packet_flits,
+             c->buffer_flits);
+    return -1;
+  }
+  if ((uint64_t)c->vcs * c->buffer_flits > 65536) {
+    snprintf(err, errlen, "buffer_flits: vcs * buffer_flits = %llu exceeds "
+             "65536", (unsigned long long)c->vcs * c->buffer_flits);
+    return -1;
+  }
+  if (c->ltth > c->htth || c->htth > c->buffer_flits) {
+    snprintf(err, errlen, "ltth: need ltth <= htth <= buffer_flits (got "
+             "%u, %u, %u)", c->ltth, c->htth, c->buffer_flits);
+    return -1;
+  }
+  if (c->sqs == SQS_XORDET && (c->vcs & (c->vcs - 1))) {
+    snprintf(err, errlen, "sqs: xordet needs vcs a power of two (vcs = %u)",
+             c->vcs);
+    return -1;
+  }
+  if (c->warmup + c->cycles > 2000000000ull) {
+    snprintf(err, errlen, "cycles: warmup + cycles must be <= 2e9");
+    return -1;
+  }
+  return 0;
+}
+
+static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
+                      size_t len, int json) {
+  const char *base = (const char *)c;
+  switch (k->type) {
+  case K_UINT:
+    snprintf(out, len, "%u", *(const unsigned *)(base + k->off));
+    return;
+  case K_U64:
+    snprintf(out, len, "%llu",
+             (unsigned long long)*(const uint64_t *)(base + k->off));
+    return;
+  case K_DBL:
+    snprintf(out, len, "%.15g", *(const double *)(base + k->off));
+    return;
+  case K_ENUM:
+    snprintf(out, len, json ? "\"%s\"" : "%s",
+             k->names[*(const unsigned *)(base + k->off)]);
+    return;
+  case K_STAGES: {
+    if ((c->adaptive_stages & 0xFF) == 0xFF) {
+      snprintf(out, len, json ? "\"all\"" : "all");
+      return;
+    }
+    size_t n = (size_t)snprintf(out, len, json ? "\"" : "");
+    for (unsigned s = 0; s < 8 && n < len; s++)
+      if (c->adaptive_stages & (1u << s))
+        n += (size_t)snprintf(out + n, len - n, "%s%u",
+                              (c->adaptive_stages & ((1u << s) - 1)) ? "," : "",
+                              s + 1);
+    if (json && n < len) snprintf(out + n, len - n, "\"");
+    return;
+  }
+  case K_HSNODES: {
+    if (!c->hs_nodes_given) {
+      snprintf(out, len, json ? "\"auto\"" : "auto");
+      return;
+    }
+    size_t n = (size_t)snprintf(out, len, json ? "\"" : "");
+    for (unsigned i = 0; i < c->hs_nodes_given && n < len; i++)
+      n += (size_t)snprintf(out + n, len - n, "%s%u", i ? "," : "",
+                            c->hs_nodes[i]);
+    if (json && n < len) snprintf(out + n, len - n, "\"");
+    return;
+  }
+  }
+}
+
+void netcfg_json(const net_cfg *c, FILE *f) {
+  fputc('{', f);
+  for (unsigned i = 0; i < NKEYS; i++) {
+    char v[512];
+    fmt_value(c, &keys[i], v, sizeof v, 1);
+    fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
+  }
+  fputc('}', f);
+}
+
+void netcfg_write(const net_cfg *c, FILE *f) {
+  for (unsigned i = 0; i < NKEYS; i++) {
+    char v[512];
+    fmt_value(c, &keys[i], v, sizeof v, 0);
+    fprintf(f, "%s = %s\n", keys[i].name, v);
+  }
+}
+
+void netcfg_help(FILE *f) {
+  net_cfg d;
+  netcfg_default(&d);
+  for (unsigned i = 0; i < NKEYS; i++) {
+    char v[512];
+    fmt_value(&d, &keys[i], v, sizeof v, 0);
+    fprintf(f, "  %-16s %s [default %s]\n", keys[i].name, keys[i].help, v);
+  }
+}

@@ -1,0 +1,77 @@
+/* netcfg.h — configuration of a network simulation (`asw net`).
+ *
+ * A configuration is a set of `key = value` settings: defaults, then a
+ * config file, then command-line overrides, each applied in order. Unknown
+ * keys and bad values are errors that name the key. netcfg_json echoes the
+ * complete configuration so any result can be rerun.
+ */
+#ifndef NET_NETCFG_H
+#define NET_NETCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { NETCFG_MAX_HOT = 64 };
+
+typedef enum {
+  TRAFFIC_UNIFORM = 0,
+  TRAFFIC_HOTSPOT,
+  TRAFFIC_IHS,
+  TRAFFIC_BITREV,
+  TRAFFIC_TRANSPOSE,
+  TRAFFIC_SHUFFLE,
+  TRAFFIC_BITCOMP,
+  TRAFFIC_TORNADO,
+} traffic_kind;
+
+typedef struct {
+  /* topology */
+  unsigned topology; /* topo_kind */
+  unsigned ports, stages, k, n;
+  /* switch */
+  unsigned vcs, voq, buffer_flits, packet_flits, iters;
+  /* routing */
+  unsigned routing, trigger, adaptive_stages, delta, ltth, htth, lfsr_seed;
+  unsigned sqs; /* sqs_kind */
+  /* traffic */
+  unsigned traffic; /* traffic_kind */
+  double hs_fraction;
+  unsigned hs_count;
+  unsigned hs_nodes_given, hs_nodes[NETCFG_MAX_HOT];
+  uint64_t hs_start, hs_end;
+  double hs_sink_rate; /* < 0: same as sink_rate */
+  double ihs_fraction;
+  unsigned ihs_switch, ihs_port;
+  double load;
+  unsigned injection; /* 0 bernoulli, 1 onoff */
+  double burst_packets;
+  /* links and end nodes */
+  unsigned link_latency, credit_latency;
+  double cycle_ns, sink_rate;
+  unsigned source_queue;
+  /* run */
+  uint64_t cycles, warmup, window, seed, watchdog, starvation, drain_limit;
+  unsigned check_order; /* 0 off, 1 on, 2 auto */
+  unsigned drain;
+} net_cfg;
+
+void netcfg_default(net_cfg *c);
+/* Applies one `key=value` setting. Returns 0 or -1 with a message naming
+ * the key in err. */
+int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
+               size_t errlen);
+/* Applies "key=value" (one argument). */
+int netcfg_set_arg(net_cfg *c, const char *arg, char *err, size_t errlen);
+/* Applies a config file: one `key = value` per line, `#` starts a comment. */
+int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen);
+/* Cross-key checks (e.g. packet_flits <= buffer_flits). */
+int netcfg_check(const net_cfg *c, char *err, size_t errlen);
+/* Writes the configuration as a JSON object (no trailing newline). */
+void netcfg_json(const net_cfg *c, FILE *f);
+/* Writes the configuration as `key = value` lines (a loadable file). */
+void netcfg_write(const net_cfg *c, FILE *f);
+/* Prints the list of keys with their meaning (for --help). */
+void netcfg_help(FILE *f);
+
+#endif

@@ -1,0 +1,1083 @@
+/* network.c — the network simulator (see network.h). */
+#include "network.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../asw_switch.h"
+#include "tables.h"
+
+/* ---- random numbers: one splitmix64 stream per end node ---------------- */
+static inline uint64_t rng_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static inline double rng_unit(uint64_t *s) { /* (0, 1] */
+  return ((rng_next(s) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+static inline unsigned rng_below(uint64_t *s, unsigned n) {
+  return (unsigned)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ---- latency histogram: exact below 1024, 64 sub-buckets per octave ---- */
+enum { HIST_EXACT = 1024, HIST_BUCKETS = HIST_EXACT + 64 * 40 };
+typedef struct {
+  uint64_t count;
+  double sum;
+  uint32_t b[HIST_BUCKETS];
+} hist;
+
+static void hist_add(hist *h, uint64_t v) {
+  h->count++;
+  h->sum += (double)v;
+  unsigned idx;
+  if (v < HIST_EXACT) idx = (unsigned)v;
+  else {
+    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= 10 */
+    idx = HIST_EXACT + (e - 10) * 64 + (unsigned)((v >> (e - 6)) & 63);
+    if (idx >= HIST_BUCKETS) idx = HIST_BUCKETS - 1;
+  }
+  h->b[idx]++;
+}
+static double hist_lower(unsigned idx) {
+  if (idx < HIST_EXACT) return idx;
+  unsigned e = (idx - HIST_EXACT) / 64 + 10, sub = (idx - HIST_EXACT) % 64;
+  return ldexp(64.0 + sub, (int)e - 6);
+}
+static double hist_mean(const hist *h) {
+  return h->count ? h->sum / (double)h->count : 0.0;
+}
+static double hist_pct(const hist *h, double q) {
+  if (!h->count) return 0.0;
+  uint64_t need = (uint64_t)ceil(q * (double)h->count), acc = 0;
+  for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+    acc += h->b[i];
+    if (acc >= need) return hist_lower(i);
+  }
+  return hist_lower(HIST_BUCKETS - 1);
+}
+
+/* ---- end nodes ----------------------------------------------------------- */
+typedef struct { /* a packet waiting in a source admission queue */
+  uint32_t id, gen;
+  uint16_t dest, next;
+  uint8_t vc, sl, hot;
+} src_pkt;
+
+typedef struct { /* one per-destination admission queue */
+  uint16_t dest, head, tail;
+} dest_q;
+
+typedef struct { /* packet being received on one VC of a sink */
+  uint32_t id, gen, inject, src;
+  uint16_t flits;
+  uint8_t hot;
+} sink_pkt;
+
+enum { ROLE_NONE = 0, ROLE_HOTSPOT = 1, ROLE_IHS = 2 };
+enum { NIL16 = 0xFFFF };
+
+typedef struct {
+  uint64_t rng;
+  uint64_t next_gen;   /* Bernoulli: cycle of the next packet */
+  uint64_t last_inject;/* starvation watchdog */
+  double sink_acc, sink_rate;
+  uint32_t perm_dest;  /* permutation traffic */
+  uint16_t queued, nactive, rr, free_head;
+  uint16_t hot_target; /* ROLE_HOTSPOT: destination */
+  uint8_t role, on, streaming, sink_slow, sink_rr;
+  /* packet being injected */
+  src_pkt cur;
+  uint16_t cur_sent, cur_len;
+} node;
+
+typedef struct {
+  uint64_t offered, accepted, acc_hot, acc_cold, lat_count, adaptive;
+  double lat_sum;
+} window_stat;
+
+struct net {
+  net_cfg cfg;
+  topo *t;
+  unsigned N, S, P, V, W, L, LC, len, dest_bits;
+  asw_switch **sw;
+  /* staging of switch inputs, per slot (cycle mod W) and switch */
+  uint64_t *st_flit_mask, *st_cr_mask;  /* [W*S] */
+  asw_flit *st_flit;                    /* [W*S*P] */
+  uint8_t *st_cr_vc;                    /* [W*S*P] */
+  uint32_t *wake, *wake_n;              /* [W*S], [W] */
+  uint32_t *carry, carry_n, *next_carry, next_n;
+  uint64_t *stepped_at;                 /* [S] */
+  asw_flit *out_flit;
+  uint8_t *out_cr_vc;
+  uint32_t *out_arn;
+  /* end nodes */
+  node *nodes;
+  src_pkt *pool;   /* [N*cap] */
+  dest_q *dq;      /* [N*cap] */
+  uint16_t *credits;   /* [N*V] */
+  asw_flit *sink_in;   /* [W*N] */
+  uint8_t *sink_valid; /* [W*N] */
+  uint8_t *src_cr;     /* [W*N]: vc+1 of an arriving credit, 0 none */
+  sink_pkt *sinkp;     /* [N*V] */
+  uint32_t *sink_buf;  /* [N*V] flits waiting in slow sinks */
+  unsigned cap;
+  /* traffic */
+  unsigned hot_nodes[NETCFG_MAX_HOT], nhot;
+  uint8_t *is_hotspot; /* [N] */
+  uint32_t *ihs_dest, n_ihs;
+  /* bookkeeping */
+  uint64_t cycle, total, next_id;
+  uint64_t *delivered_bits; size_t bits_words;
+  uint32_t *flow_last; /* [N*N] last delivered id+1, order check */
+  uint64_t injected_flits, consumed_flits, last_progress;
+  net_results r;
+  hist h_net, h_e2e, h_hot, h_cold;
+  window_stat *win; size_t nwin;
+  uint32_t *cnt_prev; /* adaptive counter snapshot [S*P] */
+  uint64_t adaptive_at_warmup;
+  int warm_snapshot_taken;
+  char err[512];
+  char *report; size_t report_len, report_cap;
+};
+
+static void report_add(net *n, const char *fmt, ...) {
+  va_list ap;
+  char line[512];
+  va_start(ap, fmt);
+  int k = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (k < 0) return;
+  size_t l = strlen(line);
+  if (n->report_len + l + 1 > n->report_cap) {
+    size_t cap = (n->report_cap + l + 1) * 2;
+    char *p = realloc(n->report, cap);
+    if (!p) return;
+    n->report = p;
+    n->report_cap = cap;
+  }
+  memcpy(n->report + n->report_len, line, l + 1);
+  n->report_len += l;
+}
+
+const char *net_error(const net *n) { return n->err; }
+const char *net_watchdog_report(const net *n) {
+  return n->report ? n->report : "";
+}
+const topo *net_topo(const net *n) { return n->t; }
+
+static int reg_write_cb(void *ctx, uint32_t addr, uint32_t data) {
+  return asw_reg_write((asw_switch *)ctx, addr, data);
+}
+
+/* Default hot-spot ids: those of the seeds for their network sizes. */
+static unsigned default_hotspots(unsigned N, unsigned count, unsigned *out) {
+  static const unsigned n432[] = {4, 120, 244, 431};
+  static const unsigned n3456[] = {0, 889, 1772, 3454};
+  static const unsigned n11664[] = {600, 3400, 5200, 9500};
+  const unsigned *tab = NULL;
+  if (count == 1 && (N == 432 || N == 3456)) { out[0] = 4; return 1; }
+  if (count == 1 && N == 256) { out[0] = 123; return 1; }
+  if (N == 432) tab = n432;
+  else if (N == 3456) tab = n3456;
+  else if (N == 11664) tab = n11664;
+  if (tab && count <= 4) {
+    for (unsigned i = 0; i < count; i++) out[i] = tab[i];
+    return count;
+  }
+  for (unsigned i = 0; i < count; i++)
+    out[i] = (unsigned)(((2ull * i + 1) * N) / (2ull * count));
+  return count;
+}
+
+static int log2_exact(unsigned x) {
+  if (!x || (x & (x - 1))) return -1;
+  int l = 0;
+  while ((1u << l) < x) l++;
+  return l;
+}
+
+static int setup_traffic(net *n) {
+  const net_cfg *c = &n->cfg;
+  unsigned N = n->N;
+  n->is_hotspot = calloc(N, 1);
+  if (!n->is_hotspot) return snprintf(n->err, sizeof n->err, "out of memory"), -1;
+  uint64_t trng = c->seed ^ 0x5EEDF00Dull;
+  int bits = log2_exact(N);
+  for (unsigned s = 0; s < N; s++) {
+    unsigned d = s;
+    switch (c->traffic) {
+    case TRAFFIC_BITREV:
+    case TRAFFIC_SHUFFLE:
+    case TRAFFIC_BITCOMP:
+    case TRAFFIC_TRANSPOSE:
+      if (bits < 1 || (c->traffic == TRAFFIC_TRANSPOSE && bits % 2)) {
+        snprintf(n->err, sizeof n->err, "traffic: %s needs N a power of two%s "
+                 "(N = %u)", c->traffic == TRAFFIC_TRANSPOSE ? "transpose" :
+                 c->traffic == TRAFFIC_BITREV ? "bitrev" :
+                 c->traffic == TRAFFIC_SHUFFLE ? "shuffle" : "bitcomp",
+                 c->traffic == TRAFFIC_TRANSPOSE ? " with an even exponent" : "",
+                 N);
+        return -1;
+      }
+      if (c->traffic == TRAFFIC_BITREV) {
+        d = 0;
+        for (int b = 0; b < bits; b++) d |= ((s >> b) & 1u) << (bits - 1 - b);
+      } else if (c->traffic == TRAFFIC_SHUFFLE) {
+        d = ((s << 1) | (s >> (bits - 1))) & (N - 1);
+      } else if (c->traffic == TRAFFIC_BITCOMP) {
+        d = ~s & (N - 1);
+      } else {
+        unsigned h = (unsigned)bits / 2, lo = s & ((1u << h) - 1);
+        d = (lo << h) | (s >> h);
+      }
+      break;
+    case TRAFFIC_TORNADO:
+      d = (s + N / 2) % N;
+      break;
+    default:
+      break;
+    }
+    n->nodes[s].perm_dest = d;
+  }
+  if (c->traffic == TRAFFIC_HOTSPOT) {
+    if (c->hs_nodes_given) {
+      n->nhot = c->hs_nodes_given;
+      for (unsigned i = 0; i < n->nhot; i++) {
+        if (c->hs_nodes[i] >= N) {
+          snprintf(n->err, sizeof n->err, "hs_nodes: node %u is not below N "
+                   "= %u", c->hs_nodes[i], N);
+          return -1;
+        }
+        n->hot_nodes[i] = c->hs_nodes[i];
+      }
+    } else {
+      if (c->hs_count >= N) {
+        snprintf(n->err, sizeof n->err, "hs_count: %u hot spots need more "
+                 "than N = %u nodes", c->hs_count, N);
+        return -1;
+      }
+      n->nhot = default_hotspots(N, c->hs_count, n->hot_nodes);
+    }
+    for (unsigned i = 0; i < n->nhot; i++) n->is_hotspot[n->hot_nodes[i]] = 1;
+  }
+  if (c->traffic == TRAFFIC_IHS) {
+    if (topo_levels(n->t) < 3) {
+      snprintf(n->err, sizeof n->err, "traffic: ihs needs at least 3 stages "
+               "(a second stage with up ports)");
+      return -1;
+    }
+    unsigned w2 = topo_up_ports(n->t, 1), w3 = topo_up_ports(n->t, 2);
+    if (c->ihs_switch >= w2) {
+      snprintf(n->err, sizeof n->err, "ihs_switch: %u is not below %u "
+               "(second-stage switches per pod)", c->ihs_switch, w2);
+      return -1;
+    }
+    if (c->ihs_port >= w3) {
+      snprintf(n->err, sizeof n->err, "ihs_port: %u is not below %u (up "
+               "ports of a second-stage switch)", c->ihs_port, w3);
+      return -1;
+    }
+    /* Destinations whose D-mod-K path from outside their pod uses up port
+     * ihs_switch at the leaf and up port ihs_port at the second stage. */
+    n->ihs_dest = malloc(sizeof *n->ihs_dest * N);
+    if (!n->ihs_dest) return snprintf(n->err, sizeof n->err, "out of memory"), -1;
+    unsigned leaf = topo_level_first(n->t, 1), s2 = topo_level_first(n->t, 2);
+    (void)s2;
+    for (unsigned d = 0; d < N; d++) {
+      /* port the D-mod-K tables give for d at a leaf / 2nd-stage switch that
+       * is not above d: compute on switches far from d. */
+      unsigned far_leaf = topo_below(n->t, leaf, d) ? leaf + topo_level_count(n->t, 1) - 1 : leaf;
+      unsigned lp = topo_dmodk_port(n->t, far_leaf, d) - topo_down_ports(n->t, 1);
+      unsigned s2a = topo_level_first(n->t, 2);
+      unsigned far2 = topo_below(n->t, s2a, d) ? s2a + topo_level_count(n->t, 2) - 1 : s2a;
+      unsigned up2 = topo_dmodk_port(n->t, far2, d) - topo_down_ports(n->t, 2);
+      if (lp == c->ihs_switch && up2 == c->ihs_port) n->ihs_dest[n->n_ihs++] = d;
+    }
+    if (n->n_ihs < 2) {
+      snprintf(n->err, sizeof n->err, "traffic: ihs finds too few destinations");
+      return -1;
+    }
+  }
+  /* Hot sources: a seeded random subset of the other nodes. */
+  if (c->traffic == TRAFFIC_HOTSPOT || c->traffic == TRAFFIC_IHS) {
+    double frac = c->traffic == TRAFFIC_HOTSPOT ? c->hs_fraction : c->ihs_fraction;
+    unsigned *idx = malloc(sizeof *idx * N), m = 0;
+    if (!idx) return snprintf(n->err, sizeof n->err, "out of memory"), -1;
+    for (unsigned s = 0; s < N; s++)
+      if (!n->is_hotspot[s]) idx[m++] = s;
+    unsigned want = (unsigned)floor(frac * N + 0.5);
+    if (want > m) want = m;
+    for (unsigned i = 0; i < want; i++) {
+      unsigned j = i + rng_below(&trng, m - i);
+      unsigned tmp = idx[i]; idx[i] = idx[j]; idx[j] = tmp;
+    }
+    /* sort the chosen ones so target assignment does not depend on order */
+    for (unsigned i = 1; i < want; i++) {
+      unsigned v = idx[i], j = i;
+      while (j > 0 && idx[j - 1] > v) { idx[j] = idx[j - 1]; j--; }
+      idx[j] = v;
+    }
+    for (unsigned i = 0; i < want; i++) {
+      node *nd = &n->nodes[idx[i]];
+      if (c->traffic == TRAFFIC_HOTSPOT) {
+        nd->role = ROLE_HOTSPOT;
+        nd->hot_target = (uint16_t)n->hot_nodes[i % n->nhot];
+      } else {
+        nd->role = ROLE_IHS;
+      }
+    }
+    free(idx);
+  }
+  return 0;
+}
+
+static void geometric_next(net *n, node *nd, uint64_t from) {
+  double p = n->cfg.load / n->len;
+  if (p <= 0) { nd->next_gen = UINT64_MAX; return; }
+  if (p >= 1) { nd->next_gen = from + 1; return; }
+  double u = rng_unit(&nd->rng);
+  double k = floor(log(u) / log1p(-p));
+  nd->next_gen = from + 1 + (k > 4e18 ? (uint64_t)4e18 : (uint64_t)k);
+}
+
+net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
+  if (netcfg_check(cfg, err, errlen)) return NULL;
+  net *n = calloc(1, sizeof *n);
+  if (!n) { snprintf(err, errlen, "out of memory"); return NULL; }
+  n->cfg = *cfg;
+  const net_cfg *c = &n->cfg;
+  n->t = c->topology == TOPO_RLFT ? topo_new_rlft(c->ports, c->stages, err, errlen)
+                                  : topo_new_kary(c->k, c->n, err, errlen);
+  if (!n->t) { free(n); return NULL; }
+  n->N = topo_nodes(n->t);
+  n->S = topo_switches(n->t);
+  n->P = topo_ports(n->t);
+  n->V = c->vcs;
+  n->L = c->link_latency;
+  n->LC = c->credit_latency;
+  n->W = (n->L > n->LC ? n->L : n->LC) + 1;
+  n->len = c->packet_flits;
+  n->cap = c->source_queue;
+  n->dest_bits = 1;
+  while ((1u << n->dest_bits) < n->N) n->dest_bits++;
+  if (c->delta > topo_up_ports(n->t, 1) && c->routing != 0) {
+    /* allowed by the switch, but say so rather than silently route det */
+  }
+  size_t WS = (size_t)n->W * n->S, WN = (size_t)n->W * n->N;
+  n->sw = calloc(n->S, sizeof *n->sw);
+  n->st_flit_mask = calloc(WS, 8);
+  n->st_cr_mask = calloc(WS, 8);
+  n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
+  n->st_cr_vc = calloc(WS * n->P, 1);
+  n->wake = calloc(WS, 4);
+  n->wake_n = calloc(n->W, 4);
+  n->carry = calloc(n->S, 4);
+  n->next_carry = calloc(n->S, 4);
+  n->stepped_at = calloc(n->S, 8);
+  n->out_flit = calloc(n->P, sizeof(asw_flit));
+  n->out_cr_vc = calloc(n->P, 1);
+  n->out_arn = calloc(n->P, 4);
+  n->nodes = calloc(n->N, sizeof(node));
+  n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
+  n->dq = calloc((size_t)n->N * n->cap, sizeof(dest_q));
+  n->credits = calloc((size_t)n->N * n->V, 2);
+  n->sink_in = calloc(WN, sizeof(asw_flit));
+  n->sink_valid = calloc(WN, 1);
+  n->src_cr = calloc(WN, 1);
+  n->sinkp = calloc((size_t)n->N * n->V, sizeof(sink_pkt));
+  n->sink_buf = calloc((size_t)n->N * n->V, 4);
+  n->cnt_prev = calloc((size_t)n->S * n->P, 4);
+  n->total = c->warmup + c->cycles;
+  n->nwin = (size_t)((n->total + c->window - 1) / c->window);
+  n->win = calloc(n->nwin, sizeof(window_stat));
+  n->bits_words = 1024;
+  n->delivered_bits = calloc(n->bits_words, 8);
+  if (!n->sw || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
+      !n->st_cr_vc || !n->wake || !n->wake_n || !n->carry || !n->next_carry ||
+      !n->stepped_at || !n->out_flit || !n->out_cr_vc || !n->out_arn ||
+      !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
+      !n->sink_valid || !n->src_cr || !n->sinkp || !n->sink_buf ||
+      !n->cnt_prev || !n->win || !n->delivered_bits) {
+    snprintf(err, errlen, "out of memory building the network");
+    net_free(n);
+    return NULL;
+  }
+  int det_only = c->routing == ASW_ROUTE_DET;
+  n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
+  if (n->r.order_checked) {
+    n->flow_last = calloc((size_t)n->N * n->N, 4);
+    if (!n->flow_last) {
+      snprintf(err, errlen, "check_order: out of memory for %u x %u flows", n->N, n->N);
+      net_free(n);
+      return NULL;
+    }
+  }
+  asw_config sc;
+  asw_config_default(&sc);
+  sc.ports = n->P;
+  sc.vcs = n->V;
+  sc.buf_flits = c->buffer_flits;
+  sc.max_packet = c->packet_flits;
+  sc.payload_bits = 64;
+  sc.dest_bits = 16;
+  sc.table_entries = n->N;
+  sc.voq = c->voq;
+  sc.iters = c->iters;
+  char e2[256];
+  if (asw_config_check(&sc, e2, sizeof e2)) {
+    snprintf(err, errlen, "switch parameters: %s", e2);
+    net_free(n);
+    return NULL;
+  }
+  route_cfg rc = {.mode = c->routing, .trigger = c->trigger,
+                  .stage_mask = c->adaptive_stages & 0xFF, .delta = c->delta,
+                  .obqa = c->sqs == SQS_OBQA, .ltth = c->ltth, .htth = c->htth,
+                  .lfsr_seed = c->lfsr_seed};
+  if (rc.obqa && n->V < 1) rc.obqa = 0;
+  for (unsigned s = 0; s < n->S; s++) {
+    n->sw[s] = asw_switch_new(&sc, e2, sizeof e2);
+    if (!n->sw[s]) {
+      snprintf(err, errlen, "switch %u: %s", s, e2);
+      net_free(n);
+      return NULL;
+    }
+    int rv = tables_program_switch(n->t, s, &rc, reg_write_cb, n->sw[s]);
+    if (rv) {
+      snprintf(err, errlen, "switch %u: the table generator wrote an illegal "
+               "register value (%d); check delta/ltth/htth", s, rv);
+      net_free(n);
+      return NULL;
+    }
+  }
+  for (unsigned i = 0; i < n->N; i++) {
+    node *nd = &n->nodes[i];
+    nd->rng = c->seed * 0x2545F4914F6CDD1Dull + (uint64_t)i * 0x9E3779B97F4A7C15ull + 1;
+    rng_next(&nd->rng);
+    nd->free_head = 0;
+    src_pkt *pool = &n->pool[(size_t)i * n->cap];
+    for (unsigned k = 0; k < n->cap; k++)
+      pool[k].next = (uint16_t)(k + 1 < n->cap ? k + 1 : NIL16);
+    for (unsigned v = 0; v < n->V; v++) n->credits[(size_t)i * n->V + v] = (uint16_t)c->buffer_flits;
+    nd->sink_rate = c->sink_rate;
+  }
+  if (setup_traffic(n)) {
+    snprintf(err, errlen, "%s", n->err);
+    net_free(n);
+    return NULL;
+  }
+  for (unsigned i = 0; i < n->N; i++) {
+    node *nd = &n->nodes[i];
+    if (n->is_hotspot[i] && c->hs_sink_rate >= 0) nd->sink_rate = c->hs_sink_rate;
+    nd->sink_slow = nd->sink_rate < 1.0;
+    if (c->injection == 0) geometric_next(n, nd, 0);
+    else nd->on = rng_unit(&nd->rng) <= c->load;
+    if (c->injection == 0 && nd->next_gen > 0) nd->next_gen -= 1; /* may start at 0 */
+  }
+  return n;
+}
+
+void net_free(net *n) {
+  if (!n) return;
+  if (n->sw)
+    for (unsigned s = 0; s < n->S; s++) asw_switch_free(n->sw[s]);
+  free(n->sw);
+  free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
+  free(n->wake); free(n->wake_n); free(n->carry); free(n->next_carry);
+  free(n->stepped_at); free(n->out_flit); free(n->out_cr_vc); free(n->out_arn);
+  free(n->nodes); free(n->pool); free(n->dq); free(n->credits);
+  free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
+  free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
+  free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report);
+  topo_free(n->t);
+  free(n);
+}
+
+/* ---- per-cycle helpers ---------------------------------------------------- */
+static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f) {
+  unsigned slot = (unsigned)((n->cycle + n->L) % n->W);
+  size_t i = (size_t)slot * n->S + s;
+  if (!(n->st_flit_mask[i] | n->st_cr_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
+  n->st_flit_mask[i] |= 1ull << port;
+  n->st_flit[i * n->P + port] = *f;
+}
+
+static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc) {
+  unsigned slot = (unsigned)((n->cycle + n->LC) % n->W);
+  size_t i = (size_t)slot * n->S + s;
+  if (!(n->st_flit_mask[i] | n->st_cr_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
+  n->st_cr_mask[i] |= 1ull << port;
+  n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
+}
+
+static inline window_stat *cur_win(net *n) {
+  size_t w = (size_t)(n->cycle / n->cfg.window);
+  return w < n->nwin ? &n->win[w] : NULL;
+}
+
+static int mark_delivered(net *n, uint32_t id) {
+  size_t w = id / 64;
+  if (w >= n->bits_words) return 0; /* never issued */
+  uint64_t bit = 1ull << (id % 64);
+  if (n->delivered_bits[w] & bit) return 1;
+  n->delivered_bits[w] |= bit;
+  return 0;
+}
+
+static int grow_bits(net *n, uint64_t id) {
+  size_t need = (size_t)(id / 64) + 1;
+  if (need <= n->bits_words) return 0;
+  size_t nw = n->bits_words * 2;
+  while (nw < need) nw *= 2;
+  uint64_t *p = realloc(n->delivered_bits, nw * 8);
+  if (!p) return -1;
+  memset(p + n->bits_words, 0, (nw - n->bits_words) * 8);
+  n->delivered_bits = p;
+  n->bits_words = nw;
+  return 0;
+}
+
+static void sink_consume_credit(net *n, unsigned d, unsigned vc) {
+  stage_credit(n, topo_node_switch(n->t, d), topo_node_port(n->t, d), vc);
+  n->consumed_flits++;
+}
+
+static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring) {
+  sink_pkt *sp = &n->sinkp[(size_t)d * n->V + f->vc];
+  window_stat *ws = cur_win(n);
+  if (f->head) {
+    sp->id = (uint32_t)f->payload;
+    sp->gen = (uint32_t)(f->payload >> 32) & 0x7FFFFFFFu;
+    sp->hot = (uint8_t)(f->payload >> 63);
+    sp->src = ASW_HDR_SRC(f->hdr);
+    sp->flits = 0;
+  } else if (sp->flits == 1) {
+    sp->inject = (uint32_t)f->payload;
+  }
+  sp->flits++;
+  if (ws) {
+    ws->accepted++;
+    if (sp->hot) ws->acc_hot++; else ws->acc_cold++;
+  }
+  if (measuring) {
+    if (sp->hot) n->r.accepted_hot += 1; else n->r.accepted_cold += 1;
+  }
+  if (f->tail) {
+    n->r.packets_delivered++;
+    if (mark_delivered(n, sp->id)) n->r.duplicates++;
+    if (n->flow_last) {
+      uint32_t *last = &n->flow_last[(size_t)sp->src * n->N + d];
+      if (*last > sp->id) n->r.order_violations++;
+      *last = sp->id + 1;
+    }
+    uint64_t lat = n->cycle - sp->inject, e2e = n->cycle - sp->gen;
+    if (ws) { ws->lat_sum += (double)lat; ws->lat_count++; }
+    if (measuring) {
+      n->r.packets_measured++;
+      hist_add(&n->h_net, lat);
+      hist_add(&n->h_e2e, e2e);
+      hist_add(sp->hot ? &n->h_hot : &n->h_cold, lat);
+    }
+  }
+  if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc);
+  else n->sink_buf[(size_t)d * n->V + f->vc]++;
+}
+
+static void generate(net *n, unsigned s, node *nd, int measuring) {
+  const net_cfg *c = &n->cfg;
+  unsigned dest;
+  uint8_t hot = 0;
+  int hot_window = n->cycle >= c->hs_start && (c->hs_end == 0 || n->cycle < c->hs_end);
+  if (nd->role == ROLE_HOTSPOT && hot_window) {
+    dest = nd->hot_target;
+    hot = 1;
+  } else if (nd->role == ROLE_IHS && hot_window) {
+    unsigned pod = s / (topo_down_ports(n->t, 1) * topo_down_ports(n->t, 2));
+    unsigned per_pod = topo_down_ports(n->t, 1) * topo_down_ports(n->t, 2);
+    do dest = n->ihs_dest[rng_below(&nd->rng, n->n_ihs)];
+    while (dest / per_pod == pod);
+    hot = 1;
+  } else if (c->traffic == TRAFFIC_UNIFORM || c->traffic == TRAFFIC_HOTSPOT ||
+             c->traffic == TRAFFIC_IHS) {
+    dest = rng_below(&nd->rng, n->N - 1);
+    if (dest >= s) dest++;
+  } else {
+    dest = nd->perm_dest;
+    if (dest == s) return; /* fixed point of the permutation: silent node */
+  }
+  window_stat *ws = cur_win(n);
+  if (ws) ws->offered += n->len;
+  if (measuring) n->r.offered_load += n->len;
+  if (nd->queued >= n->cap) {
+    n->r.packets_refused++;
+    return;
+  }
+  if (n->next_id >= 0xFFFFFFFFull || grow_bits(n, n->next_id)) {
+    n->r.packets_refused++;
+    return;
+  }
+  if (measuring) n->r.admitted_load += n->len;
+  src_pkt *pool = &n->pool[(size_t)s * n->cap];
+  uint16_t k = nd->free_head;
+  nd->free_head = pool[k].next;
+  src_pkt *p = &pool[k];
+  p->id = (uint32_t)n->next_id++;
+  p->gen = (uint32_t)n->cycle;
+  p->dest = (uint16_t)dest;
+  p->hot = hot;
+  p->next = NIL16;
+  unsigned q = n->V;
+  unsigned sl;
+  if (c->sqs == SQS_OBQA) {
+    unsigned leaf = topo_node_switch(n->t, s);
+    sl = topo_dmodk_port(n->t, leaf, dest) % q;
+  } else {
+    sl = sqs_sl((sqs_kind)c->sqs, q, n->N, topo_down_ports(n->t, 1),
+                n->dest_bits, s, dest);
+  }
+  p->sl = (uint8_t)sl;
+  p->vc = (uint8_t)(sl % n->V); /* identity SL2VC on the injection link */
+  n->r.packets_generated++;
+  nd->queued++;
+  dest_q *dq = &n->dq[(size_t)s * n->cap];
+  for (unsigned i = 0; i < nd->nactive; i++)
+    if (dq[i].dest == dest) {
+      pool[dq[i].tail].next = k;
+      dq[i].tail = k;
+      return;
+    }
+  dq[nd->nactive].dest = (uint16_t)dest;
+  dq[nd->nactive].head = dq[nd->nactive].tail = k;
+  nd->nactive++;
+}
+
+static void inject(net *n, unsigned s, node *nd) {
+  unsigned leaf = topo_node_switch(n->t, s), port = topo_node_port(n->t, s);
+  asw_flit f = {0};
+  if (!nd->streaming) {
+    if (!nd->queued) return;
+    uint16_t *cr = &n->credits[(size_t)s * n->V];
+    int any = 0;
+    for (unsigned v = 0; v < n->V; v++) any |= cr[v] >= n->len;
+    if (!any) return;
+    dest_q *dq = &n->dq[(size_t)s * n->cap];
+    src_pkt *pool = &n->pool[(size_t)s * n->cap];
+    unsigned i, pick = NIL16;
+    for (unsigned j = 0; j < nd->nactive; j++) {
+      i = (nd->rr + j) % nd->nactive;
+      if (cr[pool[dq[i].head].vc] >= n->len) { pick = i; break; }
+    }
+    if (pick == NIL16) return;
+    uint16_t k = dq[pick].head;
+    nd->cur = pool[k];
+    dq[pick].head = pool[k].next;
+    pool[k].next = nd->free_head;
+    nd->free_head = k;
+    nd->queued--;
+    if (dq[pick].head == NIL16) {
+      memmove(&dq[pick], &dq[pick + 1], (nd->nactive - pick - 1) * sizeof *dq);
+      nd->nactive--;
+      nd->rr = (uint16_t)(nd->nactive ? pick % nd->nactive : 0);
+    } else {
+      nd->rr = (uint16_t)((pick + 1) % nd->nactive);
+    }
+    cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - n->len);
+    nd->streaming = 1;
+    nd->cur_sent = 0;
+    nd->cur_len = (uint16_t)n->len;
+    f.head = 1;
+    f.hdr = asw_hdr_make(nd->cur.dest, s, nd->cur.sl, n->len, 0, 0, nd->cur.id & 0xFFFFu);
+    f.payload = (uint64_t)nd->cur.id | ((uint64_t)(nd->cur.gen & 0x7FFFFFFFu) << 32) |
+                ((uint64_t)nd->cur.hot << 63);
+    nd->cur.gen = (uint32_t)n->cycle; /* reuse: injection cycle of the head */
+    nd->last_inject = n->cycle;
+  } else if (nd->cur_sent == 1) {
+    f.payload = nd->cur.gen; /* injection cycle */
+  }
+  f.valid = 1;
+  f.vc = nd->cur.vc;
+  nd->cur_sent++;
+  if (nd->cur_sent == nd->cur_len) {
+    f.tail = 1;
+    nd->streaming = 0;
+  }
+  stage_flit(n, leaf, port, &f);
+  n->injected_flits++;
+  n->last_progress = n->cycle;
+}
+
+static void accumulate_adaptive(net *n, window_stat *ws) {
+  uint64_t sum = 0;
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned p = 0; p < n->P; p++) {
+      uint32_t v = 0;
+      asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_ADAPTIVE), &v);
+      uint32_t *prev = &n->cnt_prev[(size_t)s * n->P + p];
+      sum += (uint32_t)(v - *prev);
+      *prev = v;
+    }
+  n->r.adaptive_decisions += sum;
+  if (ws) ws->adaptive += sum;
+}
+
+static void describe_blocked(net *n) {
+  unsigned shown = 0;
+  for (unsigned s = 0; s < n->S && shown < 24; s++) {
+    if (asw_switch_idle(n->sw[s])) continue;
+    shown++;
+    report_add(n, "  switch %u (stage %u):", s, topo_level(n->t, s));
+    unsigned nq = n->cfg.voq ? n->P : 1;
+    for (unsigned i = 0; i < n->P; i++)
+      for (unsigned v = 0; v < n->V; v++) {
+        uint32_t occ = 0, x;
+        for (unsigned q = 0; q < nq; q++)
+          if (!asw_reg_read(n->sw[s], ASW_REG_OCC(i, v, q), &x)) occ += x;
+        if (occ) report_add(n, " in%u.vc%u holds %u flits;", i, v, occ);
+      }
+    for (unsigned o = 0; o < n->P; o++)
+      for (unsigned v = 0; v < n->V; v++) {
+        uint32_t cr = 0;
+        asw_reg_read(n->sw[s], ASW_REG_CRED(o, v), &cr);
+        if (cr < n->len) {
+          topo_peer pe = topo_port_peer(n->t, s, o);
+          report_add(n, " out%u.vc%u has %u credits (< %u) towards %s %u;", o, v,
+                     cr, n->len, pe.kind == PEER_NODE ? "node" : "switch", pe.id);
+        }
+      }
+    report_add(n, "\n");
+  }
+  unsigned sinks = 0;
+  for (unsigned d = 0; d < n->N && sinks < 16; d++) {
+    uint64_t held = 0;
+    for (unsigned v = 0; v < n->V; v++) held += n->sink_buf[(size_t)d * n->V + v];
+    if (held) {
+      sinks++;
+      report_add(n, "  node %u sink holds %llu flits it does not consume (rate %g)\n",
+                 d, (unsigned long long)held, n->nodes[d].sink_rate);
+    }
+  }
+}
+
+static int check_starvation(net *n) {
+  uint64_t lim = n->cfg.starvation;
+  unsigned found = 0;
+  for (unsigned s = 0; s < n->N; s++) {
+    node *nd = &n->nodes[s];
+    if (!nd->queued || nd->streaming) { if (!nd->queued) nd->last_inject = n->cycle; continue; }
+    if (n->cycle - nd->last_inject < lim) continue;
+    if (!found)
+      report_add(n, "starvation at cycle %llu: sources with queued packets that "
+                 "have not injected for %llu cycles:\n",
+                 (unsigned long long)n->cycle, (unsigned long long)lim);
+    if (found < 16) {
+      report_add(n, "  node %u: %u packets queued; credits into switch %u port %u:",
+                 s, nd->queued, topo_node_switch(n->t, s), topo_node_port(n->t, s));
+      for (unsigned v = 0; v < n->V; v++)
+        report_add(n, " vc%u=%u", v, n->credits[(size_t)s * n->V + v]);
+      report_add(n, "\n");
+    }
+    found++;
+  }
+  if (found) {
+    report_add(n, "  (%u starving sources)\n", found);
+    describe_blocked(n);
+  }
+  return found != 0;
+}
+
+static int step_cycle(net *n, int generating, int measuring) {
+  const net_cfg *c = &n->cfg;
+  unsigned slot = (unsigned)(n->cycle % n->W);
+  /* end nodes */
+  for (unsigned d = 0; d < n->N; d++) {
+    node *nd = &n->nodes[d];
+    size_t si = (size_t)slot * n->N + d;
+    if (n->src_cr[si]) {
+      n->credits[(size_t)d * n->V + n->src_cr[si] - 1]++;
+      n->src_cr[si] = 0;
+    }
+    if (n->sink_valid[si]) {
+      sink_receive(n, d, &n->sink_in[si], measuring);
+      n->sink_valid[si] = 0;
+    }
+    if (nd->sink_slow) {
+      nd->sink_acc += nd->sink_rate;
+      int have = 0;
+      for (unsigned v = 0; v < n->V; v++) have |= n->sink_buf[(size_t)d * n->V + v] != 0;
+      if (!have) { if (nd->sink_acc > 1.0) nd->sink_acc = 1.0; }
+      else if (nd->sink_acc >= 1.0) {
+        for (unsigned j = 0; j < n->V; j++) {
+          unsigned v = (nd->sink_rr + j) % n->V;
+          if (n->sink_buf[(size_t)d * n->V + v]) {
+            n->sink_buf[(size_t)d * n->V + v]--;
+            nd->sink_rr = (uint8_t)((v + 1) % n->V);
+            nd->sink_acc -= 1.0;
+            sink_consume_credit(n, d, v);
+            break;
+          }
+        }
+      }
+    }
+    if (generating) {
+      if (c->injection == 0) {
+        while (nd->next_gen <= n->cycle) {
+          generate(n, d, nd, measuring);
+          geometric_next(n, nd, nd->next_gen);
+        }
+      } else {
+        double a = 1.0 / (c->burst_packets * n->len);
+        double b = c->load >= 1.0 ? 1.0 : a * c->load / (1.0 - c->load);
+        double u = rng_unit(&nd->rng);
+        if (nd->on) {
+          if (u <= 1.0 / n->len) generate(n, d, nd, measuring);
+          if (c->load < 1.0 && rng_unit(&nd->rng) <= a) nd->on = 0;
+        } else if (c->load > 0 && u <= b) {
+          nd->on = 1;
+        }
+      }
+    }
+    if (nd->streaming || nd->queued) inject(n, d, nd);
+  }
+  /* switches: those with pending work or inputs this cycle */
+  n->next_n = 0;
+  uint32_t *lists[2] = {n->carry, &n->wake[(size_t)slot * n->S]};
+  uint32_t counts[2] = {n->carry_n, n->wake_n[slot]};
+  int moved = 0;
+  for (int li = 0; li < 2; li++) {
+    for (uint32_t j = 0; j < counts[li]; j++) {
+      unsigned s = lists[li][j];
+      if (n->stepped_at[s] == n->cycle + 1) continue;
+      n->stepped_at[s] = n->cycle + 1;
+      size_t i = (size_t)slot * n->S + s;
+      asw_inputs in = {0};
+      in.flit_mask = n->st_flit_mask[i];
+      in.flit = &n->st_flit[i * n->P];
+      in.credit_mask = n->st_cr_mask[i];
+      in.credit_vc = &n->st_cr_vc[i * n->P];
+      asw_outputs out = {0};
+      out.flit = n->out_flit;
+      out.credit_vc = n->out_cr_vc;
+      out.arn = n->out_arn;
+      int rv = asw_switch_step(n->sw[s], &in, &out);
+      n->st_flit_mask[i] = 0;
+      n->st_cr_mask[i] = 0;
+      if (rv) {
+        snprintf(n->err, sizeof n->err, "switch %u, cycle %llu: step failed (%d): %s",
+                 s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]));
+        return -1;
+      }
+      uint64_t m = out.flit_mask;
+      if (m) moved = 1;
+      n->r.flit_hops += (uint64_t)__builtin_popcountll(m);
+      while (m) {
+        unsigned o = (unsigned)__builtin_ctzll(m);
+        m &= m - 1;
+        topo_peer pe = topo_port_peer(n->t, s, o);
+        if (pe.kind == PEER_SWITCH) stage_flit(n, pe.id, pe.port, &n->out_flit[o]);
+        else if (pe.kind == PEER_NODE) {
+          size_t si = (size_t)((n->cycle + n->L) % n->W) * n->N + pe.id;
+          n->sink_in[si] = n->out_flit[o];
+          n->sink_valid[si] = 1;
+        } else {
+          snprintf(n->err, sizeof n->err, "switch %u sent a flit on unconnected port %u",
+                   s, o);
+          return -1;
+        }
+      }
+      m = out.credit_mask;
+      while (m) {
+        unsigned p = (unsigned)__builtin_ctzll(m);
+        m &= m - 1;
+        topo_peer pe = topo_port_peer(n->t, s, p);
+        if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, n->out_cr_vc[p]);
+        else if (pe.kind == PEER_NODE)
+          n->src_cr[(size_t)((n->cycle + n->LC) % n->W) * n->N + pe.id] =
+              (uint8_t)(n->out_cr_vc[p] + 1);
+      }
+      if (!asw_switch_idle(n->sw[s])) n->next_carry[n->next_n++] = s;
+    }
+  }
+  n->wake_n[slot] = 0;
+  uint32_t *tmp = n->carry;
+  n->carry = n->next_carry;
+  n->next_carry = tmp;
+  n->carry_n = n->next_n;
+  if (moved) n->last_progress = n->cycle;
+  return 0;
+}
+
+int net_run(net *n, net_progress_fn progress, void *ctx) {
+  const net_cfg *c = &n->cfg;
+  uint64_t total = n->total;
+  int status = NET_RUN_OK;
+  n->last_progress = 0;
+  for (n->cycle = 0;; n->cycle++) {
+    int in_run = n->cycle < total;
+    if (!in_run) {
+      if (!c->drain) break;
+      if (n->r.packets_delivered == n->r.packets_generated &&
+          n->consumed_flits == n->injected_flits) {
+        n->r.drained = 1;
+        break;
+      }
+      if (n->cycle - total >= c->drain_limit) {
+        snprintf(n->err, sizeof n->err, "drain_limit: %llu packets still in "
+                 "flight after %llu drain cycles",
+                 (unsigned long long)(n->r.packets_generated - n->r.packets_delivered),
+                 (unsigned long long)c->drain_limit);
+        status = NET_RUN_ERROR;
+        break;
+      }
+    }
+    if (n->cycle == c->warmup) accumulate_adaptive(n, NULL), n->adaptive_at_warmup = n->r.adaptive_decisions;
+    int measuring = in_run && n->cycle >= c->warmup;
+    if (step_cycle(n, in_run, measuring)) { status = NET_RUN_ERROR; break; }
+    if (in_run && (n->cycle + 1) % c->window == 0)
+      accumulate_adaptive(n, cur_win(n));
+    if (c->watchdog && n->injected_flits != n->consumed_flits &&
+        n->cycle - n->last_progress >= c->watchdog) {
+      report_add(n, "deadlock at cycle %llu: no flit moved for %llu cycles with "
+                 "%llu flits in flight; blocked resources:\n",
+                 (unsigned long long)n->cycle, (unsigned long long)c->watchdog,
+                 (unsigned long long)(n->injected_flits - n->consumed_flits));
+      describe_blocked(n);
+      status = NET_RUN_WATCHDOG;
+      n->cycle++;
+      break;
+    }
+    if (c->starvation && (n->cycle & 1023) == 1023 && check_starvation(n)) {
+      status = NET_RUN_WATCHDOG;
+      n->cycle++;
+      break;
+    }
+    if (progress && (n->cycle & 4095) == 0) progress(ctx, n->cycle, total);
+  }
+  if (n->total % c->window && n->cycle >= n->total) accumulate_adaptive(n, &n->win[n->nwin - 1]);
+  else accumulate_adaptive(n, NULL);
+  n->r.cycles_run = n->cycle;
+  if (status == NET_RUN_OK && n->cycle < c->warmup) n->r.cycles_run = n->cycle;
+  return status;
+}
+
+void net_get_results(const net *n, net_results *out) {
+  *out = n->r;
+  const net_cfg *c = &n->cfg;
+  uint64_t meas = n->cycle > c->warmup ? (n->cycle < n->total ? n->cycle : n->total) - c->warmup : 0;
+  double denom = (double)n->N * (double)(meas ? meas : 1);
+  out->measured_cycles = meas;
+  out->offered_load = n->r.offered_load / denom;
+  out->admitted_load = n->r.admitted_load / denom;
+  out->accepted_hot = n->r.accepted_hot / denom;
+  out->accepted_cold = n->r.accepted_cold / denom;
+  out->accepted_throughput = out->accepted_hot + out->accepted_cold;
+  out->latency_mean = hist_mean(&n->h_net);
+  out->latency_p99 = hist_pct(&n->h_net, 0.99);
+  out->latency_e2e_mean = hist_mean(&n->h_e2e);
+  out->latency_e2e_p99 = hist_pct(&n->h_e2e, 0.99);
+  out->latency_hot_mean = hist_mean(&n->h_hot);
+  out->latency_hot_p99 = hist_pct(&n->h_hot, 0.99);
+  out->latency_cold_mean = hist_mean(&n->h_cold);
+  out->latency_cold_p99 = hist_pct(&n->h_cold, 0.99);
+  out->in_flight = n->r.packets_generated - n->r.packets_delivered;
+  out->adaptive_measured = n->r.adaptive_decisions - n->adaptive_at_warmup;
+  uint64_t re = 0, cs = 0;
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned p = 0; p < n->P; p++) {
+      uint32_t v;
+      if (!asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_ROUTE_ERRORS), &v)) re += v;
+      if (!asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_CREDIT_STALL), &v)) cs += v;
+    }
+  out->route_errors = re;
+  out->credit_stalls = cs;
+}
+
+void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
+  net_results r;
+  net_get_results(n, &r);
+  fprintf(f, "{\n  \"config\": ");
+  netcfg_json(&n->cfg, f);
+  fprintf(f, ",\n  \"topology\": {\"nodes\": %u, \"switches\": %u, \"ports\": %u, "
+          "\"stages\": %u},\n", n->N, n->S, n->P, topo_levels(n->t));
+  fprintf(f, "  \"cycles_run\": %llu, \"measured_cycles\": %llu, \"time_us\": %.3f,\n",
+          (unsigned long long)r.cycles_run, (unsigned long long)r.measured_cycles,
+          (double)r.measured_cycles * n->cfg.cycle_ns / 1000.0);
+  fprintf(f, "  \"offered_load\": %.6f, \"admitted_load\": %.6f, "
+          "\"accepted_throughput\": %.6f,\n", r.offered_load, r.admitted_load,
+          r.accepted_throughput);
+  fprintf(f, "  \"accepted_hot\": %.6f, \"accepted_cold\": %.6f,\n", r.accepted_hot,
+          r.accepted_cold);
+  fprintf(f, "  \"latency_mean\": %.3f, \"latency_p99\": %.1f, \"latency_e2e_mean\": "
+          "%.3f, \"latency_e2e_p99\": %.1f,\n", r.latency_mean, r.latency_p99,
+          r.latency_e2e_mean, r.latency_e2e_p99);
+  fprintf(f, "  \"latency_hot_mean\": %.3f, \"latency_hot_p99\": %.1f, "
+          "\"latency_cold_mean\": %.3f, \"latency_cold_p99\": %.1f,\n",
+          r.latency_hot_mean, r.latency_hot_p99, r.latency_cold_mean, r.latency_cold_p99);
+  fprintf(f, "  \"latency_unit\": \"cycles\", \"cycle_ns\": %.15g,\n", n->cfg.cycle_ns);
+  fprintf(f, "  \"packets_generated\": %llu, \"packets_refused\": %llu, "
+          "\"packets_delivered\": %llu, \"packets_measured\": %llu, \"in_flight\": %llu,\n",
+          (unsigned long long)r.packets_generated, (unsigned long long)r.packets_refused,
+          (unsigned long long)r.packets_delivered, (unsigned long long)r.packets_measured,
+          (unsigned long long)r.in_flight);
+  fprintf(f, "  \"duplicates\": %llu, \"order_checked\": %s, \"order_violations\": %llu, "
+          "\"drained\": %s,\n", (unsigned long long)r.duplicates,
+          r.order_checked ? "true" : "false", (unsigned long long)r.order_violations,
+          r.drained ? "true" : "false");
+  fprintf(f, "  \"adaptive_decisions\": %llu, \"adaptive_decisions_measured\": %llu, "
+          "\"route_errors\": %llu, \"credit_stalls\": %llu,\n",
+          (unsigned long long)r.adaptive_decisions, (unsigned long long)r.adaptive_measured,
+          (unsigned long long)r.route_errors, (unsigned long long)r.credit_stalls);
+  fprintf(f, "  \"flit_hops\": %llu,\n", (unsigned long long)r.flit_hops);
+  fprintf(f, "  \"watchdog\": ");
+  if (n->report && n->report_len) {
+    fputc('"', f);
+    for (const char *p = n->report; *p; p++) {
+      if (*p == '"' || *p == '\\') fputc('\\', f), fputc(*p, f);
+      else if (*p == '\n') fputs("\\n", f);
+      else fputc(*p, f);
+    }
+    fputc('"', f);
+  } else {
+    fputs("null", f);
+  }
+  fprintf(f, ",\n  \"wall_seconds\": %.3f, \"flit_hops_per_second\": %.0f, "
+          "\"max_rss_kb\": %ld\n}\n", wall,
+          wall > 0 ? (double)r.flit_hops / wall : 0.0, rss_kb);
+}
+
+void net_write_csv(const net *n, FILE *f) {
+  fprintf(f, "cycle,time_us,offered,accepted,accepted_hot,accepted_cold,"
+          "latency_mean,adaptive_decisions\n");
+  uint64_t W = n->cfg.window;
+  for (size_t w = 0; w < n->nwin; w++) {
+    uint64_t start = w * W;
+    if (start >= n->cycle) break;
+    uint64_t len = (start + W <= n->total ? W : n->total - start);
+    double d = (double)n->N * (double)len;
+    const window_stat *s = &n->win[w];
+    fprintf(f, "%llu,%.3f,%.6f,%.6f,%.6f,%.6f,%.3f,%llu\n",
+            (unsigned long long)(start + len), (double)(start + len) * n->cfg.cycle_ns / 1000.0,
+            (double)s->offered / d, (double)s->accepted / d, (double)s->acc_hot / d,
+            (double)s->acc_cold / d, s->lat_count ? s->lat_sum / (double)s->lat_count : 0.0,
+            (unsigned long long)s->adaptive);
+  }
+}
+
+void net_write_text(const net *n, FILE *f) {
+  net_results r;
+  net_get_results(n, &r);
+  fprintf(f, "network: %u nodes, %u switches of %u ports, %u stages\n", n->N, n->S,
+          n->P, topo_levels(n->t));
+  fprintf(f, "offered %.4f  accepted %.4f (hot %.4f, cold %.4f) flits/node/cycle\n",
+          r.offered_load, r.accepted_throughput, r.accepted_hot, r.accepted_cold);
+  fprintf(f, "latency network mean %.1f p99 %.0f, end-to-end mean %.1f p99 %.0f cycles\n",
+          r.latency_mean, r.latency_p99, r.latency_e2e_mean, r.latency_e2e_p99);
+  fprintf(f, "packets generated %llu delivered %llu refused %llu in flight %llu; "
+          "adaptive decisions %llu; flit-hops %llu\n",
+          (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered,
+          (unsigned long long)r.packets_refused, (unsigned long long)r.in_flight,
+          (unsigned long long)r.adaptive_decisions, (unsigned long long)r.flit_hops);
+}

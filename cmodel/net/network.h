@@ -1,0 +1,76 @@
+/* network.h — whole-network simulation of fat-trees built from the C switch
+ * model (asw_switch.h): end nodes, links, traffic, statistics, watchdog.
+ *
+ * Time is in switch cycles. A flit a switch (or end node) emits in cycle c
+ * is on the far input in cycle c + link_latency; a credit in cycle
+ * c + credit_latency. Idle switches are not stepped (asw_switch_idle).
+ * Flit payloads carry the packet id, generation and injection cycles so the
+ * sink can measure latency and check conservation and ordering.
+ */
+#ifndef NET_NETWORK_H
+#define NET_NETWORK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "netcfg.h"
+#include "topo.h"
+
+typedef struct net net;
+
+/* Builds topology, switches (tables programmed), end nodes and traffic.
+ * Returns NULL with a message naming the offending key in err. */
+net *net_new(const net_cfg *cfg, char *err, size_t errlen);
+void net_free(net *n);
+
+typedef void (*net_progress_fn)(void *ctx, uint64_t cycle, uint64_t total);
+
+enum {
+  NET_RUN_OK = 0,
+  NET_RUN_WATCHDOG = 1, /* deadlock or starvation: see net_watchdog_report */
+  NET_RUN_ERROR = 2,    /* protocol error or drain limit: net_error */
+};
+
+/* Runs warmup + cycles (and the drain phase if configured). progress (may
+ * be NULL) is called every few thousand cycles. */
+int net_run(net *n, net_progress_fn progress, void *ctx);
+
+const char *net_error(const net *n);
+/* Multi-line report of the blocked resources when the watchdog fired. */
+const char *net_watchdog_report(const net *n);
+
+typedef struct {
+  uint64_t cycles_run;       /* total cycles simulated incl. drain */
+  uint64_t measured_cycles;
+  double offered_load;       /* generated (incl. refused) flits/node/cycle */
+  double admitted_load;      /* admitted flits/node/cycle */
+  double accepted_throughput;/* delivered flits/node/cycle */
+  double accepted_hot, accepted_cold;
+  double latency_mean, latency_p99;         /* network: inject -> tail */
+  double latency_e2e_mean, latency_e2e_p99; /* generation -> tail */
+  double latency_hot_mean, latency_hot_p99;
+  double latency_cold_mean, latency_cold_p99;
+  uint64_t packets_generated, packets_refused, packets_delivered;
+  uint64_t packets_measured; /* delivered within the measurement window */
+  uint64_t duplicates, order_violations, reordered;
+  uint64_t in_flight;        /* admitted but not delivered at the end */
+  uint64_t adaptive_decisions, adaptive_measured, route_errors;
+  uint64_t credit_stalls;
+  uint64_t flit_hops;        /* flits leaving switch outputs */
+  int order_checked, drained;
+} net_results;
+
+void net_get_results(const net *n, net_results *r);
+const topo *net_topo(const net *n);
+
+/* JSON summary: configuration echoed, results; the wall-clock figures go
+ * on the last line so determinism checks can drop it. */
+void net_write_json(const net *n, FILE *f, double wall_seconds,
+                    long max_rss_kb);
+/* One CSV row per window of `window` cycles. */
+void net_write_csv(const net *n, FILE *f);
+/* Short human-readable summary. */
+void net_write_text(const net *n, FILE *f);
+
+#endif

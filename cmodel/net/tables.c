@@ -1,0 +1,81 @@
+/* tables.c — table generator and SL functions (see tables.h). */
+#include "tables.h"
+
+#include <string.h>
+
+#include "../asw_switch.h"
+
+uint32_t tables_fwd_entry(const topo *t, unsigned s, unsigned d) {
+  unsigned det = topo_dmodk_port(t, s, d);
+  unsigned multipath = !topo_below(t, s, d);
+  /* Look-ahead: the port the packet requests at the next switch of its
+   * D-mod-K path (0 when the next hop is the end node). */
+  unsigned lookahead = 0;
+  topo_peer next = topo_port_peer(t, s, det);
+  if (next.kind == PEER_SWITCH) lookahead = topo_dmodk_port(t, next.id, d);
+  return asw_fwd_entry(det, lookahead, 0, multipath);
+}
+
+int tables_program_switch(const topo *t, unsigned s, const route_cfg *rc,
+                          reg_write_fn write, void *ctx) {
+  int rv;
+  unsigned n = topo_nodes(t);
+  for (unsigned d = 0; d < n; d++)
+    if ((rv = write(ctx, ASW_REG_FWD(d), tables_fwd_entry(t, s, d))))
+      return rv;
+  uint64_t up = topo_up_mask(t, s);
+  if ((rv = write(ctx, ASW_REG_CSET(0, 0), (uint32_t)up))) return rv;
+  if ((rv = write(ctx, ASW_REG_CSET(0, 1), (uint32_t)(up >> 32)))) return rv;
+  if ((rv = write(ctx, ASW_REG_ROUTE_CTRL,
+                  asw_route_ctrl(rc->mode, rc->trigger, rc->stage_mask,
+                                 topo_level(t, s), rc->delta))))
+    return rv;
+  if ((rv = write(ctx, ASW_REG_VC_CTRL, rc->obqa ? 1u : 0u))) return rv;
+  if (rc->ltth || rc->htth)
+    if ((rv = write(ctx, ASW_REG_THRESH, rc->ltth | (rc->htth << 16))))
+      return rv;
+  if ((rv = write(ctx, ASW_REG_LFSR_SEED, rc->lfsr_seed & 0xFFFFu))) return rv;
+  return 0;
+}
+
+unsigned sqs_sl(sqs_kind kind, unsigned q, unsigned n, unsigned k,
+                unsigned dest_bits, unsigned src, unsigned dst) {
+  switch (kind) {
+  case SQS_DBBM:
+    return dst % q;
+  case SQS_VFTREE:
+    return (dst / k) % q;
+  case SQS_FLOW2SL: {
+    unsigned gs = (unsigned)((uint64_t)src * q / n);
+    unsigned gd = (unsigned)((uint64_t)dst * q / n);
+    return (gs + gd) % q;
+  }
+  case SQS_XORDET: {
+    unsigned l = 0;
+    while ((1u << l) < q) l++;
+    if (l == 0) return 0;
+    unsigned sl = 0;
+    for (unsigned j = 0; j < l; j++) {
+      unsigned bit = 0;
+      for (unsigned b = j; b < dest_bits; b += l) bit ^= (dst >> b) & 1u;
+      sl |= bit << j;
+    }
+    return sl;
+  }
+  case SQS_1Q:
+  case SQS_OBQA:
+  default:
+    return 0;
+  }
+}
+
+static const char *const sqs_names[] = {"1q",      "dbbm", "vftree",
+                                        "flow2sl", "obqa", "xordet"};
+
+int sqs_parse(const char *name) {
+  for (unsigned i = 0; i < sizeof sqs_names / sizeof *sqs_names; i++)
+    if (!strcmp(name, sqs_names[i])) return (int)i;
+  return -1;
+}
+
+const char *sqs_name(sqs_kind kind) { return sqs_names[kind]; }

@@ -1,0 +1,56 @@
+/* tables.h — software-generated switch tables and source SL functions.
+ *
+ * For every switch of a topology: the forwarding table (D-mod-K det_port,
+ * OBQA look-ahead, candidate set of the up ports), the candidate set, the
+ * stage, and the routing / VC control registers (contract §7, §11). The
+ * generator emits register writes through a callback so the same code can
+ * program the C model (asw_reg_write) or the RTL (a register-bus script).
+ * The source service-level functions are those of contract §13.
+ */
+#ifndef NET_TABLES_H
+#define NET_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo.h"
+
+typedef enum {
+  SQS_1Q = 0,
+  SQS_DBBM,
+  SQS_VFTREE,
+  SQS_FLOW2SL,
+  SQS_OBQA,
+  SQS_XORDET,
+} sqs_kind;
+
+typedef struct {
+  unsigned mode;       /* ASW_ROUTE_DET / OBLIVIOUS / ADAPTIVE */
+  unsigned trigger;    /* ASW_TRIG_NOTH / TH / 2TH */
+  unsigned stage_mask; /* bit l-1: adaptivity enabled at stage l */
+  unsigned delta;      /* K/delta restriction, 1 = none */
+  unsigned obqa;       /* VC_CTRL.mode = OBQA */
+  unsigned ltth, htth; /* thresholds in credits; 0,0 = reset values */
+  unsigned lfsr_seed;  /* LFSR_SEED register (16 bits) */
+} route_cfg;
+
+typedef int (*reg_write_fn)(void *ctx, uint32_t addr, uint32_t data);
+
+/* Emits every register write that configures switch s of t for rc.
+ * Returns 0, or the first non-zero value returned by write. */
+int tables_program_switch(const topo *t, unsigned s, const route_cfg *rc,
+                          reg_write_fn write, void *ctx);
+
+/* The FWD entry of switch s for destination d (contract §7.1). */
+uint32_t tables_fwd_entry(const topo *t, unsigned s, unsigned d);
+
+/* Source SL (contract §13) of a packet src -> dst with q queues, n nodes,
+ * leaf arity k and dest_bits-bit ids. OBQA and 1Q give 0. */
+unsigned sqs_sl(sqs_kind kind, unsigned q, unsigned n, unsigned k,
+                unsigned dest_bits, unsigned src, unsigned dst);
+
+/* Parses a scheme name (1q dbbm vftree flow2sl obqa xordet); -1 if unknown. */
+int sqs_parse(const char *name);
+const char *sqs_name(sqs_kind kind);
+
+#endif

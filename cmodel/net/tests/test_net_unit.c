@@ -1,0 +1,287 @@
+/* test_net_unit.c — network code that needs no switch: topology, the table
+ * generator (D-mod-K balance of Table 1 of seed 000, look-ahead, candidate
+ * sets), the source SL functions and configuration parsing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../asw_switch.h"
+#include "../netcfg.h"
+#include "../tables.h"
+#include "../topo.h"
+
+static unsigned passed, failed;
+#define CHECK(cond, ...)                                  \
+  do {                                                    \
+    if (cond) passed++;                                   \
+    else {                                                \
+      failed++;                                           \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
+      printf(__VA_ARGS__);                                \
+      printf("\n");                                       \
+    }                                                     \
+  } while (0)
+
+/* Structure: counts, symmetric links, node attachment, port usage. */
+static void test_structure(topo *t, unsigned nodes, unsigned switches,
+                           const char *name) {
+  CHECK(topo_nodes(t) == nodes, "%s: %u nodes, want %u", name, topo_nodes(t), nodes);
+  CHECK(topo_switches(t) == switches, "%s: %u switches, want %u", name,
+        topo_switches(t), switches);
+  unsigned P = topo_ports(t), bad_sym = 0, bad_node = 0, dangling = 0;
+  for (unsigned s = 0; s < topo_switches(t); s++)
+    for (unsigned p = 0; p < P; p++) {
+      topo_peer pe = topo_port_peer(t, s, p);
+      if (pe.kind == PEER_SWITCH) {
+        topo_peer back = topo_port_peer(t, pe.id, pe.port);
+        if (back.kind != PEER_SWITCH || back.id != s || back.port != p) bad_sym++;
+        if (topo_level(t, pe.id) != topo_level(t, s) + 1 &&
+            topo_level(t, pe.id) + 1 != topo_level(t, s))
+          bad_sym++;
+      } else if (pe.kind == PEER_NODE) {
+        if (topo_node_switch(t, pe.id) != s || topo_node_port(t, pe.id) != p) bad_node++;
+      } else {
+        /* only the top of a k-ary n-tree leaves ports unconnected */
+        if (!(topo_get_kind(t) == TOPO_KARY && topo_level(t, s) == topo_levels(t) &&
+              p >= P / 2))
+          dangling++;
+      }
+    }
+  CHECK(!bad_sym, "%s: %u asymmetric switch links", name, bad_sym);
+  CHECK(!bad_node, "%s: %u wrong node attachments", name, bad_node);
+  CHECK(!dangling, "%s: %u unexpected unconnected ports", name, dangling);
+  /* the seeds' numbering: K consecutive nodes per leaf */
+  unsigned K = topo_down_ports(t, 1);
+  CHECK(topo_node_switch(t, 0) == topo_node_switch(t, K - 1) &&
+            topo_node_switch(t, K) == topo_node_switch(t, 0) + 1,
+        "%s: nodes 0..K-1 share a leaf, node K is on the next", name);
+}
+
+/* Follows the forwarding tables (det_port of the generated FWD entries)
+ * from src to dst; records, per (switch, out port), the set of
+ * destinations routed through it. Returns switches crossed or 0. */
+static unsigned trace(const topo *t, unsigned src, unsigned dst, uint8_t *seen) {
+  unsigned s = topo_node_switch(t, src), hops = 0, P = topo_ports(t), N = topo_nodes(t);
+  for (;;) {
+    hops++;
+    if (hops > 2 * topo_levels(t)) return 0;
+    uint32_t e = tables_fwd_entry(t, s, dst);
+    unsigned port = e & 0x3F;
+    if (!(e >> 31)) return 0;
+    if (seen) seen[((size_t)s * P + port) * N + dst] = 1;
+    topo_peer pe = topo_port_peer(t, s, port);
+    if (pe.kind == PEER_NODE) return pe.id == dst ? hops : 0;
+    if (pe.kind != PEER_SWITCH) return 0;
+    /* multipath exactly on the way up */
+    unsigned up = port >= topo_down_ports(t, topo_level(t, s));
+    if (((e >> 30) & 1) != up) return 0;
+    /* look-ahead: the det port of the next switch */
+    unsigned la = (e >> 8) & 0x3F;
+    if (la != (tables_fwd_entry(t, pe.id, dst) & 0x3F)) return 0;
+    s = pe.id;
+  }
+}
+
+/* Table 1 of seed 000, D-mod-K row: destinations per output port are
+ * (N - m_1..m_l) / (w_2..w_{l+1}) on the way up at stage l and 1 on every
+ * down port. Checked on every port, so the balance is exact. */
+static void test_dmodk_balance(topo *t, const char *name) {
+  unsigned N = topo_nodes(t), P = topo_ports(t), S = topo_switches(t);
+  uint8_t *seen = calloc((size_t)S * P * N, 1);
+  unsigned bad_path = 0;
+  for (unsigned a = 0; a < N; a++)
+    for (unsigned b = 0; b < N; b++) {
+      if (a == b) continue;
+      unsigned h = trace(t, a, b, seen);
+      if (!h || h != topo_path_switches(t, a, b)) bad_path++;
+    }
+  CHECK(!bad_path, "%s: %u src/dst pairs with a wrong D-mod-K path", name, bad_path);
+  unsigned mprod = 1, wprod = 1;
+  for (unsigned l = 1; l <= topo_levels(t); l++) {
+    mprod *= topo_down_ports(t, l);
+    unsigned wup = topo_up_ports(t, l);
+    unsigned want_up = wup ? (N - mprod) / (wprod * wup) : 0;
+    unsigned bad_up = 0, bad_down = 0, first = topo_level_first(t, l);
+    for (unsigned s = first; s < first + topo_level_count(t, l); s++)
+      for (unsigned p = 0; p < P; p++) {
+        topo_peer pe = topo_port_peer(t, s, p);
+        if (pe.kind == PEER_NONE) continue;
+        unsigned cnt = 0;
+        for (unsigned d = 0; d < N; d++) cnt += seen[((size_t)s * P + p) * N + d];
+        if (p >= topo_down_ports(t, l)) bad_up += cnt != want_up;
+        else bad_down += cnt != 1;
+      }
+    CHECK(!bad_up, "%s stage %u: %u up ports not carrying exactly %u destinations",
+          name, l, bad_up, want_up);
+    CHECK(!bad_down, "%s stage %u: %u down ports not carrying exactly 1 destination",
+          name, l, bad_down);
+    wprod *= wup ? wup : 1;
+  }
+  free(seen);
+}
+
+typedef struct {
+  unsigned n;
+  uint32_t addr[70000];
+  uint32_t data[70000];
+} reglog;
+static int log_write(void *ctx, uint32_t addr, uint32_t data) {
+  reglog *l = ctx;
+  if (l->n >= 70000) return -1;
+  l->addr[l->n] = addr;
+  l->data[l->n++] = data;
+  return 0;
+}
+
+static void test_program(void) {
+  char err[256];
+  topo *t = topo_new_rlft(12, 3, err, sizeof err);
+  static reglog lg;
+  route_cfg rc = {.mode = ASW_ROUTE_ADAPTIVE, .trigger = ASW_TRIG_2TH,
+                  .stage_mask = 1, .delta = 3, .obqa = 0, .lfsr_seed = 7};
+  unsigned leaf = topo_level_first(t, 1), top = topo_level_first(t, 3);
+  lg.n = 0;
+  CHECK(!tables_program_switch(t, leaf, &rc, log_write, &lg), "program leaf");
+  int saw_cset = 0, saw_ctrl = 0, fwd = 0;
+  for (unsigned i = 0; i < lg.n; i++) {
+    if (lg.addr[i] == ASW_REG_CSET(0, 0)) saw_cset = lg.data[i] == 0xFC0; /* ports 6..11 */
+    if (lg.addr[i] == ASW_REG_ROUTE_CTRL)
+      saw_ctrl = lg.data[i] == asw_route_ctrl(2, 2, 1, 1, 3);
+    if (lg.addr[i] >= ASW_REG_FWD(0) && lg.addr[i] < ASW_REG_FWD(432)) fwd++;
+  }
+  CHECK(saw_cset, "leaf CSET[0] = up ports 6..11");
+  CHECK(saw_ctrl, "leaf ROUTE_CTRL: adaptive, 2TH, mask 1, stage 1, delta 3");
+  CHECK(fwd == 432, "432 FWD entries written, got %d", fwd);
+  lg.n = 0;
+  tables_program_switch(t, top, &rc, log_write, &lg);
+  int top_ok = 0;
+  for (unsigned i = 0; i < lg.n; i++)
+    if (lg.addr[i] == ASW_REG_ROUTE_CTRL) top_ok = ((lg.data[i] >> 12) & 0xF) == 3;
+  CHECK(top_ok, "top switch gets STAGE = 3");
+  topo_free(t);
+}
+
+static void test_sqs(void) {
+  /* DBBM: D mod Q */
+  CHECK(sqs_sl(SQS_DBBM, 3, 432, 6, 9, 5, 17) == 2, "dbbm 17 mod 3");
+  /* vFtree: consecutive destination leaves get different queues */
+  unsigned ok = 1;
+  for (unsigned d = 0; d + 6 < 432; d++)
+    ok &= sqs_sl(SQS_VFTREE, 3, 432, 6, 9, 0, d) == (d / 6) % 3 &&
+          sqs_sl(SQS_VFTREE, 3, 432, 6, 9, 0, d) != sqs_sl(SQS_VFTREE, 3, 432, 6, 9, 0, d + 6);
+  CHECK(ok, "vftree: floor(D/K) mod Q, neighbours differ");
+  /* Flow2SL: same source and destination groups -> same SL; same source
+   * group, different destination groups -> different SLs */
+  CHECK(sqs_sl(SQS_FLOW2SL, 3, 432, 6, 9, 0, 10) == sqs_sl(SQS_FLOW2SL, 3, 432, 6, 9, 100, 140),
+        "flow2sl same groups same SL");
+  CHECK(sqs_sl(SQS_FLOW2SL, 3, 432, 6, 9, 0, 10) != sqs_sl(SQS_FLOW2SL, 3, 432, 6, 9, 0, 200) &&
+            sqs_sl(SQS_FLOW2SL, 3, 432, 6, 9, 0, 200) != sqs_sl(SQS_FLOW2SL, 3, 432, 6, 9, 0, 400),
+        "flow2sl different destination groups differ");
+  /* XORDET, Q = 4, 6-bit ids: bit j = XOR of bits j, j+2, j+4 */
+  CHECK(sqs_sl(SQS_XORDET, 4, 64, 4, 6, 0, 0x36) == 0, "xordet 0b110110 -> 0");
+  CHECK(sqs_sl(SQS_XORDET, 4, 64, 4, 6, 0, 0x01) == 1, "xordet 0b000001 -> 1");
+  CHECK(sqs_sl(SQS_XORDET, 4, 64, 4, 6, 0, 0x08) == 2, "xordet 0b001000 -> 2");
+  CHECK(sqs_sl(SQS_XORDET, 4, 64, 4, 6, 0, 0x0C) == 3, "xordet 0b001100 -> 3");
+  CHECK(sqs_sl(SQS_1Q, 1, 64, 4, 6, 3, 9) == 0, "1q -> 0");
+  CHECK(sqs_parse("vftree") == SQS_VFTREE && sqs_parse("nope") == -1, "sqs names");
+}
+
+static void test_config(void) {
+  net_cfg c;
+  char err[512];
+  netcfg_default(&c);
+  CHECK(netcfg_set(&c, "bogus", "1", err, sizeof err) && strstr(err, "bogus"),
+        "unknown key named: %s", err);
+  CHECK(netcfg_set(&c, "load", "1.5", err, sizeof err) && strstr(err, "load"),
+        "out-of-range value named: %s", err);
+  CHECK(netcfg_set(&c, "vcs", "two", err, sizeof err) && strstr(err, "vcs"),
+        "non-numeric value named: %s", err);
+  CHECK(netcfg_set(&c, "sqs", "voq", err, sizeof err) && strstr(err, "sqs"),
+        "bad enum named: %s", err);
+  CHECK(netcfg_set(&c, "vcs", "-1", err, sizeof err) && strstr(err, "vcs"),
+        "negative value rejected: %s", err);
+  CHECK(netcfg_set_arg(&c, "novalue", err, sizeof err), "missing '=' rejected");
+  CHECK(!netcfg_set(&c, "traffic", "hs25-4", err, sizeof err) && c.traffic == TRAFFIC_HOTSPOT &&
+            c.hs_count == 4 && c.hs_fraction == 0.25,
+        "hs25-4 alias");
+  CHECK(!netcfg_set(&c, "routing", "adap-2th-1s-k/3", err, sizeof err) && c.routing == 2 &&
+            c.trigger == 2 && c.adaptive_stages == 1 && c.delta == 3,
+        "Table 2 routing name");
+  CHECK(netcfg_set(&c, "routing", "adap-3th-1s-k", err, sizeof err) && strstr(err, "routing"),
+        "bad Table 2 name rejected");
+  CHECK(!netcfg_set(&c, "adaptive_stages", "1,2", err, sizeof err) && c.adaptive_stages == 3,
+        "stage list");
+  CHECK(!netcfg_set(&c, "cycles", "2e5", err, sizeof err) && c.cycles == 200000, "2e5 cycles");
+  netcfg_set(&c, "buffer_flits", "32", err, sizeof err);
+  netcfg_set(&c, "packet_flits", "64", err, sizeof err);
+  CHECK(netcfg_check(&c, err, sizeof err) && strstr(err, "packet_flits"),
+        "packet longer than buffer rejected: %s", err);
+  netcfg_set(&c, "packet_flits", "16", err, sizeof err);
+  netcfg_set(&c, "vcs", "3", err, sizeof err);
+  netcfg_set(&c, "sqs", "xordet", err, sizeof err);
+  CHECK(netcfg_check(&c, err, sizeof err) && strstr(err, "xordet"),
+        "xordet with 3 VCs rejected: %s", err);
+  netcfg_set(&c, "sqs", "vftree", err, sizeof err);
+  netcfg_set(&c, "hs_nodes", "4,120", err, sizeof err);
+  /* echo round trip: the written config loads back to the same JSON */
+  char path[] = "/tmp/netcfg_testXXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  netcfg_write(&c, f);
+  fclose(f);
+  net_cfg d;
+  netcfg_default(&d);
+  CHECK(!netcfg_load(&d, path, err, sizeof err), "reload: %s", err);
+  char *a = NULL, *b = NULL;
+  size_t al, bl;
+  FILE *fa = open_memstream(&a, &al), *fb = open_memstream(&b, &bl);
+  netcfg_json(&c, fa);
+  netcfg_json(&d, fb);
+  fclose(fa);
+  fclose(fb);
+  CHECK(al == bl && !memcmp(a, b, al), "config echo round trip");
+  free(a);
+  free(b);
+  f = fopen(path, "w");
+  fprintf(f, "# comment\nload = 0.5\nfrobnicate = 3\n");
+  fclose(f);
+  CHECK(netcfg_load(&d, path, err, sizeof err) && strstr(err, "frobnicate") && strstr(err, ":3:"),
+        "unknown key in file named with line: %s", err);
+  remove(path);
+}
+
+int main(void) {
+  char err[256];
+  struct { unsigned p, t, nodes, sw; } rl[] = {{12, 3, 432, 180}, {24, 3, 3456, 720},
+                                               {36, 3, 11664, 1620}, {8, 3, 128, 80},
+                                               {12, 2, 72, 18}};
+  for (unsigned i = 0; i < sizeof rl / sizeof *rl; i++) {
+    char name[64];
+    snprintf(name, sizeof name, "RLFT P=%u T=%u", rl[i].p, rl[i].t);
+    topo *t = topo_new_rlft(rl[i].p, rl[i].t, err, sizeof err);
+    CHECK(t != NULL, "%s: %s", name, err);
+    if (!t) continue;
+    test_structure(t, rl[i].nodes, rl[i].sw, name);
+    if (rl[i].nodes <= 432) test_dmodk_balance(t, name);
+    topo_free(t);
+  }
+  struct { unsigned k, n, nodes, sw; } ka[] = {{4, 3, 64, 48}, {4, 4, 256, 256}, {8, 3, 512, 192},
+                                               {16, 2, 256, 32}};
+  for (unsigned i = 0; i < sizeof ka / sizeof *ka; i++) {
+    char name[64];
+    snprintf(name, sizeof name, "%u-ary %u-tree", ka[i].k, ka[i].n);
+    topo *t = topo_new_kary(ka[i].k, ka[i].n, err, sizeof err);
+    CHECK(t != NULL, "%s: %s", name, err);
+    if (!t) continue;
+    test_structure(t, ka[i].nodes, ka[i].sw, name);
+    test_dmodk_balance(t, name);
+    topo_free(t);
+  }
+  CHECK(!topo_new_rlft(13, 3, err, sizeof err) && strstr(err, "ports"), "odd ports rejected");
+  CHECK(!topo_new_rlft(64, 4, err, sizeof err) && strstr(err, "65536"), "too many nodes rejected");
+  test_program();
+  test_sqs();
+  test_config();
+  printf("net-unit: %u passed, %u failed\n", passed, failed);
+  return failed != 0;
+}

@@ -1,0 +1,187 @@
+/* topo.c — XGFT construction (see topo.h for the numbering). */
+#include "topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct topo {
+  topo_kind kind;
+  unsigned h, ports, nodes, switches;
+  unsigned m[TOPO_MAX_LEVELS + 2]; /* m[1..h] */
+  unsigned w[TOPO_MAX_LEVELS + 2]; /* w[1..h], w[h+1] = 0 */
+  unsigned wprod[TOPO_MAX_LEVELS + 2]; /* wprod[l] = w_1..w_l */
+  unsigned mprod[TOPO_MAX_LEVELS + 2]; /* mprod[l] = m_1..m_l, mprod[0] = 1 */
+  unsigned first[TOPO_MAX_LEVELS + 2];
+  unsigned count[TOPO_MAX_LEVELS + 2];
+  uint8_t *level;   /* [switches] */
+  topo_peer *peer;  /* [switches * ports] */
+};
+
+static topo *build(topo_kind kind, unsigned h, const unsigned *m,
+                   const unsigned *w, unsigned ports, char *err,
+                   size_t errlen) {
+  topo *t = calloc(1, sizeof *t);
+  if (!t) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  t->kind = kind;
+  t->h = h;
+  t->ports = ports;
+  t->mprod[0] = 1;
+  t->wprod[0] = 1;
+  uint64_t nodes = 1;
+  for (unsigned l = 1; l <= h; l++) {
+    t->m[l] = m[l - 1];
+    t->w[l] = w[l - 1];
+    nodes *= t->m[l];
+    t->mprod[l] = t->mprod[l - 1] * t->m[l];
+    t->wprod[l] = t->wprod[l - 1] * t->w[l];
+  }
+  t->w[h + 1] = 0;
+  if (nodes > 65536) {
+    snprintf(err, errlen, "topology has %llu end nodes; at most 65536 "
+             "(16-bit destination ids)", (unsigned long long)nodes);
+    free(t);
+    return NULL;
+  }
+  t->nodes = (unsigned)nodes;
+  uint64_t sw = 0;
+  for (unsigned l = 1; l <= h; l++) {
+    t->first[l] = (unsigned)sw;
+    t->count[l] = t->wprod[l] * (t->nodes / t->mprod[l]);
+    sw += t->count[l];
+  }
+  t->switches = (unsigned)sw;
+  t->level = malloc(t->switches);
+  t->peer = calloc((size_t)t->switches * ports, sizeof *t->peer);
+  if (!t->level || !t->peer) {
+    snprintf(err, errlen, "out of memory for %u switches", t->switches);
+    topo_free(t);
+    return NULL;
+  }
+  for (unsigned l = 1; l <= h; l++) {
+    for (unsigned i = 0; i < t->count[l]; i++) {
+      unsigned s = t->first[l] + i;
+      t->level[s] = (uint8_t)l;
+      unsigned cpart = i % t->wprod[l], dpart = i / t->wprod[l];
+      if (l == 1) {
+        for (unsigned p = 0; p < t->m[1]; p++) {
+          topo_peer *pp = &t->peer[(size_t)s * ports + p];
+          pp->kind = PEER_NODE;
+          pp->id = dpart * t->m[1] + p;
+        }
+      }
+      if (l < h) {
+        for (unsigned c = 0; c < t->w[l + 1]; c++) {
+          unsigned up = t->m[l] + c;
+          unsigned ncpart = cpart + t->wprod[l] * c;
+          unsigned ndpart = dpart / t->m[l + 1];
+          unsigned down = dpart % t->m[l + 1];
+          unsigned ns = t->first[l + 1] + ncpart + t->wprod[l + 1] * ndpart;
+          topo_peer *a = &t->peer[(size_t)s * ports + up];
+          topo_peer *b = &t->peer[(size_t)ns * ports + down];
+          a->kind = PEER_SWITCH;
+          a->id = ns;
+          a->port = (uint8_t)down;
+          b->kind = PEER_SWITCH;
+          b->id = s;
+          b->port = (uint8_t)up;
+        }
+      }
+    }
+  }
+  return t;
+}
+
+topo *topo_new_rlft(unsigned ports, unsigned stages, char *err,
+                    size_t errlen) {
+  if (ports < 4 || ports > 64 || ports % 2) {
+    snprintf(err, errlen, "ports: %u is not an even number in 4..64", ports);
+    return NULL;
+  }
+  if (stages < 1 || stages > TOPO_MAX_LEVELS) {
+    snprintf(err, errlen, "stages: %u is not in 1..%d", stages,
+             TOPO_MAX_LEVELS);
+    return NULL;
+  }
+  unsigned k = ports / 2, m[TOPO_MAX_LEVELS], w[TOPO_MAX_LEVELS];
+  for (unsigned l = 0; l < stages; l++) {
+    m[l] = (l == stages - 1) ? 2 * k : k;
+    w[l] = l == 0 ? 1 : k;
+  }
+  return build(TOPO_RLFT, stages, m, w, ports, err, errlen);
+}
+
+topo *topo_new_kary(unsigned k, unsigned n, char *err, size_t errlen) {
+  if (k < 2 || k > 32) {
+    snprintf(err, errlen, "k: %u is not in 2..32", k);
+    return NULL;
+  }
+  if (n < 1 || n > TOPO_MAX_LEVELS) {
+    snprintf(err, errlen, "n: %u is not in 1..%d", n, TOPO_MAX_LEVELS);
+    return NULL;
+  }
+  unsigned m[TOPO_MAX_LEVELS], w[TOPO_MAX_LEVELS];
+  for (unsigned l = 0; l < n; l++) {
+    m[l] = k;
+    w[l] = l == 0 ? 1 : k;
+  }
+  return build(TOPO_KARY, n, m, w, 2 * k, err, errlen);
+}
+
+void topo_free(topo *t) {
+  if (!t) return;
+  free(t->level);
+  free(t->peer);
+  free(t);
+}
+
+topo_kind topo_get_kind(const topo *t) { return t->kind; }
+unsigned topo_nodes(const topo *t) { return t->nodes; }
+unsigned topo_switches(const topo *t) { return t->switches; }
+unsigned topo_ports(const topo *t) { return t->ports; }
+unsigned topo_levels(const topo *t) { return t->h; }
+unsigned topo_level(const topo *t, unsigned s) { return t->level[s]; }
+unsigned topo_down_ports(const topo *t, unsigned l) { return t->m[l]; }
+unsigned topo_up_ports(const topo *t, unsigned l) { return t->w[l + 1]; }
+unsigned topo_level_first(const topo *t, unsigned l) { return t->first[l]; }
+unsigned topo_level_count(const topo *t, unsigned l) { return t->count[l]; }
+
+topo_peer topo_port_peer(const topo *t, unsigned s, unsigned port) {
+  return t->peer[(size_t)s * t->ports + port];
+}
+
+unsigned topo_node_switch(const topo *t, unsigned d) {
+  return t->first[1] + d / t->m[1];
+}
+unsigned topo_node_port(const topo *t, unsigned d) { return d % t->m[1]; }
+
+static unsigned dpart_of(const topo *t, unsigned s) {
+  unsigned l = t->level[s];
+  return (s - t->first[l]) / t->wprod[l];
+}
+
+int topo_below(const topo *t, unsigned s, unsigned d) {
+  unsigned l = t->level[s];
+  return d / t->mprod[l] == dpart_of(t, s);
+}
+
+unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d) {
+  unsigned l = t->level[s];
+  if (topo_below(t, s, d)) return (d / t->mprod[l - 1]) % t->m[l];
+  return t->m[l] + (d / t->wprod[l]) % t->w[l + 1];
+}
+
+uint64_t topo_up_mask(const topo *t, unsigned s) {
+  unsigned l = t->level[s];
+  uint64_t mask = 0;
+  for (unsigned c = 0; c < t->w[l + 1]; c++) mask |= 1ull << (t->m[l] + c);
+  return mask;
+}
+
+unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst) {
+  unsigned l = 1;
+  while (src / t->mprod[l] != dst / t->mprod[l]) l++;
+  return 2 * l - 1;
+}

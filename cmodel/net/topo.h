@@ -1,0 +1,64 @@
+/* topo.h — fat-tree topologies for the network simulator.
+ *
+ * Both RLFTs (seed 000: P-port switches, K = P/2, T stages, N = 2K^T) and
+ * k-ary n-trees (seed 002) are extended generalized fat-trees
+ * XGFT(h; m_1..m_h; w_1..w_h). End node d has digits d_1..d_h with
+ * d = d_1 + m_1 (d_2 + m_2 (...)), so node d sits on leaf switch d / m_1,
+ * port d mod m_1 (the seeds' numbering: K consecutive nodes per leaf).
+ * A level-l switch has down ports 0..m_l-1 and up ports m_l..m_l+w_{l+1}-1.
+ */
+#ifndef NET_TOPO_H
+#define NET_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { TOPO_MAX_LEVELS = 8 };
+
+typedef enum { TOPO_RLFT = 0, TOPO_KARY = 1 } topo_kind;
+
+/* What is on the far side of one switch port. */
+typedef enum { PEER_NONE = 0, PEER_SWITCH = 1, PEER_NODE = 2 } peer_kind;
+typedef struct {
+  uint8_t kind;  /* peer_kind */
+  uint8_t port;  /* far port (switch peers) */
+  uint32_t id;   /* far switch or node */
+} topo_peer;
+
+typedef struct topo topo;
+
+/* RLFT with `ports` (even, 4..64) per switch and `stages` (1..8) stages. */
+topo *topo_new_rlft(unsigned ports, unsigned stages, char *err, size_t errlen);
+/* k-ary n-tree: k (2..32) and n (1..8); switches have 2k ports. */
+topo *topo_new_kary(unsigned k, unsigned n, char *err, size_t errlen);
+void topo_free(topo *t);
+
+topo_kind topo_get_kind(const topo *t);
+unsigned topo_nodes(const topo *t);
+unsigned topo_switches(const topo *t);
+unsigned topo_ports(const topo *t);  /* ports per switch */
+unsigned topo_levels(const topo *t); /* stages h */
+/* Level (stage, 1..h) of switch s. */
+unsigned topo_level(const topo *t, unsigned s);
+/* Number of down ports (m_l) and up ports (w_{l+1}, 0 at the top). */
+unsigned topo_down_ports(const topo *t, unsigned level);
+unsigned topo_up_ports(const topo *t, unsigned level);
+/* First switch id of a level; switches of level l are contiguous. */
+unsigned topo_level_first(const topo *t, unsigned level);
+unsigned topo_level_count(const topo *t, unsigned level);
+topo_peer topo_port_peer(const topo *t, unsigned s, unsigned port);
+/* Leaf switch and port of end node d. */
+unsigned topo_node_switch(const topo *t, unsigned d);
+unsigned topo_node_port(const topo *t, unsigned d);
+/* 1 if end node d is below switch s. */
+int topo_below(const topo *t, unsigned s, unsigned d);
+/* D-mod-K output port of switch s towards destination d (down port if d is
+ * below s, else up port m_l + floor(d / (w_1..w_l)) mod w_{l+1}). */
+unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d);
+/* Bit mask of the up ports of switch s (0 at the top level). */
+uint64_t topo_up_mask(const topo *t, unsigned s);
+/* Switch-to-switch hops (switches crossed) of the D-mod-K path src -> dst
+ * (1 for nodes on one leaf; 2*(lowest common level)-1 in general). */
+unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst);
+
+#endif
