@@ -1,0 +1,264 @@
+// route_compute.sv — route register, forwarding-table copy and route computation (RC)
+// of one input port (contract §6, §7). Every input has its own copy of FWD so all
+// inputs can look up in the same cycle; the register block writes all copies together.
+module route_compute #(
+  parameter int unsigned P = 8,
+  parameter int unsigned V = 2,
+  parameter int unsigned BUF = 32,
+  parameter int unsigned TABLE = 256,
+  parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
+  localparam int unsigned B = V * BUF,
+  localparam int unsigned VW = asw_pkg::idx_w(V),
+  localparam int unsigned SW = asw_pkg::idx_w(B),
+  localparam int unsigned PIW = asw_pkg::idx_w(P),
+  localparam int unsigned TW = asw_pkg::idx_w(TABLE),
+  localparam int unsigned CW = asw_pkg::cnt_w(BUF)
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // IW: a head flit written this cycle loads the route register
+  input  logic              iw_head_i,
+  input  logic [VW-1:0]     iw_vc_i,
+  input  logic [SW-1:0]     iw_slot_i,
+  input  logic [63:0]       iw_hdr_i,
+  // forwarding-table write (already checked for legality) and debug read port
+  input  logic              fwd_we_i,
+  input  logic [TW-1:0]     fwd_waddr_i,
+  input  logic [15:0]       fwd_wdata_i,  // asw_pkg FwdW layout
+  input  logic [TW-1:0]     fwd_raddr_i,
+  output logic [15:0]       fwd_rdata_o,
+  // configuration (register values at the start of the cycle)
+  input  logic [1:0]        mode_i,
+  input  logic [1:0]        trigger_i,
+  input  logic [7:0]        stage_mask_i,
+  input  logic [3:0]        stage_i,
+  input  logic [6:0]        delta_i,
+  input  logic              vc_obqa_i,
+  input  logic              afi_i,
+  input  logic [15:0]       ltth_i,
+  input  logic [5:0]        default_port_i,
+  input  logic [4*P-1:0]    cset_i,       // CSET[c] = cset_i[c*P +: P]
+  input  logic [P*16*VW-1:0] sl2vc_i,     // SL2VC[o][s] at (o*16+s)*VW
+  input  logic              seed_we_i,
+  input  logic [15:0]       seed_i,
+  // credits at the start of the cycle and this cycle's 2TH flags
+  input  logic [P*V*CW-1:0] cred_i,
+  input  logic [P*V-1:0]    cong_next_i,
+  // RC result: append the packet to its queue
+  output logic              rc_valid_o,
+  output logic [VW-1:0]     rc_vc_o,
+  output logic [SW-1:0]     rc_slot_o,
+  output logic [7:0]        rc_len_o,
+  output logic [PIW-1:0]    rc_oport_o,
+  output logic [VW-1:0]     rc_ovc_o,
+  output logic              route_error_o,   // counter pulse (§7.5)
+  output logic              adaptive_o       // counter pulse (§7.3)
+);
+  // ---- forwarding-table copy --------------------------------------------
+  logic [15:0] fwd_mem[TABLE];
+  logic [TABLE-1:0] fwd_written_q;  // entries never written since reset read as 0
+
+  always_ff @(posedge clk_i) begin
+    if (fwd_we_i) begin
+      fwd_mem[fwd_waddr_i] <= fwd_wdata_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_written_q <= '0;
+    end else if (fwd_we_i) begin
+      fwd_written_q[fwd_waddr_i] <= 1'b1;
+    end
+  end
+
+  assign fwd_rdata_o = fwd_written_q[fwd_raddr_i] ? fwd_mem[fwd_raddr_i] : 16'h0;
+
+  // ---- route register (IW) ----------------------------------------------
+  logic [15:0] iw_dest;
+  logic [15:0] iw_entry;
+  assign iw_dest = iw_hdr_i[15:0];
+  always_comb begin
+    iw_entry = 16'h0;
+    if ((32'(iw_dest) < TABLE) && fwd_written_q[iw_dest[TW-1:0]]) begin
+      iw_entry = fwd_mem[iw_dest[TW-1:0]];
+    end
+  end
+
+  logic          rr_valid_q;
+  logic [VW-1:0] rr_vc_q;
+  logic [SW-1:0] rr_slot_q;
+  logic [63:0]   rr_hdr_q;
+  logic [15:0]   rr_entry_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rr_valid_q <= 1'b0;
+      rr_vc_q <= '0;
+      rr_slot_q <= '0;
+      rr_hdr_q <= '0;
+      rr_entry_q <= '0;
+    end else begin
+      rr_valid_q <= iw_head_i;
+      if (iw_head_i) begin
+        rr_vc_q <= iw_vc_i;
+        rr_slot_q <= iw_slot_i;
+        rr_hdr_q <= iw_hdr_i;
+        rr_entry_q <= iw_entry;
+      end
+    end
+  end
+
+  // ---- route computation (RC) -------------------------------------------
+  logic [5:0]  e_det;
+  logic [5:0]  e_look;
+  logic [1:0]  e_cset;
+  logic        e_multi;
+  logic        e_valid;
+  assign e_det = rr_entry_q[5:0];
+  assign e_look = rr_entry_q[11:6];
+  assign e_cset = rr_entry_q[13:12];
+  assign e_multi = rr_entry_q[14];
+  assign e_valid = rr_entry_q[15];
+
+  logic [15:0] h_dest;
+  logic [3:0]  h_sl;
+  logic        h_adapted;
+  assign h_dest = rr_hdr_q[15:0];
+  assign h_sl = rr_hdr_q[35:32];
+  assign h_adapted = rr_hdr_q[44];
+
+  logic [15:0] lfsr_next;
+  logic        lfsr_step;
+
+  lfsr #(.INDEX(INDEX)) u_lfsr (
+    .clk_i,
+    .rst_ni,
+    .seed_we_i,
+    .seed_i,
+    .step_i (lfsr_step),
+    .next_o (lfsr_next)
+  );
+
+  logic [VW-1:0] ovc_of[P];    // next-hop VC on each port (§7.4)
+  logic [CW-1:0] cr_of[P];     // CRED of that VC
+  logic [P-1:0]  cand;         // candidate ports after the Δ filter (§7.2)
+  logic          use_cands;
+  logic [PIW-1:0] det_port;
+  logic [PIW-1:0] oport;
+  logic          err;
+  logic [15:0]   prod_low;  // fraction bits of (r * n) are not needed
+
+  always_comb begin
+    logic          adapted_afi;
+    logic [3:0]    obqa_r;
+    logic [VW-1:0] obqa_vc;
+    logic          stage_en;
+    logic [P-1:0]  mask;
+    logic [6:0]    dest_mod;
+    logic [6:0]    rank_mod;
+    logic [6:0]    n;
+    logic [22:0]   prod;
+    logic [6:0]    k;
+    logic [6:0]    seen;
+    logic [PIW-1:0] obl_port;
+    logic          search;
+    logic [15:0]   best_cr;
+    logic [PIW-1:0] best_port;
+    logic [PIW-1:0] o_scan;
+    int unsigned   o_sum;
+
+    adapted_afi = afi_i && h_adapted;
+    obqa_r = 4'(V) - {3'b0, afi_i};  // R >= 1: afi is only settable when V >= 2
+    obqa_vc = VW'({2'b0, e_look} % {4'b0, obqa_r});
+    for (int unsigned o = 0; o < P; o++) begin
+      if (adapted_afi) begin
+        ovc_of[o] = VW'(V - 1);
+      end else if (vc_obqa_i) begin
+        ovc_of[o] = obqa_vc;
+      end else begin
+        ovc_of[o] = sl2vc_i[(o*16 + 32'(h_sl))*VW +: VW];
+      end
+      cr_of[o] = cred_i[(o*V + 32'(ovc_of[o]))*CW +: CW];
+    end
+
+    det_port = e_det[PIW-1:0];
+    stage_en = (stage_i != 4'd0) && (stage_i <= 4'd8) && stage_mask_i[3'(stage_i - 4'd1)];
+    use_cands = (mode_i != asw_pkg::RouteDet) && e_valid && e_multi && !adapted_afi && stage_en;
+
+    // Δ filter: keep candidates whose rank mod DELTA equals dest mod DELTA.
+    mask = cset_i[32'(e_cset)*P +: P];
+    dest_mod = 7'(h_dest % {9'b0, delta_i});
+    rank_mod = 7'd0;
+    n = 7'd0;
+    for (int unsigned o = 0; o < P; o++) begin
+      cand[o] = 1'b0;
+      if (mask[o]) begin
+        cand[o] = (rank_mod == dest_mod);
+        rank_mod = (rank_mod + 7'd1 == delta_i) ? 7'd0 : rank_mod + 7'd1;
+      end
+      n = n + 7'(cand[o]);
+    end
+
+    // Oblivious: the k-th candidate in increasing port order, k = (r * n) >> 16.
+    prod = 23'(lfsr_next) * 23'(n);
+    k = prod[22:16];
+    prod_low = prod[15:0];
+    seen = 7'd0;
+    obl_port = det_port;
+    for (int unsigned o = 0; o < P; o++) begin
+      if (cand[o]) begin
+        if (seen == k) begin
+          obl_port = PIW'(o);
+        end
+        seen = seen + 7'd1;
+      end
+    end
+
+    // Adaptive: strictly-greater search in scan order from det_port (§7.3).
+    unique case (trigger_i)
+      asw_pkg::TrigTh:  search = 16'(cr_of[det_port]) < ltth_i;
+      asw_pkg::Trig2Th: search = cong_next_i[32'(det_port)*V + 32'(ovc_of[det_port])];
+      default:          search = 1'b1;  // NoTH (trigger 3 cannot be written)
+    endcase
+    best_cr = (trigger_i == asw_pkg::TrigNoTh) ? 16'h0 : ltth_i;
+    best_port = det_port;
+    for (int unsigned j = 0; j < P; j++) begin
+      o_sum = 32'(det_port) + j;
+      o_scan = PIW'((o_sum >= P) ? o_sum - P : o_sum);
+      if (search && cand[o_scan] && (16'(cr_of[o_scan]) > best_cr)) begin
+        best_cr = 16'(cr_of[o_scan]);
+        best_port = o_scan;
+      end
+    end
+
+    err = !e_valid;
+    lfsr_step = 1'b0;
+    adaptive_o = 1'b0;
+    oport = det_port;
+    if (err) begin
+      oport = default_port_i[PIW-1:0];
+    end else if (use_cands) begin
+      if (mode_i == asw_pkg::RouteOblivious) begin
+        oport = obl_port;
+        lfsr_step = rr_valid_q && (n != 7'd0);
+      end else begin
+        oport = best_port;
+        adaptive_o = rr_valid_q && (best_port != det_port);
+      end
+    end
+    route_error_o = rr_valid_q && err;
+  end
+
+  assign rc_valid_o = rr_valid_q;
+  assign rc_vc_o = rr_vc_q;
+  assign rc_slot_o = rr_slot_q;
+  assign rc_len_o = rr_hdr_q[43:36];
+  assign rc_oport_o = oport;
+  assign rc_ovc_o = ovc_of[oport];
+
+  // Bits this block does not look at: header fields other than dest/sl/len/adapted,
+  // the high bits of 6-bit port fields when P < 64.
+  logic unused_bits;
+  assign unused_bits = ^{rr_hdr_q[63:45], rr_hdr_q[31:16], e_det, default_port_i, prod_low};
+endmodule
