@@ -1,0 +1,67 @@
+/* cli.c — see cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
+              const char **value) {
+  const char *a = argv[*k];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n)) return 0;
+  if (a[n] == '=') {
+    *value = a + n + 1;
+    return 1;
+  }
+  if (a[n]) return 0;
+  if (*k + 1 >= argc) {
+    fprintf(stderr, "asw %s: %s needs a value\n", cmd, name);
+    return -1;
+  }
+  *value = argv[++*k];
+  return 1;
+}
+
+int cli_uint(const char *cmd, const char *opt, const char *s, uint64_t min,
+             uint64_t max, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (!*s || *end || errno || s[0] == '-' || v < min || v > max) {
+    fprintf(stderr, "asw %s: %s: '%s' is not an integer in %llu..%llu\n", cmd,
+            opt, s, (unsigned long long)min, (unsigned long long)max);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int cli_double(const char *cmd, const char *opt, const char *s, double min,
+               double max, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v) || v < min || v > max) {
+    fprintf(stderr, "asw %s: %s: '%s' is not a number in %g..%g\n", cmd, opt,
+            s, min, max);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int cli_choice(const char *cmd, const char *opt, const char *s,
+               const char *const *names, unsigned n, unsigned *out) {
+  for (unsigned k = 0; k < n; k++)
+    if (!strcmp(s, names[k])) {
+      *out = k;
+      return 0;
+    }
+  fprintf(stderr, "asw %s: %s: '%s' is not one of", cmd, opt, s);
+  for (unsigned k = 0; k < n; k++) fprintf(stderr, "%s %s", k ? "," : "", names[k]);
+  fprintf(stderr, "\n");
+  return -1;
+}

@@ -1,0 +1,23 @@
+/* cli.h — option-value parsing for asw subcommands. Each parser checks the
+ * whole string and the range; on error it prints "asw <cmd>: --opt: ..." to
+ * stderr and returns -1 (the caller exits with status 2). */
+#ifndef ASW_CLI_H
+#define ASW_CLI_H
+
+#include <stdint.h>
+
+/* Splits "--name=value" / "--name value": if argv[*k] is option `name`,
+ * sets *value (consuming the next argument if needed) and returns 1; returns
+ * 0 if it is another option, -1 (message printed) if the value is missing. */
+int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
+              const char **value);
+
+int cli_uint(const char *cmd, const char *opt, const char *s, uint64_t min,
+             uint64_t max, uint64_t *out);
+int cli_double(const char *cmd, const char *opt, const char *s, double min,
+               double max, double *out);
+/* s must be one of the n names; *out gets its index. */
+int cli_choice(const char *cmd, const char *opt, const char *s,
+               const char *const *names, unsigned n, unsigned *out);
+
+#endif

@@ -1,0 +1,222 @@
+/* switch_cmd.c — `asw switch`: single-switch study (see switch_study.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "switch_study.h"
+
+static const char *const routing_names[] = {"det", "oblivious", "adaptive"};
+static const char *const trigger_names[] = {"noth", "th", "2th"};
+static const char *const onoff_names[] = {"off", "on"};
+
+static void help(void) {
+  printf(
+      "usage: asw switch [options]\n"
+      "Simulates one switch whose output ports feed sinks directly. Each input\n"
+      "has a Bernoulli source (per-VC queues, so nothing generated is lost;\n"
+      "packets are sent whole when the source holds len credits). The SL (and\n"
+      "VC) of a packet is dest mod V. Destination d leaves on output d\n"
+      "(det_port = d). With oblivious/adaptive routing the P outputs form 4\n"
+      "groups (port p in group 4p/P, = CSET[group]) and a packet for d may\n"
+      "leave on any port of d's group (like up-links that all lead towards d).\n"
+      "Latency: cycle the tail leaves the switch minus the cycle the packet was\n"
+      "generated (zero-load: 4 + len - 1). Throughput: flits per output per\n"
+      "cycle over the window [warmup, cycles).\n\n"
+      "options (default in brackets):\n"
+      "  --ports N            P, 2..64 [16]\n"
+      "  --vcs N              V, 1..8 [1]\n"
+      "  --voq on|off         virtual output queues [on]\n"
+      "  --iters N            iSLIP iterations, 1..4 [1]\n"
+      "  --routing det|oblivious|adaptive   [det]\n"
+      "  --trigger noth|th|2th  adaptive trigger [noth]\n"
+      "  --load X             offered flits per input per cycle, 0..1 [0.5]\n"
+      "  --packet-flits N     packet length [1]\n"
+      "  --max-packet N       LMAX [max(16, packet-flits)]\n"
+      "  --buffer-flits N     BUF, flits per input VC [64]\n"
+      "  --cycles N           cycles with generation [20000]\n"
+      "  --warmup N           cycles before measuring [cycles/10]\n"
+      "  --seed N             random seed [1]\n"
+      "  --credit-delay N     cycles from a flit on an output to its credit [1]\n"
+      "  --dest uniform|permutation|hotspot:PORT:FRACTION   destinations [uniform]\n"
+      "  --drain N            after generation stops run up to N cycles more and\n"
+      "                       require every packet delivered and the switch empty [0]\n"
+      "  --json FILE          write configuration and results as JSON\n"
+      "  --quiet              no human summary\n"
+      "Exit status: 0 ok, 1 simulation/check failure, 2 bad option.\n");
+}
+
+static int parse_dest(const char *s, study_params *sp) {
+  if (!strcmp(s, "uniform")) {
+    sp->dest = STUDY_DEST_UNIFORM;
+    return 0;
+  }
+  if (!strcmp(s, "permutation")) {
+    sp->dest = STUDY_DEST_PERMUTATION;
+    return 0;
+  }
+  if (!strncmp(s, "hotspot:", 8)) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s + 8);
+    char *colon = strchr(buf, ':');
+    if (colon) {
+      *colon = 0;
+      uint64_t port;
+      double frac;
+      if (cli_uint("switch", "--dest hotspot PORT", buf, 0, 63, &port) ||
+          cli_double("switch", "--dest hotspot FRACTION", colon + 1, 0.0, 1.0, &frac))
+        return -1;
+      sp->dest = STUDY_DEST_HOTSPOT;
+      sp->hot_port = (unsigned)port;
+      sp->hot_fraction = frac;
+      return 0;
+    }
+  }
+  fprintf(stderr, "asw switch: --dest: '%s' is not uniform, permutation or hotspot:PORT:FRACTION\n", s);
+  return -1;
+}
+
+static int write_json(const char *path, const study_params *sp, const study_result *r) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    return -1;
+  }
+  static const char *const dest_names[] = {"uniform", "hotspot", "permutation"};
+  fprintf(f, "{\n  \"config\": {\"ports\": %u, \"vcs\": %u, \"voq\": %u, \"iters\": %u, "
+             "\"routing\": \"%s\", \"trigger\": \"%s\", \"load\": %.6g, \"packet_flits\": %u, "
+             "\"max_packet\": %u, \"buffer_flits\": %u, \"cycles\": %llu, \"warmup\": %llu, "
+             "\"seed\": %llu, \"credit_delay\": %u, \"dest\": \"%s\", \"hot_port\": %u, "
+             "\"hot_fraction\": %.6g, \"drain\": %llu},\n",
+          sp->sw.ports, sp->sw.vcs, sp->sw.voq, sp->sw.iters, routing_names[sp->routing],
+          trigger_names[sp->trigger], sp->load, sp->packet_flits, sp->sw.max_packet,
+          sp->sw.buf_flits, (unsigned long long)sp->cycles, (unsigned long long)sp->warmup,
+          (unsigned long long)sp->seed, sp->credit_delay, dest_names[sp->dest], sp->hot_port,
+          sp->hot_fraction, (unsigned long long)sp->drain);
+  fprintf(f, "  \"offered_load\": %.6f,\n  \"accepted_throughput\": %.6f,\n"
+             "  \"latency_mean\": %.4f,\n  \"latency_p99\": %llu,\n  \"latency_max\": %llu,\n"
+             "  \"latency_definition\": \"cycles from packet generation to its tail leaving the switch\",\n"
+             "  \"window_packets\": %llu,\n  \"packets_generated\": %llu,\n"
+             "  \"packets_delivered\": %llu,\n  \"cycles_run\": %llu,\n  \"drained\": %s,\n"
+             "  \"adaptive_choices\": %llu,\n  \"credit_stalls\": %llu,\n  \"sa_lost\": %llu\n}\n",
+          r->offered_load, r->accepted_throughput, r->latency_mean,
+          (unsigned long long)r->latency_p99, (unsigned long long)r->latency_max,
+          (unsigned long long)r->window_packets, (unsigned long long)r->packets_generated,
+          (unsigned long long)r->packets_delivered, (unsigned long long)r->cycles_run,
+          r->drained ? "true" : "false", (unsigned long long)r->adaptive_choices,
+          (unsigned long long)r->credit_stalls, (unsigned long long)r->sa_lost);
+  if (fclose(f)) {
+    perror(path);
+    return -1;
+  }
+  return 0;
+}
+
+int cmd_switch(int argc, char **argv) {
+  study_params sp;
+  study_defaults(&sp);
+  const char *json = NULL;
+  int quiet = 0, have_warmup = 0, have_lmax = 0;
+  for (int k = 1; k < argc; k++) {
+    const char *v = NULL;
+    const char *a = argv[k];
+    uint64_t u;
+    unsigned c;
+    int m;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      help();
+      return 0;
+    }
+    if (!strcmp(a, "--quiet")) {
+      quiet = 1;
+      continue;
+    }
+#define OPT(name) ((m = cli_match("switch", argc, argv, &k, name, &v)) < 0 ? 2 : m)
+#define BAD return 2
+    if ((m = OPT("--ports"))) {
+      if (m == 2 || cli_uint("switch", "--ports", v, 2, 64, &u)) BAD;
+      sp.sw.ports = (unsigned)u;
+    } else if ((m = OPT("--vcs"))) {
+      if (m == 2 || cli_uint("switch", "--vcs", v, 1, 8, &u)) BAD;
+      sp.sw.vcs = (unsigned)u;
+    } else if ((m = OPT("--voq"))) {
+      if (m == 2 || cli_choice("switch", "--voq", v, onoff_names, 2, &c)) BAD;
+      sp.sw.voq = c;
+    } else if ((m = OPT("--iters"))) {
+      if (m == 2 || cli_uint("switch", "--iters", v, 1, 4, &u)) BAD;
+      sp.sw.iters = (unsigned)u;
+    } else if ((m = OPT("--routing"))) {
+      if (m == 2 || cli_choice("switch", "--routing", v, routing_names, 3, &c)) BAD;
+      sp.routing = c;
+    } else if ((m = OPT("--trigger"))) {
+      if (m == 2 || cli_choice("switch", "--trigger", v, trigger_names, 3, &c)) BAD;
+      sp.trigger = c;
+    } else if ((m = OPT("--load"))) {
+      if (m == 2 || cli_double("switch", "--load", v, 0.0, 1.0, &sp.load)) BAD;
+    } else if ((m = OPT("--packet-flits"))) {
+      if (m == 2 || cli_uint("switch", "--packet-flits", v, 1, 255, &u)) BAD;
+      sp.packet_flits = (unsigned)u;
+    } else if ((m = OPT("--max-packet"))) {
+      if (m == 2 || cli_uint("switch", "--max-packet", v, 1, 255, &u)) BAD;
+      sp.sw.max_packet = (unsigned)u;
+      have_lmax = 1;
+    } else if ((m = OPT("--buffer-flits"))) {
+      if (m == 2 || cli_uint("switch", "--buffer-flits", v, 1, 16384, &u)) BAD;
+      sp.sw.buf_flits = (unsigned)u;
+    } else if ((m = OPT("--cycles"))) {
+      if (m == 2 || cli_uint("switch", "--cycles", v, 1, 0xFFFFFFFFull, &sp.cycles)) BAD;
+    } else if ((m = OPT("--warmup"))) {
+      if (m == 2 || cli_uint("switch", "--warmup", v, 0, 0xFFFFFFFFull, &sp.warmup)) BAD;
+      have_warmup = 1;
+    } else if ((m = OPT("--seed"))) {
+      if (m == 2 || cli_uint("switch", "--seed", v, 0, UINT64_MAX, &sp.seed)) BAD;
+    } else if ((m = OPT("--credit-delay"))) {
+      if (m == 2 || cli_uint("switch", "--credit-delay", v, 1, 1000000, &u)) BAD;
+      sp.credit_delay = (unsigned)u;
+    } else if ((m = OPT("--dest"))) {
+      if (m == 2 || parse_dest(v, &sp)) BAD;
+    } else if ((m = OPT("--drain"))) {
+      if (m == 2 || cli_uint("switch", "--drain", v, 0, 0xFFFFFFFFull, &sp.drain)) BAD;
+    } else if ((m = OPT("--json"))) {
+      if (m == 2) BAD;
+      json = v;
+    } else {
+      fprintf(stderr, "asw switch: unknown option '%s' (see asw switch --help)\n", a);
+      BAD;
+    }
+  }
+  if (!have_lmax) sp.sw.max_packet = sp.packet_flits > 16 ? sp.packet_flits : 16;
+  if (!have_warmup) sp.warmup = sp.cycles / 10;
+  char err[300];
+  if (study_check(&sp, err, sizeof err)) {
+    /* name the option behind the failing parameter */
+    const char *opt = strstr(err, "V*BUF")           ? "--vcs/--buffer-flits"
+                      : strstr(err, "BUF (")           ? "--buffer-flits"
+                      : strstr(err, "LMAX (")          ? "--max-packet"
+                      : strstr(err, "packet length")   ? "--packet-flits"
+                      : strstr(err, "warmup")          ? "--warmup"
+                      : strstr(err, "hotspot")         ? "--dest"
+                      : strstr(err, "cycles + drain")  ? "--drain"
+                                                       : "option";
+    fprintf(stderr, "asw switch: %s: %s\n", opt, err);
+    return 2;
+  }
+  study_result r;
+  if (study_run(&sp, &r, err, sizeof err)) {
+    fprintf(stderr, "asw switch: %s\n", err);
+    return 1;
+  }
+  if (!quiet) {
+    printf("switch P=%u V=%u VOQ=%s iters=%u routing=%s BUF=%u len=%u credit-delay=%u\n",
+           sp.sw.ports, sp.sw.vcs, sp.sw.voq ? "on" : "off", sp.sw.iters,
+           routing_names[sp.routing], sp.sw.buf_flits, sp.packet_flits, sp.credit_delay);
+    printf("  offered %.4f  accepted %.4f flits/output/cycle\n", r.offered_load,
+           r.accepted_throughput);
+    printf("  latency mean %.2f  p99 %llu  max %llu cycles (%llu packets)\n", r.latency_mean,
+           (unsigned long long)r.latency_p99, (unsigned long long)r.latency_max,
+           (unsigned long long)r.window_packets);
+  }
+  if (json && write_json(json, &sp, &r)) return 1;
+  return 0;
+}

@@ -1,0 +1,455 @@
+/* asw_switch.c — top of the C model: parameter checks, pipeline glue
+ * (ST, SA, RC, IW in the order of contract §5), crossbar, output and credit
+ * registers, register bus. See asw_switch.h.
+ */
+#include "asw_switch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "credits.h"
+#include "input_buffer.h"
+#include "islip.h"
+#include "lfsr.h"
+#include "regs.h"
+#include "route_compute.h"
+
+typedef struct { /* route register of one input (§6) */
+  uint8_t vc;
+  uint16_t slot;
+  uint32_t entry;
+} route_reg;
+
+typedef struct { /* streaming state of a busy input (§8) */
+  uint8_t out, vc, ovc;
+  uint16_t slot;
+} stream_state;
+
+struct asw_switch {
+  asw_config cfg;
+  unsigned P, V, NQ;
+  uint64_t port_mask, payload_mask;
+  asw_regs regs;
+  asw_credits cred;
+  asw_islip sa;
+  asw_ibuf *in;         /* [P] */
+  uint16_t *lfsr;       /* [P] */
+  route_reg *rr;        /* [P] */
+  uint64_t rr_mask;     /* inputs whose route register is valid */
+  stream_state *stream; /* [P] */
+  uint64_t busy_in, busy_out;
+  uint64_t nonempty_in; /* inputs with at least one non-empty queue */
+  uint64_t held;        /* flits in all buffers */
+  asw_flit *out_flit;   /* [P] output registers */
+  uint64_t out_mask;
+  uint8_t *cr_vc;       /* [P] credit registers */
+  uint64_t cr_mask;
+  uint8_t rvalid;
+  uint32_t rdata;
+  uint64_t *req_vc;     /* [P*V] SA scratch, all zero between cycles */
+  uint8_t *match_out, *match_vc; /* [P] SA scratch */
+  char err[256];
+};
+
+void asw_config_default(asw_config *c) {
+  c->ports = 8;
+  c->vcs = 2;
+  c->buf_flits = 32;
+  c->max_packet = 16;
+  c->payload_bits = 32;
+  c->dest_bits = 16;
+  c->table_entries = 256;
+  c->voq = 1;
+  c->iters = 1;
+}
+
+#define CFG_ERR(...)                                \
+  do {                                              \
+    if (err && errlen) snprintf(err, errlen, __VA_ARGS__); \
+    return ASW_EINVAL;                              \
+  } while (0)
+
+int asw_config_check(const asw_config *c, char *err, size_t errlen) {
+  if (!c) CFG_ERR("config is NULL");
+  if (c->ports < 2 || c->ports > 64)
+    CFG_ERR("P (ports) = %u out of range 2..64", c->ports);
+  if (c->vcs < 1 || c->vcs > 8)
+    CFG_ERR("V (vcs) = %u out of range 1..8", c->vcs);
+  if (c->max_packet < 1 || c->max_packet > 255)
+    CFG_ERR("LMAX (max_packet) = %u out of range 1..255", c->max_packet);
+  if (c->buf_flits < c->max_packet || c->buf_flits > 16384)
+    CFG_ERR("BUF (buf_flits) = %u out of range LMAX..16384 = %u..16384",
+            c->buf_flits, c->max_packet);
+  if ((unsigned long)c->vcs * c->buf_flits > 65536)
+    CFG_ERR("V*BUF = %u*%u exceeds 65536 buffer slots per port", c->vcs,
+            c->buf_flits);
+  if (c->payload_bits > 64)
+    CFG_ERR("PW (payload_bits) = %u out of range 0..64", c->payload_bits);
+  if (c->dest_bits < 1 || c->dest_bits > 16)
+    CFG_ERR("DW (dest_bits) = %u out of range 1..16", c->dest_bits);
+  if (c->table_entries < 1 || c->table_entries > (1u << c->dest_bits))
+    CFG_ERR("TABLE (table_entries) = %u out of range 1..2^DW = 1..%u",
+            c->table_entries, 1u << c->dest_bits);
+  if (c->voq > 1) CFG_ERR("VOQ = %u out of range 0..1", c->voq);
+  if (c->iters < 1 || c->iters > 4)
+    CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
+  return ASW_OK;
+}
+
+void asw_switch_free(asw_switch *sw) {
+  if (!sw) return;
+  if (sw->in)
+    for (unsigned p = 0; p < sw->P; p++) asw_ibuf_destroy(&sw->in[p]);
+  free(sw->in);
+  asw_regs_destroy(&sw->regs);
+  asw_credits_destroy(&sw->cred);
+  asw_islip_destroy(&sw->sa);
+  free(sw->lfsr);
+  free(sw->rr);
+  free(sw->stream);
+  free(sw->out_flit);
+  free(sw->cr_vc);
+  free(sw->req_vc);
+  free(sw->match_out);
+  free(sw->match_vc);
+  free(sw);
+}
+
+asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
+  if (asw_config_check(cfg, err, errlen) != ASW_OK) return NULL;
+  asw_switch *sw = calloc(1, sizeof *sw);
+  if (!sw) goto oom;
+  sw->cfg = *cfg;
+  sw->P = cfg->ports;
+  sw->V = cfg->vcs;
+  sw->NQ = cfg->voq ? cfg->ports : 1;
+  sw->port_mask = sw->P == 64 ? ~0ull : (1ull << sw->P) - 1;
+  sw->payload_mask =
+      cfg->payload_bits == 64 ? ~0ull : (1ull << cfg->payload_bits) - 1;
+  sw->in = calloc(sw->P, sizeof *sw->in);
+  sw->lfsr = calloc(sw->P, sizeof *sw->lfsr);
+  sw->rr = calloc(sw->P, sizeof *sw->rr);
+  sw->stream = calloc(sw->P, sizeof *sw->stream);
+  sw->out_flit = calloc(sw->P, sizeof *sw->out_flit);
+  sw->cr_vc = calloc(sw->P, 1);
+  sw->req_vc = calloc((size_t)sw->P * sw->V, sizeof *sw->req_vc);
+  sw->match_out = calloc(sw->P, 1);
+  sw->match_vc = calloc(sw->P, 1);
+  if (!sw->in || !sw->lfsr || !sw->rr || !sw->stream || !sw->out_flit ||
+      !sw->cr_vc || !sw->req_vc || !sw->match_out || !sw->match_vc)
+    goto oom;
+  if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits) ||
+      asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
+    goto oom;
+  for (unsigned p = 0; p < sw->P; p++)
+    if (asw_ibuf_init(&sw->in[p], sw->V, cfg->buf_flits, sw->NQ)) goto oom;
+  asw_switch_reset(sw);
+  return sw;
+oom:
+  if (err && errlen) snprintf(err, errlen, "out of memory creating a switch");
+  asw_switch_free(sw);
+  return NULL;
+}
+
+const asw_config *asw_switch_config(const asw_switch *sw) { return &sw->cfg; }
+
+static void reseed_lfsrs(asw_switch *sw) {
+  for (unsigned p = 0; p < sw->P; p++)
+    sw->lfsr[p] = asw_lfsr_init((uint16_t)sw->regs.lfsr_seed, p);
+}
+
+void asw_switch_reset(asw_switch *sw) {
+  asw_regs_reset(&sw->regs);
+  asw_credits_reset(&sw->cred);
+  asw_islip_reset(&sw->sa);
+  for (unsigned p = 0; p < sw->P; p++) asw_ibuf_reset(&sw->in[p]);
+  reseed_lfsrs(sw);
+  sw->rr_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
+  sw->held = 0;
+  sw->out_mask = sw->cr_mask = 0;
+  sw->rvalid = 0;
+  sw->rdata = 0;
+  memset(sw->req_vc, 0, (size_t)sw->P * sw->V * sizeof *sw->req_vc);
+  sw->err[0] = 0;
+}
+
+const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
+
+int asw_switch_idle(const asw_switch *sw) {
+  return !(sw->busy_in | sw->rr_mask | sw->held | sw->out_mask | sw->cr_mask |
+           sw->rvalid);
+}
+
+int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
+  *data = 0;
+  if (a >> 20) return ASW_EINVAL;
+  if (asw_regs_read(&sw->regs, a, data)) return ASW_OK;
+  if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
+    unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
+    if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
+  } else if (a >= ASW_REG_CRED(0, 0) && a < ASW_REG_CRED(sw->P, 0)) {
+    unsigned o = (a - ASW_REG_CRED(0, 0)) >> 3, v = a & 7u;
+    if (v < sw->V) *data = asw_credits_get(&sw->cred, o, v);
+  }
+  return ASW_OK;
+}
+
+static void apply_write_effects(asw_switch *sw, unsigned fx) {
+  if (fx & ASW_REGS_FX_LFSR) reseed_lfsrs(sw);
+}
+
+int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
+  unsigned fx = 0;
+  int rc = asw_regs_write(&sw->regs, a, d, &fx, sw->err,
+                          sizeof sw->err);
+  apply_write_effects(sw, fx);
+  if (fx & ASW_REGS_FX_THRESH)
+    asw_credits_update_cong(&sw->cred, sw->regs.ltth, sw->regs.htth, 1);
+  return rc;
+}
+
+#define PROTO_ERR(...)                                   \
+  do {                                                   \
+    snprintf(sw->err, sizeof sw->err, __VA_ARGS__);      \
+    return ASW_EPROTO;                                   \
+  } while (0)
+
+/* Checks a cycle's inputs against the link protocol before anything
+ * changes (§2, §9). */
+static int check_inputs(asw_switch *sw, const asw_inputs *in) {
+  char msg[200];
+  if ((in->flit_mask | in->credit_mask | in->arn_mask) & ~sw->port_mask)
+    PROTO_ERR("input masks have bits for ports >= P = %u", sw->P);
+  if (in->flit_mask && !in->flit)
+    PROTO_ERR("flit_mask set but flit array is NULL");
+  if (in->credit_mask && !in->credit_vc)
+    PROTO_ERR("credit_mask set but credit_vc array is NULL");
+  for (uint64_t m = in->flit_mask; m; m &= m - 1) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    const asw_flit *f = &in->flit[p];
+    unsigned len = ASW_HDR_LEN(f->hdr);
+    if (asw_ibuf_check(&sw->in[p], f->vc, f->head != 0, f->tail != 0, len,
+                       sw->cfg.max_packet, msg, sizeof msg))
+      PROTO_ERR("input %u: %s", p, msg);
+    if (f->head && (ASW_HDR_DEST(f->hdr) >> sw->cfg.dest_bits))
+      PROTO_ERR("input %u: head flit dest 0x%x has bits above DW = %u set", p,
+                ASW_HDR_DEST(f->hdr), sw->cfg.dest_bits);
+  }
+  for (uint64_t m = in->credit_mask; m; m &= m - 1) {
+    unsigned o = (unsigned)__builtin_ctzll(m);
+    if (asw_credits_check_return(&sw->cred, o, in->credit_vc[o], msg, sizeof msg))
+      PROTO_ERR("%s", msg);
+  }
+  if (in->reg_en && (in->reg_addr >> 20))
+    PROTO_ERR("reg_addr 0x%x is wider than 20 bits", in->reg_addr);
+  return ASW_OK;
+}
+
+/* ST (§8): every busy input with a sendable flit moves it into its output
+ * register and a credit into its credit register; tails release. */
+static void stage_st(asw_switch *sw) {
+  uint64_t out_mask = 0, cr_mask = 0;
+  uint32_t *cnt = sw->regs.counters;
+  for (uint64_t m = sw->busy_in; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    stream_state *st = &sw->stream[i];
+    asw_ibuf *b = &sw->in[i];
+    unsigned s = st->slot;
+    if (!asw_ibuf_sendable(b, st->vc, s)) continue; /* bubble, match holds */
+    const asw_slot *sl = &b->slot[s];
+    unsigned o = st->out, head = sl->flags & ASW_SLOT_HEAD,
+             tail = sl->flags & ASW_SLOT_TAIL;
+    asw_flit *f = &sw->out_flit[o];
+    f->valid = 1;
+    f->head = head ? 1 : 0;
+    f->tail = tail ? 1 : 0;
+    f->vc = st->ovc;
+    f->hdr = head ? sl->hdr : 0;
+    f->payload = sl->payload;
+    out_mask |= 1ull << o;
+    sw->cr_vc[i] = st->vc;
+    cr_mask |= 1ull << i;
+    cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
+    if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
+    unsigned next = asw_ibuf_release(b, st->vc, sw->cfg.voq ? o : 0, s);
+    sw->held--;
+    if (tail) {
+      sw->busy_in &= ~(1ull << i);
+      sw->busy_out &= ~(1ull << o);
+    } else {
+      st->slot = (uint16_t)next;
+    }
+  }
+  sw->out_mask = out_mask;
+  sw->cr_mask = cr_mask;
+}
+
+/* SA (§8): requests from free inputs' queue heads to free outputs with
+ * enough credits, iSLIP, match effects (credit reservation deferred until
+ * RC has read the cycle-start credits). Returns the matched inputs. */
+static uint64_t stage_sa(asw_switch *sw) {
+  const unsigned V = sw->V;
+  uint64_t free_in = sw->port_mask & ~sw->busy_in;
+  uint64_t free_out = sw->port_mask & ~sw->busy_out;
+  uint64_t scan = sw->nonempty_in & free_in;
+  if (!scan || !free_out) return 0;
+  uint64_t req_in = 0, stall = 0;
+  for (uint64_t m = scan; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const asw_ibuf *b = &sw->in[i];
+    uint64_t any = 0;
+    for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+      unsigned v = (unsigned)__builtin_ctz(vm);
+      uint64_t r = 0;
+      if (sw->cfg.voq) {
+        for (uint64_t qm = b->nonempty[v] & free_out; qm; qm &= qm - 1) {
+          unsigned o = (unsigned)__builtin_ctzll(qm);
+          const asw_slot *h = &b->slot[b->q_head[v * sw->NQ + o]];
+          if (asw_credits_get(&sw->cred, o, h->ovc) >= h->len)
+            r |= 1ull << o;
+          else
+            stall |= 1ull << o;
+        }
+      } else {
+        const asw_slot *h = &b->slot[b->q_head[v]];
+        unsigned o = h->oport;
+        if (free_out >> o & 1u) {
+          if (asw_credits_get(&sw->cred, o, h->ovc) >= h->len)
+            r = 1ull << o;
+          else
+            stall |= 1ull << o;
+        }
+      }
+      sw->req_vc[i * V + v] = r;
+      any |= r;
+    }
+    if (any) req_in |= 1ull << i;
+  }
+  uint64_t matched = 0, matched_out = 0;
+  if (req_in)
+    matched = asw_islip_allocate(&sw->sa, req_in, sw->req_vc, sw->match_out,
+                                 sw->match_vc);
+  for (uint64_t m = scan; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    memset(&sw->req_vc[i * V], 0, V * sizeof *sw->req_vc);
+  }
+  for (uint64_t m = matched; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    unsigned o = sw->match_out[i], v = sw->match_vc[i];
+    asw_ibuf *b = &sw->in[i];
+    unsigned s = asw_ibuf_pop(b, v, sw->cfg.voq ? o : 0);
+    if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
+    stream_state *st = &sw->stream[i];
+    st->out = (uint8_t)o;
+    st->vc = (uint8_t)v;
+    st->ovc = b->slot[s].ovc;
+    st->slot = (uint16_t)s;
+    sw->busy_in |= 1ull << i;
+    sw->busy_out |= 1ull << o;
+    matched_out |= 1ull << o;
+  }
+  uint32_t *cnt = sw->regs.counters;
+  for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
+    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
+  for (uint64_t m = req_in & ~matched; m; m &= m - 1)
+    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
+  return matched;
+}
+
+/* RC (§7): route the packets whose heads were written last cycle. */
+static void stage_rc(asw_switch *sw) {
+  uint32_t *cnt = sw->regs.counters;
+  for (uint64_t m = sw->rr_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const route_reg *rr = &sw->rr[i];
+    asw_ibuf *b = &sw->in[i];
+    asw_slot *h = &b->slot[rr->slot];
+    asw_route r = asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
+                                    &sw->lfsr[i]);
+    h->oport = r.oport;
+    h->ovc = r.ovc;
+    asw_ibuf_append(b, rr->vc, sw->cfg.voq ? r.oport : 0, rr->slot);
+    sw->nonempty_in |= 1ull << i;
+    if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
+    if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
+  }
+  sw->rr_mask = 0;
+}
+
+/* IW (§6). */
+static void stage_iw(asw_switch *sw, const asw_inputs *in) {
+  uint32_t *cnt = sw->regs.counters;
+  for (uint64_t m = in->flit_mask; m; m &= m - 1) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    const asw_flit *f = &in->flit[p];
+    unsigned s = asw_ibuf_write(&sw->in[p], f->vc, f->head != 0, f->tail != 0,
+                                f->hdr, f->payload & sw->payload_mask);
+    sw->held++;
+    cnt[p * 8 + ASW_CNT_FLITS_IN]++;
+    if (f->head) {
+      unsigned dest = ASW_HDR_DEST(f->hdr);
+      route_reg *rr = &sw->rr[p];
+      rr->vc = f->vc;
+      rr->slot = (uint16_t)s;
+      rr->entry = dest < sw->cfg.table_entries ? sw->regs.fwd[dest] : 0;
+      sw->rr_mask |= 1ull << p;
+      cnt[p * 8 + ASW_CNT_PACKETS_IN]++;
+    }
+  }
+}
+
+int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
+  static const asw_inputs no_inputs;
+  if (!in) in = &no_inputs;
+  if ((in->flit_mask | in->credit_mask | in->arn_mask | in->reg_en) &&
+      check_inputs(sw, in) != ASW_OK)
+    return ASW_EPROTO;
+  /* Outputs of this cycle: the registers as they are at its start. */
+  if (out) {
+    out->flit_mask = sw->out_mask;
+    for (uint64_t m = sw->out_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      out->flit[o] = sw->out_flit[o];
+    }
+    out->credit_mask = sw->cr_mask;
+    for (uint64_t m = sw->cr_mask; m; m &= m - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(m);
+      out->credit_vc[i] = sw->cr_vc[i];
+    }
+    out->arn_mask = 0;
+    out->reg_rvalid = sw->rvalid;
+    out->reg_rdata = sw->rdata;
+  }
+  /* A read returns the value at the start of the cycle. */
+  uint32_t rdata = 0;
+  int reading = in->reg_en && !in->reg_we;
+  if (reading) asw_reg_read(sw, in->reg_addr, &rdata);
+
+  if (sw->busy_in) stage_st(sw);
+  else sw->out_mask = sw->cr_mask = 0;
+  uint64_t matched = stage_sa(sw);
+  if (sw->rr_mask) stage_rc(sw);
+  for (uint64_t m = matched; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const stream_state *st = &sw->stream[i];
+    asw_credits_reserve(&sw->cred, st->out, st->ovc,
+                        sw->in[i].slot[st->slot].len);
+  }
+  if (in->flit_mask) stage_iw(sw, in);
+  for (uint64_t m = in->credit_mask; m; m &= m - 1) {
+    unsigned o = (unsigned)__builtin_ctzll(m);
+    asw_credits_return(&sw->cred, o, in->credit_vc[o]);
+  }
+  unsigned fx = 0;
+  if (in->reg_en && in->reg_we) {
+    asw_regs_write(&sw->regs, in->reg_addr, in->reg_wdata, &fx, NULL, 0);
+    apply_write_effects(sw, fx);
+  }
+  if (sw->cred.dirty || (fx & ASW_REGS_FX_THRESH))
+    asw_credits_update_cong(&sw->cred, sw->regs.ltth, sw->regs.htth,
+                            (fx & ASW_REGS_FX_THRESH) != 0);
+  sw->rvalid = (uint8_t)reading;
+  sw->rdata = rdata;
+  return ASW_OK;
+}

@@ -1,0 +1,69 @@
+/* credits.c — see credits.h. */
+#include "credits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
+                     unsigned buf) {
+  memset(c, 0, sizeof *c);
+  c->ports = ports;
+  c->vcs = vcs;
+  c->buf = buf;
+  c->cred = calloc((size_t)ports * vcs, sizeof *c->cred);
+  c->cong = calloc(ports, sizeof *c->cong);
+  if (!c->cred || !c->cong) {
+    asw_credits_destroy(c);
+    return -1;
+  }
+  asw_credits_reset(c);
+  return 0;
+}
+
+void asw_credits_destroy(asw_credits *c) {
+  free(c->cred);
+  free(c->cong);
+  c->cred = NULL;
+  c->cong = NULL;
+}
+
+void asw_credits_reset(asw_credits *c) {
+  for (unsigned k = 0; k < c->ports * c->vcs; k++) c->cred[k] = (uint16_t)c->buf;
+  /* cong = 0 at reset, and cong' = 0 too since CRED = BUF >= HTTH. */
+  memset(c->cong, 0, c->ports);
+  c->dirty = 0;
+}
+
+int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
+                             char *err, size_t errlen) {
+  if (vc >= c->vcs) {
+    snprintf(err, errlen, "credit on output %u for vc %u, but the switch has "
+             "%u VCs", o, vc, c->vcs);
+    return -1;
+  }
+  if (c->cred[o * c->vcs + vc] + 1u > c->buf) {
+    snprintf(err, errlen, "credit on output %u vc %u would exceed BUF = %u",
+             o, vc, c->buf);
+    return -1;
+  }
+  return 0;
+}
+
+void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
+                             int all) {
+  uint64_t m = all ? (c->ports == 64 ? ~0ull : (1ull << c->ports) - 1)
+                   : c->dirty;
+  c->dirty = 0;
+  while (m) {
+    unsigned o = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    const uint16_t *cr = &c->cred[o * c->vcs];
+    unsigned flags = c->cong[o], next = 0;
+    for (unsigned v = 0; v < c->vcs; v++) {
+      int prev = flags >> v & 1u;
+      if (cr[v] < ltth || (prev && cr[v] < htth)) next |= 1u << v;
+    }
+    c->cong[o] = (uint8_t)next;
+  }
+}

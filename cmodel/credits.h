@@ -1,0 +1,58 @@
+/* credits.h — output credit counters and 2TH congestion flags (§7.3, §9).
+ *
+ * CRED[o][v] counts free slots of downstream VC v of output o (reset BUF).
+ * cong[o] holds, per VC bit, the 2TH flag cong' computed for the current
+ * cycle: cong'[o][v] = CRED < LTTH || (cong && CRED < HTTH). Since cong' is
+ * idempotent while CRED and the thresholds do not change, it is recomputed
+ * only for outputs whose credits changed (marked dirty) or all of them when
+ * the thresholds change, so an idle cycle costs nothing.
+ * Internal to the C model (see input_buffer.h).
+ */
+#ifndef ASW_CREDITS_H
+#define ASW_CREDITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  unsigned ports, vcs, buf;
+  uint16_t *cred; /* [P*V] */
+  uint8_t *cong;  /* [P] bit v: cong' of (o, v) for the current cycle */
+  uint64_t dirty; /* outputs whose credits changed this cycle */
+} asw_credits;
+
+int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
+                     unsigned buf);
+void asw_credits_destroy(asw_credits *c);
+void asw_credits_reset(asw_credits *c);
+
+static inline unsigned asw_credits_get(const asw_credits *c, unsigned o,
+                                       unsigned v) {
+  return c->cred[o * c->vcs + v];
+}
+static inline int asw_credits_cong(const asw_credits *c, unsigned o,
+                                   unsigned v) {
+  return c->cong[o] >> v & 1u;
+}
+
+/* Protocol check of a returned credit (§9): vc < V and CRED + 1 <= BUF.
+ * Returns 0 or -1 with a message. */
+int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
+                             char *err, size_t errlen);
+/* A match reserves len credits (the caller checked CRED >= len). */
+static inline void asw_credits_reserve(asw_credits *c, unsigned o, unsigned v,
+                                       unsigned len) {
+  c->cred[o * c->vcs + v] = (uint16_t)(c->cred[o * c->vcs + v] - len);
+  c->dirty |= 1ull << o;
+}
+/* One credit returned by downstream (checked). */
+static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
+  c->cred[o * c->vcs + v]++;
+  c->dirty |= 1ull << o;
+}
+/* End of cycle: cong' of the next cycle for the dirty outputs (all outputs
+ * if all != 0, after a threshold change), from the credits and flags now. */
+void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
+                             int all);
+
+#endif

@@ -1,0 +1,166 @@
+/* input_buffer.c — see input_buffer.h. */
+#include "input_buffer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq) {
+  memset(b, 0, sizeof *b);
+  b->vcs = vcs;
+  b->nq = nq;
+  b->buf = buf;
+  b->slots = vcs * buf;
+  /* calloc: pages of never-used slots are never touched. */
+  b->slot = calloc(b->slots, sizeof *b->slot);
+  b->q_head = calloc((size_t)vcs * nq, sizeof *b->q_head);
+  b->q_tail = calloc((size_t)vcs * nq, sizeof *b->q_tail);
+  b->occ = calloc((size_t)vcs * nq, sizeof *b->occ);
+  if (!b->slot || !b->q_head || !b->q_tail || !b->occ) {
+    asw_ibuf_destroy(b);
+    return -1;
+  }
+  asw_ibuf_reset(b);
+  return 0;
+}
+
+void asw_ibuf_destroy(asw_ibuf *b) {
+  free(b->slot);
+  free(b->q_head);
+  free(b->q_tail);
+  free(b->occ);
+  b->slot = NULL;
+  b->q_head = b->q_tail = NULL;
+  b->occ = NULL;
+}
+
+void asw_ibuf_reset(asw_ibuf *b) {
+  b->free_head = 0;
+  b->free_count = 0;
+  b->fresh = 0;
+  b->used = 0;
+  memset(b->vc_last, 0, sizeof b->vc_last);
+  memset(b->vc_due, 0, sizeof b->vc_due);
+  memset(b->vc_held, 0, sizeof b->vc_held);
+  memset(b->occ, 0, (size_t)b->vcs * b->nq * sizeof *b->occ);
+  memset(b->nonempty, 0, sizeof b->nonempty);
+  b->nonempty_vcs = 0;
+}
+
+int asw_ibuf_check(const asw_ibuf *b, unsigned vc, int head, int tail,
+                   unsigned len, unsigned lmax, char *err, size_t errlen) {
+  if (vc >= b->vcs) {
+    snprintf(err, errlen, "flit on vc %u, but the switch has %u VCs", vc,
+             b->vcs);
+    return -1;
+  }
+  unsigned due = b->vc_due[vc];
+  if (head) {
+    if (due) {
+      snprintf(err, errlen,
+               "head flit on vc %u while %u flits of the previous packet "
+               "are still due",
+               vc, due);
+      return -1;
+    }
+    if (len < 1 || len > lmax) {
+      snprintf(err, errlen, "head flit on vc %u with len %u (legal 1..%u)",
+               vc, len, lmax);
+      return -1;
+    }
+    if (b->vc_held[vc] + len > b->buf) {
+      snprintf(err, errlen,
+               "head flit on vc %u with len %u but only %u credits can be "
+               "held by the sender (buffer overflow)",
+               vc, len, b->buf - b->vc_held[vc]);
+      return -1;
+    }
+    due = len;
+  } else if (!due) {
+    snprintf(err, errlen, "body/tail flit on vc %u with no packet in progress",
+             vc);
+    return -1;
+  }
+  if (!!tail != (due == 1)) {
+    snprintf(err, errlen,
+             tail ? "tail flit on vc %u but %u more flits of the packet are due"
+                  : "flit on vc %u is the packet's last (len reached) but has "
+                    "no tail (%u due)",
+             vc, due - 1);
+    return -1;
+  }
+  return 0;
+}
+
+unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head, int tail,
+                        uint64_t hdr, uint64_t payload) {
+  unsigned s;
+  if (b->free_count) {
+    s = b->free_head;
+    b->free_head = b->slot[s].flit_next;
+    b->free_count--;
+  } else {
+    s = b->fresh++;
+  }
+  b->used++;
+  asw_slot *sl = &b->slot[s];
+  sl->payload = payload;
+  sl->flags = (uint8_t)((head ? ASW_SLOT_HEAD : 0) | (tail ? ASW_SLOT_TAIL : 0));
+  if (head) {
+    unsigned len = (unsigned)((hdr >> 36) & 0xFFu);
+    sl->hdr = hdr;
+    sl->len = (uint8_t)len;
+    b->vc_held[vc] = (uint16_t)(b->vc_held[vc] + len);
+    b->vc_due[vc] = (uint16_t)len;
+  } else {
+    sl->hdr = 0;
+    b->slot[b->vc_last[vc]].flit_next = (uint16_t)s;
+  }
+  b->vc_due[vc]--;
+  b->vc_last[vc] = (uint16_t)s;
+  return s;
+}
+
+void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot) {
+  unsigned k = vc * b->nq + q;
+  if (b->nonempty[vc] >> q & 1u) {
+    b->slot[b->q_tail[k]].pkt_next = (uint16_t)slot;
+  } else {
+    b->q_head[k] = (uint16_t)slot;
+    b->nonempty[vc] |= 1ull << q;
+    b->nonempty_vcs |= 1u << vc;
+  }
+  b->q_tail[k] = (uint16_t)slot;
+  b->occ[k] += b->slot[slot].len;
+}
+
+unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q) {
+  unsigned k = vc * b->nq + q;
+  unsigned s = b->q_head[k];
+  if (b->q_tail[k] == s) {
+    b->nonempty[vc] &= ~(1ull << q);
+    if (!b->nonempty[vc]) b->nonempty_vcs &= ~(1u << vc);
+  } else {
+    b->q_head[k] = b->slot[s].pkt_next;
+  }
+  return s;
+}
+
+unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot) {
+  unsigned next = b->slot[slot].flit_next;
+  b->occ[vc * b->nq + q]--;
+  b->vc_held[vc]--;
+  b->used--;
+  b->slot[slot].flit_next = (uint16_t)b->free_head;
+  b->free_head = slot;
+  b->free_count++;
+  return next;
+}
+
+unsigned asw_ibuf_queue_length(const asw_ibuf *b, unsigned vc, unsigned q) {
+  if (!(b->nonempty[vc] >> q & 1u)) return 0;
+  unsigned k = vc * b->nq + q, n = 1;
+  for (unsigned s = b->q_head[k]; s != b->q_tail[k]; s = b->slot[s].pkt_next)
+    n++;
+  return n;
+}

@@ -1,0 +1,101 @@
+/* input_buffer.h — buffer of one input port (contract §4, §6, §8).
+ *
+ * B = V*BUF slots shared by the port's VCs, a free list, flits of a packet
+ * chained slot to slot (flit_next), packets chained into V*NQ queues by
+ * their head slots (pkt_next), vc_last per VC, occupancy counters, and the
+ * link-protocol state of each input VC (flits still due in the current
+ * packet, flits held or due against the BUF credits of the upstream).
+ *
+ * Internal to the C model: the struct is visible so the switch can embed it
+ * and the hot helpers can be inlined; callers outside cmodel/ use
+ * asw_switch.h. Slots are handed out from a LIFO free list and, before that,
+ * from never-used slots in order, so memory that is never needed is never
+ * touched (large calloc'ed buffers stay virtual).
+ */
+#ifndef ASW_INPUT_BUFFER_H
+#define ASW_INPUT_BUFFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { ASW_SLOT_HEAD = 1, ASW_SLOT_TAIL = 2 };
+
+typedef struct {
+  uint64_t payload;
+  uint64_t hdr;       /* head slots only */
+  uint16_t flit_next; /* next flit of the packet (valid once written) */
+  uint16_t pkt_next;  /* next packet of the queue (head slots) */
+  uint8_t oport, ovc; /* route (head slots, set by RC) */
+  uint8_t len;        /* packet length (head slots) */
+  uint8_t flags;      /* ASW_SLOT_HEAD | ASW_SLOT_TAIL */
+} asw_slot;
+
+typedef struct {
+  unsigned vcs, nq, buf, slots;
+  asw_slot *slot;      /* [slots] */
+  uint32_t free_head;  /* LIFO free list linked through flit_next */
+  uint32_t free_count; /* slots on the free list */
+  uint32_t fresh;      /* slots [fresh, slots) never used since reset */
+  uint32_t used;       /* slots holding a flit */
+  uint16_t vc_last[8]; /* slot of the last flit written on each VC */
+  uint16_t vc_due[8];  /* flits still expected of the current packet */
+  uint16_t vc_held[8]; /* flits held plus due: never above BUF */
+  uint16_t *q_head, *q_tail; /* [V*NQ], valid if the queue is non-empty */
+  uint32_t *occ;             /* [V*NQ] occupancy (§4) */
+  uint64_t nonempty[8];      /* bit q: queue (v, q) is non-empty */
+  unsigned nonempty_vcs;     /* bit v: some queue of VC v is non-empty */
+} asw_ibuf;
+
+/* Allocates a buffer of vcs*buf slots and vcs*nq queues, in reset state.
+ * Returns 0, or -1 if allocation failed (nothing left allocated). */
+int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq);
+void asw_ibuf_destroy(asw_ibuf *b);
+void asw_ibuf_reset(asw_ibuf *b);
+
+/* Link-protocol check of a flit about to arrive on VC vc (§2): head only
+ * when no packet is in progress on vc, len in 1..lmax, len credits
+ * available (flits held or due + len <= BUF), tail exactly on the last flit.
+ * len is the header's len (used for head flits only). Returns 0 if legal,
+ * else -1 with a message in err. Does not change state. */
+int asw_ibuf_check(const asw_ibuf *b, unsigned vc, int head, int tail,
+                   unsigned len, unsigned lmax, char *err, size_t errlen);
+
+/* Input write (§6): stores a (checked) flit on VC vc in a free slot, links
+ * it to the previous flit of its packet, updates vc_last. Returns the slot. */
+unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head, int tail,
+                        uint64_t hdr, uint64_t payload);
+
+/* Appends the packet whose head is in `slot` (len, oport, ovc already set)
+ * to queue (vc, q) and adds len to its occupancy (§7.8). */
+void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot);
+
+/* Pops the head packet of the non-empty queue (vc, q); returns its slot. */
+unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q);
+
+/* Cut-through rule (§8): the flit in `slot` (on VC vc) may leave now. */
+static inline int asw_ibuf_sendable(const asw_ibuf *b, unsigned vc,
+                                    unsigned slot) {
+  return (b->slot[slot].flags & ASW_SLOT_TAIL) || b->vc_last[vc] != slot;
+}
+
+/* The flit in `slot` (VC vc, queue q) has left: frees the slot, takes one
+ * from the queue's occupancy and from the VC's held credits. Returns the
+ * slot of the next flit (meaningless for a tail). */
+unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot);
+
+static inline unsigned asw_ibuf_queue_head(const asw_ibuf *b, unsigned vc,
+                                           unsigned q) {
+  return b->q_head[vc * b->nq + q];
+}
+static inline uint32_t asw_ibuf_occ(const asw_ibuf *b, unsigned vc,
+                                    unsigned q) {
+  return b->occ[vc * b->nq + q];
+}
+/* Number of packets in queue (vc, q) (walks the queue; for tests). */
+unsigned asw_ibuf_queue_length(const asw_ibuf *b, unsigned vc, unsigned q);
+/* Slots on the free list plus never-used slots. */
+static inline unsigned asw_ibuf_free_slots(const asw_ibuf *b) {
+  return b->slots - b->used;
+}
+
+#endif

@@ -1,0 +1,199 @@
+/* regs.c — see regs.h. */
+#include "regs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t port_mask(unsigned ports) {
+  return ports == 64 ? ~0ull : (1ull << ports) - 1;
+}
+
+static void compute_candidates(asw_regs *r) {
+  memset(r->cand, 0, sizeof r->cand);
+  for (unsigned c = 0; c < 4; c++) {
+    unsigned rank = 0;
+    for (uint64_t m = r->cset[c]; m; m &= m - 1, rank++) {
+      unsigned res = rank % r->delta;
+      if (res < 64) r->cand[c][res] |= m & -m;
+    }
+  }
+}
+
+int asw_regs_init(asw_regs *r, const asw_config *cfg) {
+  memset(r, 0, sizeof *r);
+  r->cfg = *cfg;
+  r->sl2vc = calloc((size_t)cfg->ports * 16, 1);
+  r->fwd = calloc(cfg->table_entries, sizeof *r->fwd);
+  r->counters = calloc((size_t)cfg->ports * 8, sizeof *r->counters);
+  if (!r->sl2vc || !r->fwd || !r->counters) {
+    asw_regs_destroy(r);
+    return -1;
+  }
+  asw_regs_reset(r);
+  return 0;
+}
+
+void asw_regs_destroy(asw_regs *r) {
+  free(r->sl2vc);
+  free(r->fwd);
+  free(r->counters);
+  r->sl2vc = NULL;
+  r->fwd = NULL;
+  r->counters = NULL;
+}
+
+void asw_regs_reset(asw_regs *r) {
+  const asw_config *c = &r->cfg;
+  r->route_mode = 0;
+  r->trigger = 0;
+  r->stage_mask = 0xFF;
+  r->stage = 1;
+  r->delta = 1;
+  r->vc_mode = 0;
+  r->afi = 0;
+  r->ltth = c->buf_flits / 4;
+  r->htth = c->buf_flits / 2;
+  r->lfsr_seed = 1;
+  r->default_port = 0;
+  r->reg_errors = 0;
+  memset(r->cset, 0, sizeof r->cset);
+  compute_candidates(r);
+  for (unsigned o = 0; o < c->ports; o++)
+    for (unsigned s = 0; s < 16; s++) r->sl2vc[o * 16 + s] = (uint8_t)(s % c->vcs);
+  memset(r->fwd, 0, c->table_entries * sizeof *r->fwd);
+  memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
+}
+
+#define REJECT(...)                                        \
+  do {                                                     \
+    if (err) snprintf(err, errlen, __VA_ARGS__);           \
+    r->reg_errors++;                                       \
+    return ASW_EINVAL;                                     \
+  } while (0)
+
+int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
+                   char *err, size_t errlen) {
+  const asw_config *c = &r->cfg;
+  if (err && errlen) err[0] = 0;
+  switch (a) {
+  case ASW_REG_ROUTE_CTRL: {
+    unsigned mode = d & 3u, trig = d >> 2 & 3u, stage = d >> 12 & 0xFu,
+             delta = d >> 16 & 0x7Fu;
+    if (mode == 3) REJECT("ROUTE_CTRL: mode 3 is illegal (0 det, 1 oblivious, 2 adaptive)");
+    if (trig == 3) REJECT("ROUTE_CTRL: trigger 3 is illegal (0 NoTH, 1 TH, 2 2TH)");
+    if (stage == 0) REJECT("ROUTE_CTRL: STAGE 0 is illegal (1..15)");
+    if (delta == 0) REJECT("ROUTE_CTRL: DELTA 0 is illegal (1..127)");
+    r->route_mode = mode;
+    r->trigger = trig;
+    r->stage_mask = d >> 4 & 0xFFu;
+    r->stage = stage;
+    if (r->delta != delta) {
+      r->delta = delta;
+      compute_candidates(r);
+    }
+    return ASW_OK;
+  }
+  case ASW_REG_VC_CTRL:
+    if (d >> 2) REJECT("VC_CTRL: bits above 1 must be 0 (value 0x%x)", d);
+    if ((d & 2u) && c->vcs == 1) REJECT("VC_CTRL: afi needs V >= 2 (V = 1)");
+    r->vc_mode = d & 1u;
+    r->afi = d >> 1 & 1u;
+    return ASW_OK;
+  case ASW_REG_THRESH: {
+    unsigned lt = d & 0xFFFFu, ht = d >> 16;
+    if (lt > ht) REJECT("THRESH: LTTH %u > HTTH %u", lt, ht);
+    if (ht > c->buf_flits) REJECT("THRESH: HTTH %u > BUF %u", ht, c->buf_flits);
+    r->ltth = lt;
+    r->htth = ht;
+    if (fx) *fx |= ASW_REGS_FX_THRESH;
+    return ASW_OK;
+  }
+  case ASW_REG_LFSR_SEED:
+    r->lfsr_seed = d & 0xFFFFu;
+    if (fx) *fx |= ASW_REGS_FX_LFSR;
+    return ASW_OK;
+  case ASW_REG_DEFAULT_PORT:
+    if ((d & 0x3Fu) >= c->ports)
+      REJECT("DEFAULT_PORT: port %u >= P = %u", d & 0x3Fu, c->ports);
+    r->default_port = d & 0x3Fu;
+    return ASW_OK;
+  case ASW_REG_CNT_CLEAR:
+    memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
+    return ASW_OK;
+  default:
+    break;
+  }
+  if (a >= ASW_REG_CSET(0, 0) && a <= ASW_REG_CSET(3, 1)) {
+    unsigned cs = (a - ASW_REG_CSET(0, 0)) / 2, w = (a - ASW_REG_CSET(0, 0)) % 2;
+    uint64_t m = (uint64_t)d << (32 * w);
+    if (m & ~port_mask(c->ports))
+      REJECT("CSET[%u] word %u: value 0x%x has bits for ports >= P = %u", cs, w,
+             d, c->ports);
+    r->cset[cs] = (r->cset[cs] & ~(0xFFFFFFFFull << (32 * w))) | m;
+    compute_candidates(r);
+    return ASW_OK;
+  }
+  if (a >= ASW_REG_SL2VC(0, 0) && a < ASW_REG_SL2VC(c->ports, 0)) {
+    if ((d & 7u) >= c->vcs)
+      REJECT("SL2VC[%u][%u]: VC %u >= V = %u", (a - 0x1000u) / 16,
+             (a - 0x1000u) % 16, d & 7u, c->vcs);
+    r->sl2vc[a - ASW_REG_SL2VC(0, 0)] = (uint8_t)(d & 7u);
+    return ASW_OK;
+  }
+  if (a >= ASW_REG_FWD(0) && a < ASW_REG_FWD(c->table_entries)) {
+    unsigned dst = a - ASW_REG_FWD(0);
+    if (d & 0x3FFCC0C0u)
+      REJECT("FWD[%u]: reserved bits set (value 0x%08x)", dst, d);
+    if ((d >> 31) && (d & 0x3Fu) >= c->ports)
+      REJECT("FWD[%u]: det_port %u >= P = %u", dst, d & 0x3Fu, c->ports);
+    r->fwd[dst] = d;
+    return ASW_OK;
+  }
+  uint32_t v;
+  if (asw_regs_read(r, a, &v) || (a >= 0x40000u && a < 0x60000u))
+    REJECT("register 0x%05x is read-only", a);
+  REJECT("register address 0x%x is not mapped", a);
+}
+
+int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
+  const asw_config *c = &r->cfg;
+  switch (a) {
+  case ASW_REG_ID: *d = ASW_ID_VALUE; return 1;
+  case ASW_REG_PARAM0:
+    *d = c->ports | c->vcs << 8 | c->iters << 12 | c->voq << 15 |
+         c->max_packet << 16 | c->payload_bits << 24;
+    return 1;
+  case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
+  case ASW_REG_PARAM2: *d = c->table_entries; return 1;
+  case ASW_REG_ROUTE_CTRL:
+    *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12 |
+         r->delta << 16;
+    return 1;
+  case ASW_REG_VC_CTRL: *d = r->vc_mode | r->afi << 1; return 1;
+  case ASW_REG_THRESH: *d = r->ltth | r->htth << 16; return 1;
+  case ASW_REG_LFSR_SEED: *d = r->lfsr_seed; return 1;
+  case ASW_REG_DEFAULT_PORT: *d = r->default_port; return 1;
+  case ASW_REG_CNT_CLEAR: *d = 0; return 1;
+  case ASW_REG_REG_ERRORS: *d = r->reg_errors; return 1;
+  default: break;
+  }
+  if (a >= ASW_REG_CSET(0, 0) && a <= ASW_REG_CSET(3, 1)) {
+    unsigned cs = (a - ASW_REG_CSET(0, 0)) / 2, w = (a - ASW_REG_CSET(0, 0)) % 2;
+    *d = (uint32_t)(r->cset[cs] >> (32 * w));
+    return 1;
+  }
+  if (a >= ASW_REG_SL2VC(0, 0) && a < ASW_REG_SL2VC(c->ports, 0)) {
+    *d = r->sl2vc[a - ASW_REG_SL2VC(0, 0)];
+    return 1;
+  }
+  if (a >= ASW_REG_COUNTER(0, 0) && a < ASW_REG_COUNTER(c->ports, 0)) {
+    *d = r->counters[a - ASW_REG_COUNTER(0, 0)];
+    return 1;
+  }
+  if (a >= ASW_REG_FWD(0) && a < ASW_REG_FWD(c->table_entries)) {
+    *d = r->fwd[a - ASW_REG_FWD(0)];
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,64 @@
+/* regs.h — register file and event counters (contract §10–§12).
+ *
+ * Holds every programmable register, the forwarding table, the candidate
+ * sets (with their K/DELTA-filtered forms precomputed at write time) and the
+ * per-port counters. OCC and CRED are read from the blocks that own them
+ * (asw_switch.c). Internal to the C model (see input_buffer.h).
+ */
+#ifndef ASW_REGS_H
+#define ASW_REGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asw_switch.h"
+
+/* Effects of a write that other blocks must apply (asw_regs_write). */
+enum {
+  ASW_REGS_FX_THRESH = 1, /* LTTH/HTTH changed: recompute 2TH flags */
+  ASW_REGS_FX_LFSR = 2,   /* LFSR_SEED written: reseed every input LFSR */
+};
+
+typedef struct {
+  asw_config cfg;
+  unsigned route_mode, trigger, stage_mask, stage, delta; /* ROUTE_CTRL */
+  unsigned vc_mode, afi;                                  /* VC_CTRL */
+  unsigned ltth, htth;                                    /* THRESH */
+  unsigned lfsr_seed, default_port;
+  uint32_t reg_errors;
+  uint64_t cset[4];
+  /* cand[c][r]: ports of CSET[c] whose rank mod DELTA is r (r < 64). */
+  uint64_t cand[4][64];
+  uint8_t *sl2vc;     /* [P*16] */
+  uint32_t *fwd;      /* [TABLE] */
+  uint32_t *counters; /* [P*8], index ASW_CNT_* */
+} asw_regs;
+
+int asw_regs_init(asw_regs *r, const asw_config *cfg);
+void asw_regs_destroy(asw_regs *r);
+void asw_regs_reset(asw_regs *r);
+
+/* Register write (§11). Returns ASW_OK (and ORs ASW_REGS_FX_* into *fx), or
+ * ASW_EINVAL for an illegal value, a read-only or an unmapped address: the
+ * write is ignored and REG_ERRORS increments. If err is not NULL it gets a
+ * message naming the register and the problem. */
+int asw_regs_write(asw_regs *r, uint32_t addr, uint32_t data, unsigned *fx,
+                   char *err, size_t errlen);
+
+/* Register read of the registers held here (everything except OCC and
+ * CRED). Returns 1 and the value if addr is one of them, else 0. */
+int asw_regs_read(const asw_regs *r, uint32_t addr, uint32_t *data);
+
+static inline void asw_regs_count(asw_regs *r, unsigned port, unsigned k) {
+  r->counters[port * 8u + k]++;
+}
+
+/* Candidate ports of candidate set c for destination dest after the K/DELTA
+ * restriction (§7.2). */
+static inline uint64_t asw_regs_candidates(const asw_regs *r, unsigned c,
+                                           unsigned dest) {
+  unsigned res = dest % r->delta;
+  return res < 64 ? r->cand[c][res] : 0;
+}
+
+#endif

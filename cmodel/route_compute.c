@@ -1,0 +1,79 @@
+/* route_compute.c — see route_compute.h. */
+#include "route_compute.h"
+
+#include "lfsr.h"
+
+#define FWD_DET(e) ((e)&0x3Fu)
+#define FWD_LOOKAHEAD(e) ((e) >> 8 & 0x3Fu)
+#define FWD_CSET(e) ((e) >> 16 & 3u)
+#define FWD_MULTIPATH(e) ((e) >> 30 & 1u)
+#define FWD_VALID(e) ((e) >> 31 & 1u)
+
+unsigned asw_route_ovc(const asw_regs *r, uint64_t hdr, uint32_t entry,
+                       unsigned o) {
+  unsigned v = r->cfg.vcs;
+  if (r->afi && ASW_HDR_ADAPTED(hdr)) return v - 1;
+  if (r->vc_mode) return FWD_LOOKAHEAD(entry) % (v - r->afi);
+  return r->sl2vc[o * 16 + ASW_HDR_SL(hdr)];
+}
+
+uint64_t asw_route_candidates(const asw_regs *r, uint64_t hdr, uint32_t entry) {
+  if (r->route_mode == ASW_ROUTE_DET || !FWD_VALID(entry) ||
+      !FWD_MULTIPATH(entry) || (r->afi && ASW_HDR_ADAPTED(hdr)) ||
+      !(r->stage_mask >> (r->stage - 1) & 1u))
+    return 0;
+  return asw_regs_candidates(r, FWD_CSET(entry), ASW_HDR_DEST(hdr));
+}
+
+/* Scan order of §7.2: increasing port number from `start`, wrapping. */
+static inline unsigned next_in_scan(uint64_t *hi, uint64_t *lo) {
+  uint64_t *m = *hi ? hi : lo;
+  unsigned o = (unsigned)__builtin_ctzll(*m);
+  *m &= *m - 1;
+  return o;
+}
+
+asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
+                            uint64_t hdr, uint32_t entry, uint16_t *lfsr) {
+  asw_route res = {0, 0, 0, 0};
+  if (!FWD_VALID(entry)) {
+    res.oport = (uint8_t)r->default_port;
+    res.ovc = (uint8_t)asw_route_ovc(r, hdr, 0, r->default_port);
+    res.route_error = 1;
+    return res;
+  }
+  unsigned det = FWD_DET(entry), oport = det;
+  uint64_t cand = asw_route_candidates(r, hdr, entry);
+  if (cand && r->route_mode == ASW_ROUTE_OBLIVIOUS) {
+    unsigned n = (unsigned)__builtin_popcountll(cand);
+    *lfsr = asw_lfsr_next(*lfsr);
+    unsigned k = (unsigned)(((uint32_t)*lfsr * n) >> 16);
+    while (k--) cand &= cand - 1;
+    oport = (unsigned)__builtin_ctzll(cand);
+  } else if (cand && r->route_mode == ASW_ROUTE_ADAPTIVE) {
+    unsigned det_vc = asw_route_ovc(r, hdr, entry, det);
+    unsigned max = 0, search = 1;
+    if (r->trigger == ASW_TRIG_TH) {
+      search = asw_credits_get(cr, det, det_vc) < r->ltth;
+      max = r->ltth;
+    } else if (r->trigger == ASW_TRIG_2TH) {
+      search = asw_credits_cong(cr, det, det_vc);
+      max = r->ltth;
+    }
+    if (search) {
+      uint64_t hi = cand & (~0ull << det), lo = cand & ~(~0ull << det);
+      while (hi | lo) {
+        unsigned o = next_in_scan(&hi, &lo);
+        unsigned c = asw_credits_get(cr, o, asw_route_ovc(r, hdr, entry, o));
+        if (c > max) {
+          max = c;
+          oport = o;
+        }
+      }
+    }
+    res.adaptive_choice = oport != det;
+  }
+  res.oport = (uint8_t)oport;
+  res.ovc = (uint8_t)asw_route_ovc(r, hdr, entry, oport);
+  return res;
+}

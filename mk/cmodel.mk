@@ -1,0 +1,68 @@
+# C model of one switch (cmodel/), the `asw` program (cmodel/app/), its
+# tests and benchmark. Owner: C model. mk/net.mk appends to ASW_EXTRA_SRCS.
+ASW_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Icmodel -Icmodel/app
+ASW_SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+  -fno-sanitize-recover=all
+ASW_LDLIBS := -lm
+ASW_EXTRA_SRCS ?=
+
+CMODEL_SRCS := $(wildcard cmodel/*.c)
+ASW_APP_SRCS := cmodel/app/asw.c cmodel/app/switch_cmd.c cmodel/app/switch_study.c \
+  cmodel/app/cli.c
+CMODEL_TEST_SRCS := $(wildcard cmodel/tests/*.c)
+CMODEL_OBJS := $(CMODEL_SRCS:%.c=$(BUILD)/obj/%.o)
+ASW_APP_OBJS := $(ASW_APP_SRCS:%.c=$(BUILD)/obj/%.o)
+# Library objects shared by tests (everything but main).
+ASW_LIB_SRCS := $(CMODEL_SRCS) cmodel/app/switch_study.c cmodel/app/cli.c
+ASW_TEST_SRCS := $(ASW_LIB_SRCS) $(CMODEL_TEST_SRCS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -MMD -MP -c $< -o $@
+-include $(CMODEL_OBJS:.o=.d) $(ASW_APP_OBJS:.o=.d)
+
+.SECONDEXPANSION:
+# ASW_EXTRA_SRCS is expanded when the rule runs, after mk/net.mk appended.
+$(BUILD)/asw: $(CMODEL_OBJS) $(ASW_APP_OBJS) $$(ASW_EXTRA_SRCS) $$(wildcard cmodel/*.h cmodel/app/*.h cmodel/net/*.h)
+	$(CC) $(ASW_CFLAGS) -o $@ $(CMODEL_OBJS) $(ASW_APP_OBJS) $(ASW_EXTRA_SRCS) $(ASW_LDLIBS)
+
+# Unit and system tests, built plain (optimised) and with ASan+UBSan.
+$(BUILD)/cmodel/test_cmodel: $(ASW_TEST_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h cmodel/tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -Icmodel/tests -o $@ $(ASW_TEST_SRCS) $(ASW_LDLIBS)
+$(BUILD)/cmodel/test_cmodel_san: $(ASW_TEST_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h cmodel/tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -Icmodel/tests -o $@ $(ASW_TEST_SRCS) $(ASW_LDLIBS)
+$(BUILD)/cmodel/bench_switch: cmodel/bench/bench_switch.c $(ASW_LIB_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -o $@ cmodel/bench/bench_switch.c $(ASW_LIB_SRCS) $(ASW_LDLIBS)
+
+.PHONY: test-cmodel bench-switch study-switch build-cmodel
+build: $(BUILD)/asw
+build-cmodel: $(BUILD)/asw
+
+# Prints one "name: N passed, N failed" line per run; exits non-zero on any failure.
+test-cmodel: $(BUILD)/cmodel/test_cmodel $(BUILD)/cmodel/test_cmodel_san $(BUILD)/asw
+	@rc=0; \
+	$(BUILD)/cmodel/test_cmodel --label plain || rc=1; \
+	$(BUILD)/cmodel/test_cmodel_san --label sanitized --quick || rc=1; \
+	bash cmodel/tests/test_cli.sh $(BUILD)/asw || rc=1; \
+	exit $$rc
+TEST_TARGETS += test-cmodel
+
+bench-switch: $(BUILD)/cmodel/bench_switch
+	@$(BUILD)/cmodel/bench_switch
+
+# Default study: P=16 at several loads, VOQ on/off, 1-flit packets.
+STUDY := study-switch
+STUDY_SWITCH_LOADS := 0.2 0.4 0.6 0.8 0.9 0.99
+study-switch: $(BUILD)/asw
+	@mkdir -p $(BUILD)/results
+	@printf '%-5s %-6s %8s %10s %10s %9s\n' VOQ load offered accepted lat_mean lat_p99
+	@for voq in off on; do for load in $(STUDY_SWITCH_LOADS); do \
+	  f=$(BUILD)/results/switch_p16_voq$${voq}_load$${load}.json; \
+	  $(BUILD)/asw switch --ports 16 --voq $$voq --load $$load --packet-flits 1 \
+	    --cycles 20000 --warmup 2000 --seed 1 --quiet --json $$f || exit 1; \
+	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-5s %-6s %8.4f %10.4f %10.2f %9d" % (sys.argv[2], sys.argv[3], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$voq $$load; \
+	done; done
+	@echo "results: $(BUILD)/results/switch_p16_*.json"
