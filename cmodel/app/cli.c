@@ -17,7 +17,7 @@ int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
     return 1;
   }
   if (a[n]) return 0;
-  if (*k + 1 >= argc) {
+  if (*k + 1 >= argc || !strncmp(argv[*k + 1], "--", 2)) {
     fprintf(stderr, "asw %s: %s needs a value\n", cmd, name);
     return -1;
   }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# CLI tests of `asw switch`: every bad option value exits 2 with a message
+# naming the option; --help works; a short run writes the JSON fields.
+# Usage: test_cli.sh path/to/asw   Prints "cli: N passed, N failed".
+asw=${1:?usage: test_cli.sh ASW}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bad() { # bad WORD args...: must exit 2 and mention WORD on stderr
+  local word=$1
+  shift
+  "$asw" switch "$@" --cycles 100 >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -eq 2 ]] && grep -q -- "$word" "$tmp/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "  FAIL: asw switch $* -> exit $rc, stderr: $(head -c 200 "$tmp/err")"
+  fi
+}
+
+bad --ports --ports 1
+bad --ports --ports 65
+bad --ports --ports abc
+bad --ports --ports ''
+bad --ports --ports -3
+bad --vcs --vcs 0
+bad --vcs --vcs 9
+bad --voq --voq maybe
+bad --iters --iters 5
+bad --iters --iters 0
+bad --routing --routing random
+bad --trigger --trigger 3th
+bad --load --load 1.5
+bad --load --load -0.1
+bad --load --load nan
+bad --load --load 0.5x
+bad --packet-flits --packet-flits 0
+bad --packet-flits --packet-flits 20 --max-packet 16
+bad --max-packet --max-packet 300
+bad --buffer-flits --buffer-flits 8 --packet-flits 16
+bad --buffer-flits --buffer-flits 20000
+bad --vcs/--buffer-flits --vcs 8 --buffer-flits 16384
+bad --cycles --cycles 0
+bad --warmup --warmup 100
+bad --seed --seed x
+bad --credit-delay --credit-delay 0
+bad --dest --dest everywhere
+bad --dest --dest hotspot:99:0.5
+bad --dest --dest hotspot:1:2
+bad --dest --dest hotspot:1
+bad --json --json
+bad unknown --frobnicate 1
+bad --ports --ports
+
+for sub in "" switch; do
+  if "$asw" $sub --help >"$tmp/out" 2>&1 && grep -q usage "$tmp/out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "  FAIL: asw $sub --help"
+  fi
+done
+if "$asw" nosuchcommand >/dev/null 2>&1; [[ $? -eq 2 ]]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "  FAIL: unknown subcommand not exit 2"; fi
+
+# a real run: JSON has the required fields with sane values
+if "$asw" switch --ports 8 --load 0.3 --cycles 3000 --warmup 300 --seed 3 --json "$tmp/r.json" \
+    --vcs 2 --voq off --iters 2 --routing adaptive --packet-flits 2 --buffer-flits 32 \
+    --credit-delay 3 --dest hotspot:2:0.2 >"$tmp/out" 2>&1 &&
+  python3 - "$tmp/r.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["config"]
+assert c["ports"] == 8 and c["vcs"] == 2 and c["voq"] == 0 and c["iters"] == 2
+assert c["routing"] == "adaptive" and c["credit_delay"] == 3 and c["dest"] == "hotspot"
+assert abs(r["offered_load"] - 0.3) < 0.05, r["offered_load"]
+assert abs(r["accepted_throughput"] - r["offered_load"]) < 0.02
+assert r["latency_mean"] >= 5 and r["latency_p99"] >= r["latency_mean"]
+PY
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: JSON run: $(cat "$tmp/out")"; fi
+
+echo "cli: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

@@ -1,0 +1,85 @@
+/* test_main.c — runs every C-model test; prints failures and one line
+ * "<label>: N passed, N failed". Options: --label NAME, --quick (shorter
+ * long-running tests, for the sanitizer build), --only SUBSTRING. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "test.h"
+
+int test_failed_checks;
+int test_quick;
+
+#define TESTS(X)                                 \
+  X(test_lfsr_recurrence)                        \
+  X(test_lfsr_mirror_form)                       \
+  X(test_lfsr_period)                            \
+  X(test_lfsr_init)                              \
+  X(test_ibuf_packet_chain)                      \
+  X(test_ibuf_free_list)                         \
+  X(test_ibuf_voq_lists)                         \
+  X(test_ibuf_protocol)                          \
+  X(test_islip_single_and_pointers)              \
+  X(test_islip_iterations)                       \
+  X(test_islip_desynchronises)                   \
+  X(test_islip_vc_choice)                        \
+  X(test_islip_vs_reference)                     \
+  X(test_route_deterministic_and_sl2vc)          \
+  X(test_route_oblivious)                        \
+  X(test_route_delta)                            \
+  X(test_route_adaptive_noth_th)                 \
+  X(test_route_adaptive_2th)                     \
+  X(test_route_vc_maps)                          \
+  X(test_credits_block)                          \
+  X(test_regs_reset_values)                      \
+  X(test_regs_legal_writes)                      \
+  X(test_regs_illegal_writes)                    \
+  X(test_config_ranges)                          \
+  X(test_zero_load_latency)                      \
+  X(test_back_to_back)                           \
+  X(test_cut_through_bubbles)                    \
+  X(test_register_bus_timing)                    \
+  X(test_counters_and_occupancy)                 \
+  X(test_protocol_violations_change_nothing)     \
+  X(test_determinism_and_reset)                  \
+  X(test_idle)                                   \
+  X(test_conservation_random_configs)            \
+  X(test_hol_limit)                              \
+  X(test_islip_near_full_load)                   \
+  X(test_multipath_hotspot)                      \
+  X(test_large_switch_idle_cost)
+
+#define DECLARE(name) void name(void);
+TESTS(DECLARE)
+#define ENTRY(name) {#name, name},
+static const test_case tests[] = {TESTS(ENTRY)};
+
+int main(int argc, char **argv) {
+  const char *label = "cmodel", *only = NULL;
+  for (int k = 1; k < argc; k++) {
+    if (!strcmp(argv[k], "--label") && k + 1 < argc) label = argv[++k];
+    else if (!strcmp(argv[k], "--quick")) test_quick = 1;
+    else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
+    else {
+      fprintf(stderr, "usage: %s [--label NAME] [--quick] [--only SUBSTRING]\n", argv[0]);
+      return 2;
+    }
+  }
+  int passed = 0, failed = 0;
+  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
+    if (only && !strstr(tests[k].name, only)) continue;
+    test_failed_checks = 0;
+    clock_t t0 = clock();
+    tests[k].fn();
+    double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (test_failed_checks) {
+      failed++;
+      fprintf(stderr, "  FAIL %s (%d failed checks)\n", tests[k].name, test_failed_checks);
+    } else {
+      passed++;
+    }
+    if (s > 2.0) fprintf(stderr, "  (%s took %.1f s)\n", tests[k].name, s);
+  }
+  printf("%s: %d passed, %d failed\n", label, passed, failed);
+  return failed ? 1 : 0;
+}
