@@ -12,12 +12,53 @@ $(BUILD)/net/test_net_unit: cmodel/net/tests/test_net_unit.c $(NET_SRCS) $(NET_H
 $(BUILD)/net/test_net_unit_san: cmodel/net/tests/test_net_unit.c $(NET_SRCS) $(NET_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE -o $@ $< cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c $(ASW_LDLIBS)
-.PHONY: test-net-unit build-net
+$(BUILD)/net/test_net_sim: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/test_net_sim_san: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+
+# The tests use their own build of the asw program (same sources as
+# $(BUILD)/asw) so a concurrent partial build of $(BUILD)/asw cannot race them.
+$(BUILD)/net/asw: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -o $@ $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS) $(ASW_LDLIBS)
+
+.PHONY: test-net-unit test-net build-net bench bench-net study-net
 build: $(BUILD)/asw
 build-net: $(BUILD)/asw
 
 # Each prints "name: N passed, N failed" and exits non-zero on a failure.
 test-net-unit: $(BUILD)/net/test_net_unit $(BUILD)/net/test_net_unit_san
 	@rc=0; $(BUILD)/net/test_net_unit || rc=1; $(BUILD)/net/test_net_unit_san || rc=1; exit $$rc
-TEST_TARGETS += test-net-unit
+test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/asw
+	@rc=0; \
+	$(BUILD)/net/test_net_sim || rc=1; \
+	$(BUILD)/net/test_net_sim_san --quick || rc=1; \
+	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
+	exit $$rc
+TEST_TARGETS += test-net-unit test-net
 
+# Flit-hops per second, single thread (closing-note figures, not a test).
+NET_BENCH_512 := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \
+  iters=1 sqs=dbbm warmup=2000 cycles=20000 --quiet
+bench-net: $(BUILD)/asw
+	@mkdir -p $(BUILD)/bench
+	@for load in 0.3 0.9; do \
+	  $(BUILD)/asw net $(NET_BENCH_512) load=$$load --json $(BUILD)/bench/net512_$$load.json || exit 1; \
+	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/net512_$$load.json; \
+	done
+	@if [ -n "$(NET_BENCH_BIG)" ]; then \
+	  $(BUILD)/asw net topology=rlft ports=36 stages=3 vcs=1 buffer_flits=3072 \
+	    packet_flits=64 load=1 warmup=0 cycles=195313 window=19531 --quiet \
+	    --json $(BUILD)/bench/net11664.json || exit 1; \
+	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/net11664.json; \
+	else echo "(11664-node RLFT, 1 ms: make bench NET_BENCH_BIG=1)"; fi
+bench: bench-net
+
+# Default study: 432-node RLFT under HS25-1, D-mod-K vs fully adaptive vs a
+# restricted adaptive routing, with 1Q and vFtree. Table on stdout, PNG plot.
+STUDY := study-net
+study-net: $(BUILD)/asw
+	@$(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/study_net

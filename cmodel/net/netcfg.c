@@ -1,4 +1,5 @@
 /* netcfg.c — key table, parsing and echo of net_cfg (see netcfg.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "netcfg.h"
 
 #include <ctype.h>
@@ -209,9 +210,10 @@ static int parse_table2_routing(net_cfg *c, const char *v) {
   char buf[64];
   if (strlen(v) >= sizeof buf || strncmp(v, "adap-", 5)) return -1;
   strcpy(buf, v + 5);
-  char *trig = strtok(buf, "-"), *st = strtok(NULL, "-"),
-       *kk = strtok(NULL, "-");
-  if (!trig || !st || !kk || strtok(NULL, "-")) return -1;
+  char *save = NULL;
+  char *trig = strtok_r(buf, "-", &save), *st = strtok_r(NULL, "-", &save),
+       *kk = strtok_r(NULL, "-", &save);
+  if (!trig || !st || !kk || strtok_r(NULL, "-", &save)) return -1;
   unsigned t;
   if (!strcmp(trig, "noth")) t = 0;
   else if (!strcmp(trig, "th")) t = 1;

@@ -105,6 +105,9 @@ struct net {
   topo *t;
   unsigned N, S, P, V, W, L, LC, len, dest_bits;
   asw_switch **sw;
+  topo_peer *peer;        /* [S*P] copy of the topology's links (hot path) */
+  uint32_t *node_leaf;    /* [N] leaf switch of each node */
+  uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
   uint64_t *st_flit_mask, *st_cr_mask;  /* [W*S] */
   asw_flit *st_flit;                    /* [W*S*P] */
@@ -141,6 +144,7 @@ struct net {
   uint32_t *cnt_prev; /* adaptive counter snapshot [S*P] */
   uint64_t adaptive_at_warmup;
   int warm_snapshot_taken;
+  char routing_name[64];
   char err[512];
   char *report; size_t report_len, report_cap;
 };
@@ -370,6 +374,9 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   }
   size_t WS = (size_t)n->W * n->S, WN = (size_t)n->W * n->N;
   n->sw = calloc(n->S, sizeof *n->sw);
+  n->peer = calloc((size_t)n->S * n->P, sizeof *n->peer);
+  n->node_leaf = calloc(n->N, sizeof *n->node_leaf);
+  n->node_port = calloc(n->N, 1);
   n->st_flit_mask = calloc(WS, 8);
   n->st_cr_mask = calloc(WS, 8);
   n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
@@ -397,7 +404,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->win = calloc(n->nwin, sizeof(window_stat));
   n->bits_words = 1024;
   n->delivered_bits = calloc(n->bits_words, 8);
-  if (!n->sw || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
+  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
       !n->st_cr_vc || !n->wake || !n->wake_n || !n->carry || !n->next_carry ||
       !n->stepped_at || !n->out_flit || !n->out_cr_vc || !n->out_arn ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
@@ -406,6 +413,12 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
     snprintf(err, errlen, "out of memory building the network");
     net_free(n);
     return NULL;
+  }
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned p = 0; p < n->P; p++) n->peer[(size_t)s * n->P + p] = topo_port_peer(n->t, s, p);
+  for (unsigned d = 0; d < n->N; d++) {
+    n->node_leaf[d] = topo_node_switch(n->t, d);
+    n->node_port[d] = (uint8_t)topo_node_port(n->t, d);
   }
   int det_only = c->routing == ASW_ROUTE_DET;
   n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
@@ -465,6 +478,24 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
     for (unsigned v = 0; v < n->V; v++) n->credits[(size_t)i * n->V + v] = (uint16_t)c->buffer_flits;
     nd->sink_rate = c->sink_rate;
   }
+  if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
+  else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
+  else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
+    snprintf(n->routing_name, sizeof n->routing_name, "fully-adaptive");
+  else {
+    char st[24], dl[16];
+    if ((c->adaptive_stages & 0xFF) == 0xFF) snprintf(st, sizeof st, "s");
+    else {
+      size_t k = 0;
+      for (unsigned b = 0; b < 8; b++)
+        if (c->adaptive_stages & (1u << b)) k += (size_t)snprintf(st + k, sizeof st - k, "%u", b + 1);
+      snprintf(st + k, sizeof st - k, "s");
+    }
+    if (c->delta > 1) snprintf(dl, sizeof dl, "k/%u", c->delta);
+    else snprintf(dl, sizeof dl, "k");
+    snprintf(n->routing_name, sizeof n->routing_name, "adap-%s-%s-%s",
+             c->trigger == 0 ? "noth" : c->trigger == 1 ? "th" : "2th", st, dl);
+  }
   if (setup_traffic(n)) {
     snprintf(err, errlen, "%s", n->err);
     net_free(n);
@@ -486,6 +517,7 @@ void net_free(net *n) {
   if (n->sw)
     for (unsigned s = 0; s < n->S; s++) asw_switch_free(n->sw[s]);
   free(n->sw);
+  free(n->peer); free(n->node_leaf); free(n->node_port);
   free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
   free(n->wake); free(n->wake_n); free(n->carry); free(n->next_carry);
   free(n->stepped_at); free(n->out_flit); free(n->out_cr_vc); free(n->out_arn);
@@ -542,7 +574,7 @@ static int grow_bits(net *n, uint64_t id) {
 }
 
 static void sink_consume_credit(net *n, unsigned d, unsigned vc) {
-  stage_credit(n, topo_node_switch(n->t, d), topo_node_port(n->t, d), vc);
+  stage_credit(n, n->node_leaf[d], n->node_port[d], vc);
   n->consumed_flits++;
 }
 
@@ -656,7 +688,7 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
 }
 
 static void inject(net *n, unsigned s, node *nd) {
-  unsigned leaf = topo_node_switch(n->t, s), port = topo_node_port(n->t, s);
+  unsigned leaf = n->node_leaf[s], port = n->node_port[s];
   asw_flit f = {0};
   if (!nd->streaming) {
     if (!nd->queued) return;
@@ -872,11 +904,11 @@ static int step_cycle(net *n, int generating, int measuring) {
       }
       uint64_t m = out.flit_mask;
       if (m) moved = 1;
-      n->r.flit_hops += (uint64_t)__builtin_popcountll(m);
       while (m) {
         unsigned o = (unsigned)__builtin_ctzll(m);
         m &= m - 1;
-        topo_peer pe = topo_port_peer(n->t, s, o);
+        n->r.flit_hops++;
+        topo_peer pe = n->peer[(size_t)s * n->P + o];
         if (pe.kind == PEER_SWITCH) stage_flit(n, pe.id, pe.port, &n->out_flit[o]);
         else if (pe.kind == PEER_NODE) {
           size_t si = (size_t)((n->cycle + n->L) % n->W) * n->N + pe.id;
@@ -892,7 +924,7 @@ static int step_cycle(net *n, int generating, int measuring) {
       while (m) {
         unsigned p = (unsigned)__builtin_ctzll(m);
         m &= m - 1;
-        topo_peer pe = topo_port_peer(n->t, s, p);
+        topo_peer pe = n->peer[(size_t)s * n->P + p];
         if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, n->out_cr_vc[p]);
         else if (pe.kind == PEER_NODE)
           n->src_cr[(size_t)((n->cycle + n->LC) % n->W) * n->N + pe.id] =
@@ -1000,6 +1032,8 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   net_get_results(n, &r);
   fprintf(f, "{\n  \"config\": ");
   netcfg_json(&n->cfg, f);
+  fprintf(f, ",\n  \"routing_name\": \"%s\", \"scheme_name\": \"%s%s\"", n->routing_name,
+          sqs_name((sqs_kind)n->cfg.sqs), n->cfg.voq ? "-voq" : "");
   fprintf(f, ",\n  \"topology\": {\"nodes\": %u, \"switches\": %u, \"ports\": %u, "
           "\"stages\": %u},\n", n->N, n->S, n->P, topo_levels(n->t));
   fprintf(f, "  \"cycles_run\": %llu, \"measured_cycles\": %llu, \"time_us\": %.3f,\n",

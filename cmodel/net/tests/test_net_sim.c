@@ -1,0 +1,253 @@
+/* test_net_sim.c — whole-network properties on the C switch model:
+ * zero-load latency = hops x (4 + link latency) + serialization (exact on a
+ * contention-free permutation, close at low uniform load); accepted =
+ * offered at low load; saturation within what the topology allows and the
+ * hot-spot sink bound; conservation (every packet delivered exactly once
+ * after a drain, in order on deterministic routes) for every routing mode,
+ * VOQ and queuing scheme; the watchdog's deadlock and starvation reports;
+ * determinism. `--quick` runs shorter simulations (sanitizer build). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../netcfg.h"
+#include "../network.h"
+#include "../topo.h"
+
+static unsigned passed, failed;
+static int quick;
+#define CHECK(cond, ...)                                  \
+  do {                                                    \
+    if (cond) passed++;                                   \
+    else {                                                \
+      failed++;                                           \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
+      printf(__VA_ARGS__);                                \
+      printf("\n");                                       \
+    }                                                     \
+  } while (0)
+
+/* Builds a config from "key=value key=value ..." on top of the defaults. */
+static int make_cfg(net_cfg *c, const char *settings) {
+  netcfg_default(c);
+  char buf[1024], err[512], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", settings);
+  for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+    if (netcfg_set_arg(c, tok, err, sizeof err)) {
+      printf("config error: %s\n", err);
+      return -1;
+    }
+  return 0;
+}
+
+/* Runs a simulation; returns the run status (-1 if it could not start). */
+static int run(const char *settings, net_results *r, char *report, size_t rlen) {
+  net_cfg c;
+  char err[512];
+  if (make_cfg(&c, settings)) return -1;
+  net *n = net_new(&c, err, sizeof err);
+  if (!n) {
+    printf("net_new: %s\n", err);
+    return -1;
+  }
+  int st = net_run(n, NULL, NULL);
+  net_get_results(n, r);
+  if (report) snprintf(report, rlen, "%s%s", net_watchdog_report(n), net_error(n));
+  if (st == NET_RUN_ERROR) printf("run error: %s\n", net_error(n));
+  net_free(n);
+  return st;
+}
+
+/* Mean zero-load latency over uniform pairs: L + h (4 + L) + len - 1. */
+static double zero_load_uniform(const topo *t, unsigned L, unsigned len) {
+  unsigned N = topo_nodes(t);
+  double sum = 0;
+  for (unsigned s = 0; s < N; s++)
+    for (unsigned d = 0; d < N; d++)
+      if (s != d) sum += L + topo_path_switches(t, s, d) * (4.0 + L) + len - 1;
+  return sum / ((double)N * (N - 1));
+}
+
+static void test_zero_load(void) {
+  net_results r;
+  char settings[512];
+  /* Contention-free permutation on a k-ary n-tree: every packet sees exactly
+   * the contract's pipeline: 4 cycles per switch plus the link latency. */
+  const unsigned L = 3, len = 8;
+  snprintf(settings, sizeof settings,
+           "topology=kary k=4 n=3 traffic=tornado load=0.5 packet_flits=%u "
+           "buffer_flits=64 link_latency=%u credit_latency=2 warmup=500 cycles=%u",
+           len, L, quick ? 3000 : 10000);
+  CHECK(run(settings, &r, NULL, 0) == NET_RUN_OK, "tornado run");
+  double want = L + 5 * (4.0 + L) + len - 1; /* 5 switches: 4-ary 3-tree, half away */
+  CHECK(r.packets_measured > 100, "tornado delivered %llu", (unsigned long long)r.packets_measured);
+  CHECK(fabs(r.latency_mean - want) < 1e-9 && r.latency_p99 == want,
+        "tornado latency mean %.3f p99 %.1f, want exactly %.1f", r.latency_mean, r.latency_p99, want);
+  CHECK(fabs(r.accepted_throughput - r.offered_load) < 0.01,
+        "tornado accepted %.4f = offered %.4f", r.accepted_throughput, r.offered_load);
+
+  /* Low uniform load on the 432-node RLFT: accepted = offered and latency
+   * close to the analytic zero-load mean (never below it). */
+  char err[256];
+  topo *t = topo_new_rlft(12, 3, err, sizeof err);
+  double z = zero_load_uniform(t, 2, 16);
+  topo_free(t);
+  CHECK(run(quick ? "load=0.03 packet_flits=16 buffer_flits=128 warmup=1000 cycles=3000"
+                  : "load=0.03 packet_flits=16 buffer_flits=128 warmup=2000 cycles=20000",
+            &r, NULL, 0) == NET_RUN_OK, "uniform low-load run");
+  CHECK(fabs(r.accepted_throughput - r.offered_load) < 0.05 * r.offered_load,
+        "low load: accepted %.4f vs offered %.4f", r.accepted_throughput, r.offered_load);
+  CHECK(fabs(r.offered_load - 0.03) < 0.1 * 0.03, "offered %.4f ~ load 0.03", r.offered_load);
+  CHECK(r.latency_mean >= z - 1e-9 && r.latency_mean < z * 1.05,
+        "low load latency %.2f vs zero-load %.2f (hops x (4 + L) + L + len - 1)",
+        r.latency_mean, z);
+}
+
+static void test_saturation(void) {
+  net_results r;
+  const char *cy = quick ? "warmup=1000 cycles=3000" : "warmup=3000 cycles=15000";
+  char s[512];
+  /* Full-bisection fat-tree: uniform saturation below link rate, well
+   * above the 1Q head-of-line limit of a single input queue (~0.59 for
+   * large switches is the cell-switch bound; multi-stage VCT loses more). */
+  snprintf(s, sizeof s, "topology=kary k=4 n=3 load=1 packet_flits=8 buffer_flits=64 voq=1 %s", cy);
+  CHECK(run(s, &r, NULL, 0) == NET_RUN_OK, "saturation run");
+  CHECK(r.accepted_throughput > 0.4 && r.accepted_throughput <= 1.0 &&
+            r.accepted_throughput <= r.offered_load + 1e-9,
+        "uniform saturation %.4f in (0.4, 1]", r.accepted_throughput);
+  net_results low;
+  snprintf(s, sizeof s, "topology=kary k=4 n=3 load=0.2 packet_flits=8 buffer_flits=64 voq=1 %s", cy);
+  run(s, &low, NULL, 0);
+  CHECK(r.latency_mean > low.latency_mean, "latency grows with load (%.1f > %.1f)",
+        r.latency_mean, low.latency_mean);
+  /* Hot spot: the hot flows cannot get more than the hot sink consumes. */
+  snprintf(s, sizeof s, "traffic=hs25-1 load=1 packet_flits=16 buffer_flits=256 %s", cy);
+  CHECK(run(s, &r, NULL, 0) == NET_RUN_OK, "hs25-1 run");
+  CHECK(r.accepted_hot <= 1.0 / 432 + 1e-12 && r.accepted_hot > 0.9 / 432,
+        "hot-spot sink bound: hot %.6f per node, bound %.6f", r.accepted_hot, 1.0 / 432);
+  snprintf(s, sizeof s, "traffic=hs25-1 load=1 hs_sink_rate=0.5 packet_flits=16 buffer_flits=256 %s", cy);
+  CHECK(run(s, &r, NULL, 0) == NET_RUN_OK, "slow hot sink run");
+  /* arrivals may lead consumption by at most the sink's buffer (256 flits) */
+  CHECK(r.accepted_hot <= (0.5 + 256.0 / r.measured_cycles) / 432 && r.accepted_hot > 0.4 / 432,
+        "slow hot sink: hot %.6f per node, bound %.6f", r.accepted_hot, 0.5 / 432);
+  /* Adaptive routing makes adaptive decisions under a hot spot; D-mod-K none. */
+  snprintf(s, sizeof s, "traffic=hs25-1 load=1 routing=adaptive packet_flits=16 buffer_flits=128 %s", cy);
+  run(s, &r, NULL, 0);
+  CHECK(r.adaptive_decisions > 0, "adaptive decisions %llu > 0", (unsigned long long)r.adaptive_decisions);
+  snprintf(s, sizeof s, "traffic=hs25-1 load=1 routing=dmodk packet_flits=16 buffer_flits=128 %s", cy);
+  run(s, &r, NULL, 0);
+  CHECK(r.adaptive_decisions == 0, "D-mod-K: no adaptive decisions");
+}
+
+static void test_conservation(void) {
+  static const char *variants[] = {
+      "routing=dmodk",
+      "routing=dmodk voq=1 vcs=3 sqs=vftree",
+      "routing=dmodk vcs=2 sqs=obqa",
+      "routing=dmodk vcs=4 sqs=xordet",
+      "routing=oblivious vcs=3 sqs=dbbm",
+      "routing=adaptive voq=1",
+      "routing=adap-2th-s-k/3 vcs=3 sqs=flow2sl",
+      "routing=adap-th-1s-k vcs=3 sqs=vftree voq=1 traffic=ihs",
+      "routing=adaptive traffic=hs25-4 hs_start=500 hs_end=2000",
+      "routing=dmodk injection=onoff burst_packets=4 sink_rate=0.7",
+      "topology=kary k=4 n=3 routing=adap-2th-2s-k vcs=2 sqs=dbbm traffic=bitrev",
+  };
+  for (unsigned i = 0; i < sizeof variants / sizeof *variants; i++) {
+    if (quick && i % 3) continue;
+    char s[512];
+    snprintf(s, sizeof s, "%s load=0.7 packet_flits=8 buffer_flits=64 warmup=0 "
+             "cycles=%u drain=1 drain_limit=200000 check_order=1", variants[i],
+             quick ? 1500 : 4000);
+    net_results r;
+    char rep[2048];
+    int st = run(s, &r, rep, sizeof rep);
+    CHECK(st == NET_RUN_OK, "%s: run status %d %s", variants[i], st, rep);
+    CHECK(r.drained && r.packets_delivered == r.packets_generated && r.in_flight == 0,
+          "%s: generated %llu delivered %llu", variants[i],
+          (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered);
+    CHECK(r.duplicates == 0, "%s: %llu duplicates", variants[i], (unsigned long long)r.duplicates);
+    CHECK(r.packets_generated > 1000, "%s: only %llu packets", variants[i],
+          (unsigned long long)r.packets_generated);
+    CHECK(r.route_errors == 0, "%s: %llu route errors", variants[i], (unsigned long long)r.route_errors);
+    if (strstr(variants[i], "dmodk"))
+      CHECK(r.order_violations == 0, "%s: %llu packets out of order on deterministic routes",
+            variants[i], (unsigned long long)r.order_violations);
+  }
+}
+
+static void test_watchdog(void) {
+  net_results r;
+  char rep[8192];
+  /* Sinks that never consume: everything stops; the report must name the
+   * blocked switch ports and the sinks that hold flits. */
+  int st = run("topology=kary k=4 n=2 load=0.5 packet_flits=8 buffer_flits=16 sink_rate=0 "
+               "warmup=0 cycles=20000 watchdog=2000", &r, rep, sizeof rep);
+  CHECK(st == NET_RUN_WATCHDOG, "sink_rate=0 stops with the watchdog (status %d)", st);
+  CHECK(strstr(rep, "deadlock") && strstr(rep, "switch") && strstr(rep, "credits") &&
+            strstr(rep, "sink holds"),
+        "deadlock report names blocked resources: %.300s", rep);
+  /* A hot spot that never consumes starves its sources while the rest of
+   * the network keeps moving. */
+  st = run("traffic=hs10-1 hs_sink_rate=0 load=0.3 packet_flits=8 buffer_flits=32 "
+           "warmup=0 cycles=30000 starvation=4000", &r, rep, sizeof rep);
+  CHECK(st == NET_RUN_WATCHDOG, "hot sink 0: starvation reported (status %d)", st);
+  CHECK(strstr(rep, "starvation") && strstr(rep, "packets queued"),
+        "starvation report names sources: %.300s", rep);
+  /* Uniform traffic below saturation starves nobody. */
+  st = run("traffic=uniform load=0.3 packet_flits=8 buffer_flits=32 warmup=0 cycles=8000 "
+           "starvation=4000", &r, rep, sizeof rep);
+  CHECK(st == NET_RUN_OK, "no false starvation report (status %d) %.200s", st, rep);
+}
+
+static void test_determinism(void) {
+  net_cfg c;
+  char err[256];
+  char *out[3];
+  size_t len[3];
+  const char *seeds[3] = {"seed=7", "seed=7", "seed=8"};
+  for (int i = 0; i < 3; i++) {
+    char s[256];
+    snprintf(s, sizeof s, "routing=oblivious traffic=hs25-1 load=0.8 packet_flits=8 "
+             "buffer_flits=64 warmup=500 cycles=2000 %s", seeds[i]);
+    make_cfg(&c, s);
+    net *n = net_new(&c, err, sizeof err);
+    net_run(n, NULL, NULL);
+    FILE *f = open_memstream(&out[i], &len[i]);
+    net_write_json(n, f, 0.0, 0);
+    net_write_csv(n, f);
+    fclose(f);
+    net_free(n);
+  }
+  CHECK(len[0] == len[1] && !memcmp(out[0], out[1], len[0]), "same seed, same bytes");
+  CHECK(len[0] != len[2] || memcmp(out[0], out[2], len[0]), "other seed, other results");
+  for (int i = 0; i < 3; i++) free(out[i]);
+}
+
+static void test_config_errors(void) {
+  net_cfg c;
+  char err[512];
+  make_cfg(&c, "traffic=bitrev");
+  CHECK(!net_new(&c, err, sizeof err) && strstr(err, "traffic"), "bitrev on 432 nodes: %s", err);
+  make_cfg(&c, "traffic=hotspot hs_nodes=500");
+  CHECK(!net_new(&c, err, sizeof err) && strstr(err, "hs_nodes"), "hot spot beyond N: %s", err);
+  make_cfg(&c, "traffic=ihs ihs_port=6");
+  CHECK(!net_new(&c, err, sizeof err) && strstr(err, "ihs_port"), "ihs_port out of range: %s", err);
+  make_cfg(&c, "topology=kary k=4 n=2 traffic=ihs");
+  CHECK(!net_new(&c, err, sizeof err) && strstr(err, "ihs"), "ihs on 2 stages: %s", err);
+  make_cfg(&c, "vcs=8 buffer_flits=16384");
+  CHECK(!net_new(&c, err, sizeof err) && strstr(err, "buffer_flits"), "V*BUF limit: %s", err);
+}
+
+int main(int argc, char **argv) {
+  quick = argc > 1 && !strcmp(argv[1], "--quick");
+  test_config_errors();
+  test_zero_load();
+  test_saturation();
+  test_conservation();
+  test_watchdog();
+  test_determinism();
+  printf("net-sim%s: %u passed, %u failed\n", quick ? " (quick, sanitized)" : "", passed, failed);
+  return failed != 0;
+}

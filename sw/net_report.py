@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Summaries of `asw net` JSON results.
+
+  net_report.py bench RUN.json         one line: network, load, throughput,
+                                       wall time, flit-hops/s, RSS
+  net_report.py table results.json --rows KEY[,KEY] --cols KEY [--y FIELD]
+                                       a table (rows x columns) of FIELD
+"""
+import argparse
+import json
+import sys
+
+
+def bench(path):
+    r = json.load(open(path))
+    c, t = r["config"], r["topology"]
+    print(f"bench: {t['nodes']} nodes ({c['topology']}), load {c['load']}, "
+          f"{r['cycles_run']} cycles: accepted {r['accepted_throughput']:.4f}, "
+          f"wall {r['wall_seconds']:.2f} s, {r['flit_hops']} flit-hops, "
+          f"{r['flit_hops_per_second'] / 1e6:.2f} M flit-hops/s, "
+          f"max RSS {r['max_rss_kb'] / 1024:.0f} MB")
+
+
+def key_of(run, keys):
+    return " ".join(str(run[k] if k in run else run["config"][k]) for k in keys)
+
+
+def table(path, rows, cols, field, fmt):
+    runs = [r for r in json.load(open(path)) if "config" in r]
+    rkeys, ckeys, val = [], [], {}
+    for r in runs:
+        rk, ck = key_of(r, rows), key_of(r, cols)
+        if rk not in rkeys:
+            rkeys.append(rk)
+        if ck not in ckeys:
+            ckeys.append(ck)
+        val[(rk, ck)] = r[field]
+    w = max([len(k) for k in rkeys] + [8])
+    cw = max([len(k) for k in ckeys] + [7])
+    print(f"{'':{w}} " + " ".join(f"{c:>{cw}}" for c in ckeys))
+    for rk in rkeys:
+        cells = []
+        for ck in ckeys:
+            v = val.get((rk, ck))
+            cells.append(f"{'-':>{cw}}" if v is None else f"{v * 100 if fmt == 'pct' else v:>{cw}.{0 if fmt == 'pct' else 3}f}")
+        print(f"{rk:{w}} " + " ".join(cells))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("kind", choices=["bench", "table"])
+    ap.add_argument("input")
+    ap.add_argument("--rows", default="routing")
+    ap.add_argument("--cols", default="traffic")
+    ap.add_argument("--y", default="accepted_throughput")
+    ap.add_argument("--fmt", default="pct", choices=["pct", "num"])
+    a = ap.parse_args(argv)
+    if a.kind == "bench":
+        bench(a.input)
+    else:
+        table(a.input, a.rows.split(","), a.cols.split(","), a.y, a.fmt)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
