@@ -114,9 +114,8 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     if (fx) *fx |= ASW_REGS_FX_LFSR;
     return ASW_OK;
   case ASW_REG_DEFAULT_PORT:
-    if ((d & 0x3Fu) >= c->ports)
-      REJECT("DEFAULT_PORT: port %u >= P = %u", d & 0x3Fu, c->ports);
-    r->default_port = d & 0x3Fu;
+    if (d >= c->ports) REJECT("DEFAULT_PORT: value %u >= P = %u", d, c->ports);
+    r->default_port = d;
     return ASW_OK;
   case ASW_REG_CNT_CLEAR:
     memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
@@ -135,10 +134,10 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   }
   if (a >= ASW_REG_SL2VC(0, 0) && a < ASW_REG_SL2VC(c->ports, 0)) {
-    if ((d & 7u) >= c->vcs)
-      REJECT("SL2VC[%u][%u]: VC %u >= V = %u", (a - 0x1000u) / 16,
-             (a - 0x1000u) % 16, d & 7u, c->vcs);
-    r->sl2vc[a - ASW_REG_SL2VC(0, 0)] = (uint8_t)(d & 7u);
+    if (d >= c->vcs)
+      REJECT("SL2VC[%u][%u]: value %u >= V = %u", (a - 0x1000u) / 16,
+             (a - 0x1000u) % 16, d, c->vcs);
+    r->sl2vc[a - ASW_REG_SL2VC(0, 0)] = (uint8_t)d;
     return ASW_OK;
   }
   if (a >= ASW_REG_FWD(0) && a < ASW_REG_FWD(c->table_entries)) {

@@ -53,16 +53,19 @@ TEST_TARGETS += test-cmodel
 bench-switch: $(BUILD)/cmodel/bench_switch
 	@$(BUILD)/cmodel/bench_switch
 
-# Default study: P=16 at several loads, VOQ on/off, 1-flit packets.
+# Default study: P=16, 1-flit packets, uniform traffic at several loads:
+# FIFO inputs (VOQ off: head-of-line limit ~0.60) versus VOQs with 1-iteration
+# iSLIP, with a small (64) and a large (1024 flits) buffer per input.
 STUDY := study-switch
-STUDY_SWITCH_LOADS := 0.2 0.4 0.6 0.8 0.9 0.99
+STUDY_SWITCH_LOADS := 0.2 0.4 0.6 0.8 0.9 0.95 0.99
 study-switch: $(BUILD)/asw
 	@mkdir -p $(BUILD)/results
-	@printf '%-5s %-6s %8s %10s %10s %9s\n' VOQ load offered accepted lat_mean lat_p99
-	@for voq in off on; do for load in $(STUDY_SWITCH_LOADS); do \
-	  f=$(BUILD)/results/switch_p16_voq$${voq}_load$${load}.json; \
-	  $(BUILD)/asw switch --ports 16 --voq $$voq --load $$load --packet-flits 1 \
-	    --cycles 20000 --warmup 2000 --seed 1 --quiet --json $$f || exit 1; \
-	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-5s %-6s %8.4f %10.4f %10.2f %9d" % (sys.argv[2], sys.argv[3], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$voq $$load; \
+	@printf '%-5s %-5s %-6s %8s %10s %10s %9s\n' VOQ BUF load offered accepted lat_mean lat_p99
+	@for cfg in off:64 on:64 on:1024; do voq=$${cfg%:*}; buf=$${cfg#*:}; \
+	for load in $(STUDY_SWITCH_LOADS); do \
+	  f=$(BUILD)/results/switch_p16_voq$${voq}_buf$${buf}_load$${load}.json; \
+	  $(BUILD)/asw switch --ports 16 --voq $$voq --buffer-flits $$buf --load $$load \
+	    --packet-flits 1 --cycles 30000 --warmup 5000 --seed 1 --quiet --json $$f || exit 1; \
+	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-5s %-5s %-6s %8.4f %10.4f %10.2f %9d" % (sys.argv[2], sys.argv[3], sys.argv[4], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$voq $$buf $$load; \
 	done; done
 	@echo "results: $(BUILD)/results/switch_p16_*.json"

@@ -86,13 +86,15 @@ void test_regs_legal_writes(void) {
     CHECKF(rd(sw, ok[k].addr) == ok[k].data, "read-back of 0x%x", ok[k].addr);
   }
   CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
-  /* bits outside a register's fields are ignored and read as 0 */
+  /* ROUTE_CTRL bits above 22 and LFSR_SEED bits above 15 are ignored and
+   * read as 0; DEFAULT_PORT and SL2VC compare the whole value */
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, 0xFF800000u | asw_route_ctrl(1, 0, 0xFF, 1, 1)) == ASW_OK);
   CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(1, 0, 0xFF, 1, 1));
   CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 0x12345678u) == ASW_OK && rd(sw, ASW_REG_LFSR_SEED) == 0x5678);
-  CHECK(asw_reg_write(sw, ASW_REG_SL2VC(0, 0), 0xF2u) == ASW_OK && rd(sw, ASW_REG_SL2VC(0, 0)) == 2);
-  CHECK(asw_reg_write(sw, ASW_REG_DEFAULT_PORT, 0x105u) == ASW_OK && rd(sw, ASW_REG_DEFAULT_PORT) == 5);
   CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
+  CHECK(asw_reg_write(sw, ASW_REG_SL2VC(0, 0), 0xF2u) == ASW_EINVAL && rd(sw, ASW_REG_SL2VC(0, 0)) == 0);
+  CHECK(asw_reg_write(sw, ASW_REG_DEFAULT_PORT, 0x105u) == ASW_EINVAL && rd(sw, ASW_REG_DEFAULT_PORT) == 39);
+  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 2);
   asw_switch_free(sw);
 }
 
@@ -111,6 +113,8 @@ void test_regs_illegal_writes(void) {
       {ASW_REG_THRESH, 33u << 16 | 1u}, /* HTTH > BUF */
       {ASW_REG_DEFAULT_PORT, 20},
       {ASW_REG_DEFAULT_PORT, 63},
+      {ASW_REG_DEFAULT_PORT, 0x40},
+      {ASW_REG_SL2VC(0, 0), 0x100},
       {ASW_REG_CSET(0, 0), 1u << 20},
       {ASW_REG_CSET(2, 1), 1u},
       {ASW_REG_SL2VC(3, 4), 2},
