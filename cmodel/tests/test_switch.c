@@ -324,3 +324,40 @@ void test_counters_and_occupancy(void) {
   CHECK(v == 0);
   asw_switch_free(d.sw);
 }
+
+void test_rc_sees_cycle_start_credits(void) {
+  /* Adaptive RC in cycle c must see the credits at the start of c, not
+   * those reserved by SA in the same cycle. Port 2 has 6 credits (a 2-flit
+   * packet went out earlier), port 1 has 8 until a 4-flit packet matched in
+   * cycle t+2 reserves 4. A packet whose RC is in cycle t+2 and may use
+   * port 1 (det) or 2 must pick port 1 (8 > 6), not port 2 (6 > 4). */
+  asw_config c = cfg(4, 1, 8, 4, 1);
+  drv d;
+  if (drv_init(&d, &c)) return;
+  asw_reg_write(d.sw, ASW_REG_FWD(3), asw_fwd_entry(1, 0, 0, 0));
+  asw_reg_write(d.sw, ASW_REG_FWD(2), asw_fwd_entry(2, 0, 0, 0));
+  asw_reg_write(d.sw, ASW_REG_FWD(0), asw_fwd_entry(1, 0, 0, 1));
+  asw_reg_write(d.sw, ASW_REG_CSET(0, 0), 0x6);
+  asw_reg_write(d.sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_NOTH, 0xFF, 1, 1));
+  drv_flit(&d, 3, 1, 0, 0, asw_hdr_make(2, 3, 0, 2, 0, 0, 0), 0);
+  CHECK(drv_step(&d) == ASW_OK);
+  drv_flit(&d, 3, 0, 1, 0, 0, 0);
+  CHECK(drv_step(&d) == ASW_OK);
+  for (int k = 0; k < 8; k++) CHECK(drv_step(&d) == ASW_OK);
+  uint32_t v;
+  asw_reg_read(d.sw, ASW_REG_CRED(2, 0), &v);
+  CHECK(v == 6);
+  for (int k = 0; k < 8; k++) {
+    if (k < 4) drv_flit(&d, 0, k == 0, k == 3, 0, k == 0 ? asw_hdr_make(3, 0, 0, 4, 0, 0, 0) : 0, 0);
+    if (k == 1) drv_flit(&d, 2, 1, 1, 0, asw_hdr_make(0, 2, 0, 1, 0, 0, 0), 0);
+    CHECK(drv_step(&d) == ASW_OK);
+  }
+  for (int k = 0; k < 10; k++) CHECK(drv_step(&d) == ASW_OK);
+  asw_reg_read(d.sw, ASW_REG_COUNTER(2, ASW_CNT_ADAPTIVE), &v);
+  CHECK(v == 0);
+  asw_reg_read(d.sw, ASW_REG_COUNTER(1, ASW_CNT_PACKETS_OUT), &v);
+  CHECK(v == 2);
+  asw_reg_read(d.sw, ASW_REG_CRED(1, 0), &v);
+  CHECK(v == 3);
+  asw_switch_free(d.sw);
+}
