@@ -29,20 +29,20 @@ CFG = {
 # (parameter set, routing, vcmap, scenario, cycles): every routing mode, every VC
 # map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3.
 MATRIX = [
-    ("a", "det", "id", "random", 40000),
-    ("a", "obl", "sl", "len1", 20000),
-    ("a", "2th", "id", "zerocred", 20000),
-    ("b", "det", "sl", "random", 40000),
-    ("b", "obl", "obqa", "hotspot", 20000),
-    ("b", "ada", "afi", "full", 20000),
-    ("b", "th", "sl", "zerocred", 20000),
-    ("c", "2th", "obqa-afi", "random", 40000),
-    ("c", "ada", "sl", "rewrite", 20000),
-    ("c", "obl", "id", "lenmax", 20000),
-    ("d", "th", "afi", "random", 40000),
-    ("d", "2th", "sl", "full", 20000),
-    ("d", "det", "obqa", "rewrite", 20000),
-    ("d", "obl", "obqa-afi", "hotspot", 20000),
+    ("a", "det", "id", "random", 200000),
+    ("a", "obl", "sl", "len1", 100000),
+    ("a", "2th", "id", "zerocred", 100000),
+    ("b", "det", "sl", "random", 200000),
+    ("b", "obl", "obqa", "hotspot", 100000),
+    ("b", "ada", "afi", "full", 100000),
+    ("b", "th", "sl", "zerocred", 100000),
+    ("c", "2th", "obqa-afi", "random", 200000),
+    ("c", "ada", "sl", "rewrite", 100000),
+    ("c", "obl", "id", "lenmax", 100000),
+    ("d", "th", "afi", "random", 200000),
+    ("d", "2th", "sl", "full", 100000),
+    ("d", "det", "obqa", "rewrite", 100000),
+    ("d", "obl", "obqa-afi", "hotspot", 100000),
 ]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2)
 
@@ -144,6 +144,8 @@ def build(cfg, kind="rtl"):
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
         cmd += RTL
     cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
+    if os.path.exists(exe):
+        os.remove(exe)  # the library is not a make dependency: force the link
     print(f"cosim: building {kind} {tag(cfg)} ...", flush=True)
     t0 = time.time()
     if run(cmd, log=os.path.join(d, "build.log")) != 0:
@@ -194,12 +196,15 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None):
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra)
-            m = re.search(r"^cycles (\d+) .*\(([\d.]+) cycles/s\)", out, re.M)
+            m = re.search(r"^cycles (\d+) flits (\d+) .* fills (\d+) drains (\d+) .*\(([\d.]+) cycles/s\)",
+                          out, re.M)
             ran = int(m.group(1)) if m else 0
+            info = (f"flits {m.group(2)} fills {m.group(3)} drains {m.group(4)} "
+                    f"{float(m.group(5)):.0f} c/s") if m else ""
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
             status = "PASS" if ok else "FAIL"
-            print(f"{status} {label:32s} {tag(CFG[key])} seed {seed} cycles {ran} "
+            print(f"{status} {label:28s} {tag(CFG[key])} seed {seed} cycles {ran} {info} "
                   f"({time.time() - t0:.1f} s)", flush=True)
             if not ok:
                 for line in out.splitlines():
@@ -219,7 +224,7 @@ def cmd_test(ns):
 
 def cmd_soak(ns):
     seeds = range(ns.SEED, ns.SEED + ns.SOAK_SEEDS)
-    scale = ns.SOAK_CYCLES / 40000.0
+    scale = ns.SOAK_CYCLES / 200000.0
     p, f, cyc = matrix_runs(seeds, scale)
     print(f"soak: {cyc} cycles in {p + f} runs")
     print(f"soak: {p} passed, {f} failed")
@@ -362,7 +367,7 @@ def main():
     ap.add_argument("--CYCLES", type=int, default=20000)
     ap.add_argument("--SOAK_CYCLES", type=int, default=200000)
     ap.add_argument("--SOAK_SEEDS", type=int, default=3)
-    ap.add_argument("--GATE_CYCLES", type=int, default=4000)
+    ap.add_argument("--GATE_CYCLES", type=int, default=15000)
     ap.add_argument("--COV_SCALE", type=float, default=0.5)
     ap.add_argument("--TARGETS", default="generic,ice40,ecp5")
     ns = ap.parse_args()

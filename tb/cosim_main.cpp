@@ -332,8 +332,9 @@ int main(int argc, char **argv) {
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("cycles %" PRIu64 " flits %" PRIu64 " packets %" PRIu64 " reg reads %" PRIu64
-              " writes %" PRIu64 " time %.2f s (%.0f cycles/s)\n",
-              cycles, st.flits_sent, st.packets_sent, st.reg_reads, st.reg_writes, secs,
+              " writes %" PRIu64 " fills %" PRIu64 " drains %" PRIu64 " time %.2f s (%.0f cycles/s)\n",
+              cycles, st.flits_sent, st.packets_sent, st.reg_reads, st.reg_writes, st.fills,
+              st.drains, secs,
               secs > 0 ? cycles / secs : 0.0);
   if (ok) {
     std::printf("PASS\n");

@@ -67,6 +67,8 @@ struct tb_traffic {
   unsigned reg_rate;     /* 1 in reg_rate cycles has a random register access */
   unsigned rewrite_rate; /* share of writes among those accesses, in % */
   tb_stats st;
+  uint64_t outstanding; /* flits sent and not yet out of the switch */
+  uint8_t *was_full;    /* [P*V] */
 };
 
 /* ---- random numbers (xorshift64*) --------------------------------------- */
@@ -236,10 +238,12 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->arn = calloc(t->P, sizeof *t->arn);
   t->snd = calloc((size_t)t->P * t->V, sizeof *t->snd);
   t->seq = calloc(t->P, sizeof *t->seq);
+  t->was_full = calloc((size_t)t->P * t->V, 1);
   t->rcv = calloc(t->P, sizeof *t->rcv);
   unsigned cap = 2 * (16 + 8 + t->P * 16 + cfg->table_entries);
   t->script = calloc(cap, sizeof *t->script);
-  if (!t->flit || !t->credit_vc || !t->arn || !t->snd || !t->seq || !t->rcv || !t->script) {
+  if (!t->flit || !t->credit_vc || !t->arn || !t->snd || !t->seq || !t->rcv || !t->script ||
+      !t->was_full) {
     tb_free(t);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -300,6 +304,7 @@ void tb_free(tb_traffic *t) {
   free(t->arn);
   free(t->snd);
   free(t->seq);
+  free(t->was_full);
   free(t->script);
   free(t);
 }
@@ -402,6 +407,7 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
     f->tail = s[v].remaining == 0;
     in->flit_mask |= 1ULL << p;
     t->st.flits_sent++;
+    t->outstanding++;
   }
 
   /* receivers return credits */
@@ -459,9 +465,15 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
       r->count++;
     }
     t->st.flits_recv++;
+    if (--t->outstanding == 0) t->st.drains++;
   }
   for (unsigned p = 0; p < t->P; p++)
     if ((out->credit_mask >> p) & 1) t->snd[p * t->V + out->credit_vc[p]].credits++;
+  for (unsigned k = 0; k < t->P * t->V; k++) {
+    int full = t->snd[k].credits == 0;
+    if (full && !t->was_full[k]) t->st.fills++;
+    t->was_full[k] = (uint8_t)full;
+  }
 }
 
 int tb_check_end(const tb_traffic *t, char *msg, size_t msglen) {

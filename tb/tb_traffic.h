@@ -62,6 +62,8 @@ int tb_check_end(const tb_traffic *t, char *msg, size_t msglen);
 
 typedef struct {
   uint64_t flits_sent, flits_recv, packets_sent, reg_reads, reg_writes;
+  uint64_t fills;  /* times an input VC's buffer became full (sender at 0 credits) */
+  uint64_t drains; /* times the switch became empty again after holding flits */
 } tb_stats;
 void tb_get_stats(const tb_traffic *t, tb_stats *s);
 
