@@ -139,7 +139,7 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   if (!sw->in || !sw->lfsr || !sw->rr || !sw->stream || !sw->out_flit ||
       !sw->cr_vc || !sw->req_vc || !sw->match_out || !sw->match_vc)
     goto oom;
-  if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits) ||
+  if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits, cfg->max_packet) ||
       asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
     goto oom;
   for (unsigned p = 0; p < sw->P; p++)
@@ -279,6 +279,8 @@ static void stage_st(asw_switch *sw) {
       sw->busy_out &= ~(1ull << o);
     } else {
       st->slot = (uint16_t)next;
+      /* next cycle's ST reads this slot: start the (likely) cache miss now */
+      __builtin_prefetch(&b->slot[next]);
     }
   }
   sw->out_mask = out_mask;
@@ -294,6 +296,9 @@ static uint64_t stage_sa(asw_switch *sw) {
   uint64_t free_out = sw->port_mask & ~sw->busy_out;
   uint64_t scan = sw->nonempty_in & free_in;
   if (!scan || !free_out) return 0;
+  /* Outputs in `rich` have >= LMAX credits on every VC: every head
+   * packet fits, only the others need a per-packet credit check. */
+  const uint64_t rich = sw->cred.rich;
   uint64_t req_in = 0, stall = 0;
   for (uint64_t m = scan; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
@@ -301,21 +306,24 @@ static uint64_t stage_sa(asw_switch *sw) {
     uint64_t any = 0;
     for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
       unsigned v = (unsigned)__builtin_ctz(vm);
-      uint64_t r = 0;
+      uint64_t r;
       if (sw->cfg.voq) {
-        for (uint64_t qm = b->nonempty[v] & free_out; qm; qm &= qm - 1) {
+        uint64_t want = b->nonempty[v] & free_out;
+        r = want & rich;
+        for (uint64_t qm = want & ~rich; qm; qm &= qm - 1) {
           unsigned o = (unsigned)__builtin_ctzll(qm);
-          const asw_slot *h = &b->slot[b->q_head[v * sw->NQ + o]];
-          if (asw_credits_get(&sw->cred, o, h->ovc) >= h->len)
+          uint32_t info = asw_ibuf_queue_info(b, v, o);
+          if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info))
             r |= 1ull << o;
           else
             stall |= 1ull << o;
         }
       } else {
-        const asw_slot *h = &b->slot[b->q_head[v]];
-        unsigned o = h->oport;
+        uint32_t info = asw_ibuf_queue_info(b, v, 0);
+        unsigned o = ASW_QINFO_OPORT(info);
+        r = 0;
         if (free_out >> o & 1u) {
-          if (asw_credits_get(&sw->cred, o, h->ovc) >= h->len)
+          if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info))
             r = 1ull << o;
           else
             stall |= 1ull << o;
@@ -345,6 +353,7 @@ static uint64_t stage_sa(asw_switch *sw) {
     st->vc = (uint8_t)v;
     st->ovc = b->slot[s].ovc;
     st->slot = (uint16_t)s;
+    __builtin_prefetch(&b->slot[s]);
     sw->busy_in |= 1ull << i;
     sw->busy_out |= 1ull << o;
     matched_out |= 1ull << o;

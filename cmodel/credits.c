@@ -5,12 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static uint64_t ports_mask(unsigned ports) {
+  return ports == 64 ? ~0ull : (1ull << ports) - 1;
+}
+
 int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
-                     unsigned buf) {
+                     unsigned buf, unsigned lmax) {
   memset(c, 0, sizeof *c);
   c->ports = ports;
   c->vcs = vcs;
   c->buf = buf;
+  c->lmax = lmax;
   c->cred = calloc((size_t)ports * vcs, sizeof *c->cred);
   c->cong = calloc(ports, sizeof *c->cong);
   if (!c->cred || !c->cong) {
@@ -33,6 +38,7 @@ void asw_credits_reset(asw_credits *c) {
   /* cong = 0 at reset, and cong' = 0 too since CRED = BUF >= HTTH. */
   memset(c->cong, 0, c->ports);
   c->dirty = 0;
+  c->rich = ports_mask(c->ports); /* BUF >= LMAX */
 }
 
 int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
@@ -52,18 +58,20 @@ int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
 
 void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
                              int all) {
-  uint64_t m = all ? (c->ports == 64 ? ~0ull : (1ull << c->ports) - 1)
-                   : c->dirty;
+  uint64_t m = all ? ports_mask(c->ports) : c->dirty;
   c->dirty = 0;
   while (m) {
     unsigned o = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
     const uint16_t *cr = &c->cred[o * c->vcs];
-    unsigned flags = c->cong[o], next = 0;
+    unsigned flags = c->cong[o], next = 0, rich = 1;
     for (unsigned v = 0; v < c->vcs; v++) {
       int prev = flags >> v & 1u;
       if (cr[v] < ltth || (prev && cr[v] < htth)) next |= 1u << v;
+      if (cr[v] < c->lmax) rich = 0;
     }
     c->cong[o] = (uint8_t)next;
+    if (rich) c->rich |= 1ull << o;
+    else c->rich &= ~(1ull << o);
   }
 }

@@ -15,14 +15,17 @@
 #include <stdint.h>
 
 typedef struct {
-  unsigned ports, vcs, buf;
+  unsigned ports, vcs, buf, lmax;
   uint16_t *cred; /* [P*V] */
   uint8_t *cong;  /* [P] bit v: cong' of (o, v) for the current cycle */
   uint64_t dirty; /* outputs whose credits changed this cycle */
+  uint64_t rich;  /* outputs whose every VC has >= LMAX credits: any packet
+                     fits, so SA needs no per-packet credit check */
 } asw_credits;
 
+/* lmax: the switch's LMAX (for the `rich` mask). */
 int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
-                     unsigned buf);
+                     unsigned buf, unsigned lmax);
 void asw_credits_destroy(asw_credits *c);
 void asw_credits_reset(asw_credits *c);
 
@@ -50,8 +53,9 @@ static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
   c->cred[o * c->vcs + v]++;
   c->dirty |= 1ull << o;
 }
-/* End of cycle: cong' of the next cycle for the dirty outputs (all outputs
- * if all != 0, after a threshold change), from the credits and flags now. */
+/* End of cycle: cong' of the next cycle and the `rich` bit for the dirty
+ * outputs (all outputs if all != 0, after a threshold change), from the
+ * credits and flags now. */
 void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
                              int all);
 

@@ -16,7 +16,8 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq) {
   b->q_head = calloc((size_t)vcs * nq, sizeof *b->q_head);
   b->q_tail = calloc((size_t)vcs * nq, sizeof *b->q_tail);
   b->occ = calloc((size_t)vcs * nq, sizeof *b->occ);
-  if (!b->slot || !b->q_head || !b->q_tail || !b->occ) {
+  b->q_info = calloc((size_t)vcs * nq, sizeof *b->q_info);
+  if (!b->slot || !b->q_head || !b->q_tail || !b->occ || !b->q_info) {
     asw_ibuf_destroy(b);
     return -1;
   }
@@ -29,6 +30,8 @@ void asw_ibuf_destroy(asw_ibuf *b) {
   free(b->q_head);
   free(b->q_tail);
   free(b->occ);
+  free(b->q_info);
+  b->q_info = NULL;
   b->slot = NULL;
   b->q_head = b->q_tail = NULL;
   b->occ = NULL;
@@ -121,12 +124,17 @@ unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head, int tail,
   return s;
 }
 
+static inline uint32_t head_info(const asw_slot *h) {
+  return (uint32_t)h->oport << 16 | (uint32_t)h->ovc << 8 | h->len;
+}
+
 void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot) {
   unsigned k = vc * b->nq + q;
   if (b->nonempty[vc] >> q & 1u) {
     b->slot[b->q_tail[k]].pkt_next = (uint16_t)slot;
   } else {
     b->q_head[k] = (uint16_t)slot;
+    b->q_info[k] = head_info(&b->slot[slot]);
     b->nonempty[vc] |= 1ull << q;
     b->nonempty_vcs |= 1u << vc;
   }
@@ -141,7 +149,9 @@ unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q) {
     b->nonempty[vc] &= ~(1ull << q);
     if (!b->nonempty[vc]) b->nonempty_vcs &= ~(1u << vc);
   } else {
-    b->q_head[k] = b->slot[s].pkt_next;
+    unsigned h = b->slot[s].pkt_next;
+    b->q_head[k] = (uint16_t)h;
+    b->q_info[k] = head_info(&b->slot[h]);
   }
   return s;
 }

@@ -41,6 +41,8 @@ typedef struct {
   uint16_t vc_due[8];  /* flits still expected of the current packet */
   uint16_t vc_held[8]; /* flits held plus due: never above BUF */
   uint16_t *q_head, *q_tail; /* [V*NQ], valid if the queue is non-empty */
+  uint32_t *q_info; /* [V*NQ] head packet's oport << 16 | ovc << 8 | len, so
+                       SA need not touch the slot memory */
   uint32_t *occ;             /* [V*NQ] occupancy (§4) */
   uint64_t nonempty[8];      /* bit q: queue (v, q) is non-empty */
   unsigned nonempty_vcs;     /* bit v: some queue of VC v is non-empty */
@@ -86,6 +88,13 @@ unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot);
 static inline unsigned asw_ibuf_queue_head(const asw_ibuf *b, unsigned vc,
                                            unsigned q) {
   return b->q_head[vc * b->nq + q];
+}
+#define ASW_QINFO_OPORT(x) ((x) >> 16)
+#define ASW_QINFO_OVC(x) ((x) >> 8 & 0xFFu)
+#define ASW_QINFO_LEN(x) ((x)&0xFFu)
+static inline uint32_t asw_ibuf_queue_info(const asw_ibuf *b, unsigned vc,
+                                           unsigned q) {
+  return b->q_info[vc * b->nq + q];
 }
 static inline uint32_t asw_ibuf_occ(const asw_ibuf *b, unsigned vc,
                                     unsigned q) {

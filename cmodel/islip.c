@@ -12,9 +12,9 @@ int asw_islip_init(asw_islip *a, unsigned ports, unsigned vcs, unsigned iters) {
   a->gp = calloc(ports, 1);
   a->ap = calloc(ports, 1);
   a->vp = calloc(ports, 1);
-  a->req_t = calloc(ports, sizeof *a->req_t);
+  a->req = calloc(ports, sizeof *a->req);
   a->grants = calloc(ports, sizeof *a->grants);
-  if (!a->gp || !a->ap || !a->vp || !a->req_t || !a->grants) {
+  if (!a->gp || !a->ap || !a->vp || !a->req || !a->grants) {
     asw_islip_destroy(a);
     return -1;
   }
@@ -25,10 +25,10 @@ void asw_islip_destroy(asw_islip *a) {
   free(a->gp);
   free(a->ap);
   free(a->vp);
-  free(a->req_t);
+  free(a->req);
   free(a->grants);
   a->gp = a->ap = a->vp = NULL;
-  a->req_t = a->grants = NULL;
+  a->req = a->grants = NULL;
 }
 
 void asw_islip_reset(asw_islip *a) {
@@ -46,19 +46,31 @@ uint64_t asw_islip_allocate(asw_islip *a, uint64_t in_mask,
     unsigned i = (unsigned)__builtin_ctzll(m);
     uint64_t r = 0;
     for (unsigned v = 0; v < V; v++) r |= req_vc[i * V + v];
-    for (uint64_t o = r; o; o &= o - 1) a->req_t[__builtin_ctzll(o)] |= 1ull << i;
+    a->req[i] = r;
     out_req |= r;
   }
   uint64_t matched_in = 0, matched_out = 0;
   for (unsigned it = 0; it < a->iters; it++) {
-    uint64_t granted = 0; /* inputs with at least one grant */
+    /* grant: each unmatched requested output scans the unmatched inputs
+     * from gp[o] for the first that requests it (no transposed matrix:
+     * with dense requests the first candidates usually hit) */
+    uint64_t granted = 0, cand = in_mask & ~matched_in;
     for (uint64_t m = out_req & ~matched_out; m; m &= m - 1) {
       unsigned o = (unsigned)__builtin_ctzll(m);
-      uint64_t c = a->req_t[o] & ~matched_in;
-      if (!c) continue;
-      unsigned i = asw_rr_first(c, a->gp[o]);
-      a->grants[i] |= 1ull << o;
-      granted |= 1ull << i;
+      uint64_t hi = cand & (~0ull << a->gp[o]), lo = cand & ~hi;
+      for (uint64_t c = hi ? hi : lo; c;) {
+        unsigned i = (unsigned)__builtin_ctzll(c);
+        if (a->req[i] >> o & 1u) {
+          a->grants[i] |= 1ull << o;
+          granted |= 1ull << i;
+          break;
+        }
+        c &= c - 1;
+        if (!c && hi) {
+          c = lo;
+          hi = 0;
+        }
+      }
     }
     if (!granted) break;
     for (uint64_t m = granted; m; m &= m - 1) {
@@ -69,21 +81,23 @@ uint64_t asw_islip_allocate(asw_islip *a, uint64_t in_mask,
       matched_in |= 1ull << i;
       matched_out |= 1ull << o;
       if (it == 0) {
-        a->gp[o] = (uint8_t)((i + 1) % P);
-        a->ap[i] = (uint8_t)((o + 1) % P);
+        a->gp[o] = (uint8_t)(i + 1 == P ? 0 : i + 1); /* (i+1) mod P */
+        a->ap[i] = (uint8_t)(o + 1 == P ? 0 : o + 1);
       }
     }
   }
-  for (uint64_t m = out_req; m; m &= m - 1) a->req_t[__builtin_ctzll(m)] = 0;
   /* VC choice: first VC requesting the matched output from vp[i]. */
   for (uint64_t m = matched_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m), o = match_out[i];
-    unsigned vmask = 0;
-    for (unsigned v = 0; v < V; v++)
-      if (req_vc[i * V + v] >> o & 1u) vmask |= 1u << v;
-    unsigned v = asw_rr_first(vmask, a->vp[i]);
+    unsigned v = 0;
+    if (V > 1) {
+      unsigned vmask = 0;
+      for (unsigned k = 0; k < V; k++)
+        if (req_vc[i * V + k] >> o & 1u) vmask |= 1u << k;
+      v = asw_rr_first(vmask, a->vp[i]);
+    }
     match_vc[i] = (uint8_t)v;
-    a->vp[i] = (uint8_t)((v + 1) % V);
+    a->vp[i] = (uint8_t)(v + 1 == V ? 0 : v + 1);
   }
   return matched_in;
 }

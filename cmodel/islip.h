@@ -12,7 +12,7 @@
 typedef struct {
   unsigned ports, vcs, iters;
   uint8_t *gp, *ap, *vp; /* [P] pointers, reset 0 */
-  uint64_t *req_t;       /* [P] scratch: inputs requesting output o */
+  uint64_t *req;         /* [P] scratch: outputs requested by input i */
   uint64_t *grants;      /* [P] scratch: outputs granting input i */
 } asw_islip;
 

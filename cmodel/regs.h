@@ -57,7 +57,7 @@ static inline void asw_regs_count(asw_regs *r, unsigned port, unsigned k) {
  * restriction (§7.2). */
 static inline uint64_t asw_regs_candidates(const asw_regs *r, unsigned c,
                                            unsigned dest) {
-  unsigned res = dest % r->delta;
+  unsigned res = r->delta == 1 ? 0 : dest % r->delta;
   return res < 64 ? r->cand[c][res] : 0;
 }
 

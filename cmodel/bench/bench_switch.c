@@ -106,8 +106,20 @@ static double run(unsigned P, unsigned V, unsigned BUF, unsigned LMAX, unsigned 
   return (double)cycles / dt;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   double thr;
+  if (argc == 7) { /* one custom case: P V BUF LMAX len cycles */
+    unsigned a[6];
+    for (int k = 0; k < 6; k++) a[k] = (unsigned)strtoul(argv[k + 1], NULL, 0);
+    double r = run(a[0], a[1], a[2], a[3], a[4], (long)a[5], &thr);
+    printf("P=%u V=%u BUF=%u LMAX=%u len=%u: %.0f switch-cycles/s (%.0f ns/cycle, throughput %.3f)\n",
+           a[0], a[1], a[2], a[3], a[4], r, 1e9 / r, thr);
+    return 0;
+  }
+  if (argc != 1) {
+    fprintf(stderr, "usage: %s [P V BUF LMAX packet_flits cycles]\n", argv[0]);
+    return 2;
+  }
   printf("single-switch simulation speed (one core, 100%% offered load, uniform, VOQ, 1 iSLIP iteration)\n");
   double r16 = run(16, 1, 64, 16, 1, 2000000, &thr);
   printf("  P=16 V=1 BUF=64 1-flit packets:          %10.0f switch-cycles/s (%.0f ns/cycle, throughput %.3f)\n", r16, 1e9 / r16, thr);

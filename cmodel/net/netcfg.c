@@ -100,8 +100,11 @@ static const key_desc keys[] = {
      "ns per cycle (64-byte flits at 100 Gb/s: 5.12)"},
     {"sink_rate", K_DBL, F(sink_rate), 0, 1, NULL,
      "sink consumption rate, flits/cycle"},
-    {"source_queue", K_UINT, F(source_queue), 1, 65535, NULL,
-     "admission capacity per source, packets (generation beyond is refused)"},
+    {"source_queue", K_UINT, F(source_queue), 1, 65534, NULL,
+     "capacity of each per-destination admission queue of a source, packets "
+     "(a packet generated for a full queue is refused)"},
+    {"source_pool", K_UINT, F(source_pool), 1, 65534, NULL,
+     "packets a source can hold over all its admission queues"},
     {"cycles", K_U64, F(cycles), 1, 2e9, NULL,
      "measured cycles (after warmup)"},
     {"warmup", K_U64, F(warmup), 0, 2e9, NULL, "warm-up cycles"},
@@ -156,7 +159,8 @@ void netcfg_default(net_cfg *c) {
   c->credit_latency = 2;
   c->cycle_ns = 5.12;
   c->sink_rate = 1.0;
-  c->source_queue = 64;
+  c->source_queue = 4;
+  c->source_pool = 1024;
   c->cycles = 20000;
   c->warmup = 5000;
   c->window = 1000;

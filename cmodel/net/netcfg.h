@@ -49,7 +49,7 @@ typedef struct {
   /* links and end nodes */
   unsigned link_latency, credit_latency;
   double cycle_ns, sink_rate;
-  unsigned source_queue;
+  unsigned source_queue, source_pool;
   /* run */
   uint64_t cycles, warmup, window, seed, watchdog, starvation, drain_limit;
   unsigned check_order; /* 0 off, 1 on, 2 auto */

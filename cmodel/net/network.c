@@ -69,7 +69,7 @@ typedef struct { /* a packet waiting in a source admission queue */
 } src_pkt;
 
 typedef struct { /* one per-destination admission queue */
-  uint16_t dest, head, tail;
+  uint16_t dest, head, tail, count;
 } dest_q;
 
 typedef struct { /* packet being received on one VC of a sink */
@@ -88,6 +88,7 @@ typedef struct {
   double sink_acc, sink_rate;
   uint32_t perm_dest;  /* permutation traffic */
   uint16_t queued, nactive, rr, free_head;
+  uint16_t queued_vc[8]; /* queued packets per injection VC */
   uint16_t hot_target; /* ROLE_HOTSPOT: destination */
   uint8_t role, on, streaming, sink_slow, sink_rr;
   /* packet being injected */
@@ -122,6 +123,8 @@ struct net {
   node *nodes;
   src_pkt *pool;   /* [N*cap] */
   dest_q *dq;      /* [N*cap] */
+  uint16_t *dmap;  /* [N*N] admission queue index + 1 of (source, dest), small N */
+  unsigned dest_cap;
   uint16_t *credits;   /* [N*V] */
   asw_flit *sink_in;   /* [W*N] */
   uint8_t *sink_valid; /* [W*N] */
@@ -366,7 +369,8 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->LC = c->credit_latency;
   n->W = (n->L > n->LC ? n->L : n->LC) + 1;
   n->len = c->packet_flits;
-  n->cap = c->source_queue;
+  n->cap = c->source_pool;
+  n->dest_cap = c->source_queue;
   n->dest_bits = 1;
   while ((1u << n->dest_bits) < n->N) n->dest_bits++;
   if (c->delta > topo_up_ports(n->t, 1) && c->routing != 0) {
@@ -392,6 +396,14 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->nodes = calloc(n->N, sizeof(node));
   n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
   n->dq = calloc((size_t)n->N * n->cap, sizeof(dest_q));
+  if ((size_t)n->N * n->N * 2 <= (64u << 20)) {
+    n->dmap = calloc((size_t)n->N * n->N, 2);
+    if (!n->dmap) {
+      snprintf(err, errlen, "out of memory building the network");
+      net_free(n);
+      return NULL;
+    }
+  }
   n->credits = calloc((size_t)n->N * n->V, 2);
   n->sink_in = calloc(WN, sizeof(asw_flit));
   n->sink_valid = calloc(WN, 1);
@@ -521,7 +533,7 @@ void net_free(net *n) {
   free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
   free(n->wake); free(n->wake_n); free(n->carry); free(n->next_carry);
   free(n->stepped_at); free(n->out_flit); free(n->out_cr_vc); free(n->out_arn);
-  free(n->nodes); free(n->pool); free(n->dq); free(n->credits);
+  free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
   free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
   free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report);
@@ -644,7 +656,16 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   window_stat *ws = cur_win(n);
   if (ws) ws->offered += n->len;
   if (measuring) n->r.offered_load += n->len;
-  if (nd->queued >= n->cap) {
+  dest_q *dq = &n->dq[(size_t)s * n->cap];
+  unsigned qi = NIL16;
+  if (n->dmap) {
+    unsigned m = n->dmap[(size_t)s * n->N + dest];
+    if (m) qi = m - 1;
+  } else {
+    for (unsigned i = 0; i < nd->nactive; i++)
+      if (dq[i].dest == dest) { qi = i; break; }
+  }
+  if (nd->queued >= n->cap || (qi != NIL16 && dq[qi].count >= n->dest_cap)) {
     n->r.packets_refused++;
     return;
   }
@@ -665,7 +686,7 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   unsigned q = n->V;
   unsigned sl;
   if (c->sqs == SQS_OBQA) {
-    unsigned leaf = topo_node_switch(n->t, s);
+    unsigned leaf = n->node_leaf[s];
     sl = topo_dmodk_port(n->t, leaf, dest) % q;
   } else {
     sl = sqs_sl((sqs_kind)c->sqs, q, n->N, topo_down_ports(n->t, 1),
@@ -675,16 +696,18 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   p->vc = (uint8_t)(sl % n->V); /* identity SL2VC on the injection link */
   n->r.packets_generated++;
   nd->queued++;
-  dest_q *dq = &n->dq[(size_t)s * n->cap];
-  for (unsigned i = 0; i < nd->nactive; i++)
-    if (dq[i].dest == dest) {
-      pool[dq[i].tail].next = k;
-      dq[i].tail = k;
-      return;
-    }
-  dq[nd->nactive].dest = (uint16_t)dest;
-  dq[nd->nactive].head = dq[nd->nactive].tail = k;
-  nd->nactive++;
+  nd->queued_vc[p->vc]++;
+  if (qi != NIL16) {
+    pool[dq[qi].tail].next = k;
+    dq[qi].tail = k;
+    dq[qi].count++;
+    return;
+  }
+  qi = nd->nactive++;
+  dq[qi].dest = (uint16_t)dest;
+  dq[qi].head = dq[qi].tail = k;
+  dq[qi].count = 1;
+  if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
 }
 
 static void inject(net *n, unsigned s, node *nd) {
@@ -694,7 +717,7 @@ static void inject(net *n, unsigned s, node *nd) {
     if (!nd->queued) return;
     uint16_t *cr = &n->credits[(size_t)s * n->V];
     int any = 0;
-    for (unsigned v = 0; v < n->V; v++) any |= cr[v] >= n->len;
+    for (unsigned v = 0; v < n->V; v++) any |= cr[v] >= n->len && nd->queued_vc[v];
     if (!any) return;
     dest_q *dq = &n->dq[(size_t)s * n->cap];
     src_pkt *pool = &n->pool[(size_t)s * n->cap];
@@ -707,12 +730,19 @@ static void inject(net *n, unsigned s, node *nd) {
     uint16_t k = dq[pick].head;
     nd->cur = pool[k];
     dq[pick].head = pool[k].next;
+    dq[pick].count--;
     pool[k].next = nd->free_head;
     nd->free_head = k;
     nd->queued--;
+    nd->queued_vc[nd->cur.vc]--;
     if (dq[pick].head == NIL16) {
-      memmove(&dq[pick], &dq[pick + 1], (nd->nactive - pick - 1) * sizeof *dq);
+      /* queue empty: the last queue takes its place (keeps the scan short) */
+      if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = 0;
       nd->nactive--;
+      if (pick != nd->nactive) {
+        dq[pick] = dq[nd->nactive];
+        if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = (uint16_t)(pick + 1);
+      }
       nd->rr = (uint16_t)(nd->nactive ? pick % nd->nactive : 0);
     } else {
       nd->rr = (uint16_t)((pick + 1) % nd->nactive);
@@ -1034,6 +1064,12 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   netcfg_json(&n->cfg, f);
   fprintf(f, ",\n  \"routing_name\": \"%s\", \"scheme_name\": \"%s%s\"", n->routing_name,
           sqs_name((sqs_kind)n->cfg.sqs), n->cfg.voq ? "-voq" : "");
+  static const char *const tnames[] = {"uniform", "hotspot", "ihs", "bitrev", "transpose",
+                                       "shuffle", "bitcomp", "tornado"};
+  if (n->cfg.traffic == TRAFFIC_HOTSPOT)
+    fprintf(f, ", \"traffic_name\": \"hs%.0f-%u\"", n->cfg.hs_fraction * 100, n->nhot);
+  else
+    fprintf(f, ", \"traffic_name\": \"%s\"", tnames[n->cfg.traffic]);
   fprintf(f, ",\n  \"topology\": {\"nodes\": %u, \"switches\": %u, \"ports\": %u, "
           "\"stages\": %u},\n", n->N, n->S, n->P, topo_levels(n->t));
   fprintf(f, "  \"cycles_run\": %llu, \"measured_cycles\": %llu, \"time_us\": %.3f,\n",
@@ -1065,6 +1101,29 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
           (unsigned long long)r.adaptive_decisions, (unsigned long long)r.adaptive_measured,
           (unsigned long long)r.route_errors, (unsigned long long)r.credit_stalls);
   fprintf(f, "  \"flit_hops\": %llu,\n", (unsigned long long)r.flit_hops);
+  /* link utilization per stage and direction over the whole run (switch
+   * FLITS_OUT counters / cycles): shows where a network saturates */
+  fprintf(f, "  \"link_utilization\": [");
+  for (unsigned l = 1; l <= topo_levels(n->t); l++) {
+    double sum[2] = {0, 0}, mx[2] = {0, 0};
+    unsigned cnt[2] = {0, 0};
+    unsigned first = topo_level_first(n->t, l), down = topo_down_ports(n->t, l);
+    for (unsigned sw = first; sw < first + topo_level_count(n->t, l); sw++)
+      for (unsigned p = 0; p < n->P; p++) {
+        if (n->peer[(size_t)sw * n->P + p].kind == PEER_NONE) continue;
+        uint32_t v = 0;
+        asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
+        double u = n->cycle ? (double)v / (double)n->cycle : 0.0;
+        int up = p >= down;
+        sum[up] += u;
+        cnt[up]++;
+        if (u > mx[up]) mx[up] = u;
+      }
+    fprintf(f, "%s{\"stage\": %u, \"up_mean\": %.4f, \"up_max\": %.4f, \"down_mean\": %.4f, "
+            "\"down_max\": %.4f}", l > 1 ? ", " : "", l, cnt[1] ? sum[1] / cnt[1] : 0.0, mx[1],
+            cnt[0] ? sum[0] / cnt[0] : 0.0, mx[0]);
+  }
+  fprintf(f, "],\n");
   fprintf(f, "  \"watchdog\": ");
   if (n->report && n->report_len) {
     fputc('"', f);

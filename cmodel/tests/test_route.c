@@ -22,7 +22,7 @@ static void env_init(rc_env *e, unsigned P, unsigned V, unsigned BUF) {
   e->cfg.buf_flits = BUF;
   e->cfg.max_packet = BUF < 16 ? BUF : 16;
   asw_regs_init(&e->r, &e->cfg);
-  asw_credits_init(&e->c, P, V, BUF);
+  asw_credits_init(&e->c, P, V, BUF, e->cfg.max_packet);
 }
 static void env_free(rc_env *e) {
   asw_regs_destroy(&e->r);
@@ -228,7 +228,8 @@ void test_route_vc_maps(void) {
 void test_credits_block(void) {
   asw_credits c;
   char err[128];
-  CHECK(asw_credits_init(&c, 4, 2, 10) == 0);
+  CHECK(asw_credits_init(&c, 4, 2, 10, 3) == 0);
+  CHECK(c.rich == 0xF);
   CHECK(asw_credits_get(&c, 3, 1) == 10);
   CHECK(asw_credits_check_return(&c, 3, 1, err, sizeof err) != 0); /* above BUF */
   CHECK(asw_credits_check_return(&c, 3, 2, err, sizeof err) != 0); /* vc >= V */
@@ -239,6 +240,13 @@ void test_credits_block(void) {
   CHECK(asw_credits_get(&c, 3, 1) == 7 && asw_credits_get(&c, 3, 0) == 10);
   asw_credits_update_cong(&c, 8, 9, 0);
   CHECK(asw_credits_cong(&c, 3, 1) && !asw_credits_cong(&c, 3, 0) && c.dirty == 0);
+  CHECK(c.rich == 0xF); /* 7 >= LMAX 3 */
+  asw_credits_reserve(&c, 3, 1, 5);
+  asw_credits_update_cong(&c, 8, 9, 0);
+  CHECK(c.rich == 0x7);
+  asw_credits_return(&c, 3, 1);
+  asw_credits_update_cong(&c, 8, 9, 0);
+  CHECK(c.rich == 0xF);
   asw_credits_reset(&c);
   CHECK(asw_credits_get(&c, 3, 1) == 10 && !asw_credits_cong(&c, 3, 1));
   asw_credits_destroy(&c);
