@@ -25,7 +25,7 @@ def key_of(run, keys):
     return " ".join(str(run[k] if k in run else run["config"][k]) for k in keys)
 
 
-def table(path, rows, cols, field, fmt):
+def table(path, rows, cols, field, fmt, markdown=False):
     runs = [r for r in json.load(open(path)) if "config" in r]
     rkeys, ckeys, val = [], [], {}
     for r in runs:
@@ -35,6 +35,16 @@ def table(path, rows, cols, field, fmt):
         if ck not in ckeys:
             ckeys.append(ck)
         val[(rk, ck)] = r[field]
+    if markdown:
+        print("| " + " | ".join(["routing"] + ckeys) + " |")
+        print("|---" * (len(ckeys) + 1) + "|")
+        for rk in rkeys:
+            cells = []
+            for ck in ckeys:
+                v = val.get((rk, ck))
+                cells.append("-" if v is None else (f"{v * 100:.0f}" if fmt == "pct" else f"{v:.3f}"))
+            print("| " + " | ".join([rk] + cells) + " |")
+        return
     w = max([len(k) for k in rkeys] + [8])
     cw = max([len(k) for k in ckeys] + [7])
     print(f"{'':{w}} " + " ".join(f"{c:>{cw}}" for c in ckeys))
@@ -55,11 +65,12 @@ def main(argv):
     ap.add_argument("--cols", default="traffic")
     ap.add_argument("--y", default="accepted_throughput")
     ap.add_argument("--fmt", default="pct", choices=["pct", "num"])
+    ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args(argv)
     if a.kind == "bench":
         bench(a.input)
     else:
-        table(a.input, a.rows.split(","), a.cols.split(","), a.y, a.fmt)
+        table(a.input, a.rows.split(","), a.cols.split(","), a.y, a.fmt, a.markdown)
     return 0
 
 

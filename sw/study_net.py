@@ -66,22 +66,27 @@ def main(argv):
     print(f"{'traffic':8} {'routing':18} {'scheme':8} {'accepted':>8} {'cold':>7} "
           f"{'hot':>7} {'lat_mean':>9} {'lat_p99':>8} {'adaptive':>9}")
     for r in runs:
-        print(f"{r['config']['traffic'] if r['config']['traffic'] != 'hotspot' else a.traffic:8} "
+        print(f"{r['traffic_name']:8} "
               f"{r['routing_name']:18} {r['scheme_name']:8} {r['accepted_throughput']:8.3f} "
               f"{r['accepted_cold']:7.3f} {r['accepted_hot']:7.4f} {r['latency_mean']:9.0f} "
               f"{r['latency_p99']:8.0f} {r['adaptive_decisions_measured']:9d}")
     for traffic in a.traffic.split(","):
         series = [(f"{r['routing_name']} {r['scheme_name']}", r["_csv"]) for r in runs
-                  if (r["config"]["traffic"] == traffic or
-                      (traffic.startswith("hs") and r["config"]["traffic"] == "hotspot"
-                       and f"hs{round(r['config']['hs_fraction'] * 100)}-{r['config']['hs_count']}" == traffic))]
+                  if r["traffic_name"] == traffic]
+        if len(series) > 12:
+            continue
         png = os.path.join(a.out, f"throughput_time_{traffic}.png")
         plot_net.plot_time(png, series, f"432-node RLFT, {traffic}, 100 % load")
         print(f"plot: {png}")
-    png = os.path.join(a.out, "throughput_bars.png")
-    plot_net.plot_bars(png, merged, ["scheme_name"], ["routing_name"], "accepted_throughput",
-                       f"432-node RLFT, {a.traffic}: accepted throughput after warm-up")
-    print(f"plot: {png}")
+    for traffic in a.traffic.split(","):
+        sub = [r for r in json.load(open(merged)) if r["traffic_name"] == traffic]
+        part = os.path.join(a.out, f"results_{traffic}.json")
+        with open(part, "w") as f:
+            json.dump(sub, f)
+        png = os.path.join(a.out, f"throughput_bars_{traffic}.png")
+        plot_net.plot_bars(png, part, ["scheme_name"], ["routing_name"], "accepted_throughput",
+                           f"432-node RLFT, {traffic}, 100 % load: accepted throughput after warm-up")
+        print(f"plot: {png}")
     print(f"results: {merged}")
     return 0
 
