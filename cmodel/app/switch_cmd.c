@@ -42,6 +42,8 @@ static void help(void) {
       "  --dest uniform|permutation|hotspot:PORT:FRACTION   destinations [uniform]\n"
       "  --drain N            after generation stops run up to N cycles more and\n"
       "                       require every packet delivered and the switch empty [0]\n"
+      "  --table FILE         register table applied after the study's programming\n"
+      "                       (format: cmodel/asw_table.h), e.g. thresholds, VC maps\n"
       "  --json FILE          write configuration and results as JSON\n"
       "  --quiet              no human summary\n"
       "Exit status: 0 ok, 1 simulation/check failure, 2 bad option.\n");
@@ -178,6 +180,9 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || parse_dest(v, &sp)) BAD;
     } else if ((m = OPT("--drain"))) {
       if (m == 2 || cli_uint("switch", "--drain", v, 0, 0xFFFFFFFFull, &sp.drain)) BAD;
+    } else if ((m = OPT("--table"))) {
+      if (m == 2) BAD;
+      sp.table = v;
     } else if ((m = OPT("--json"))) {
       if (m == 2) BAD;
       json = v;
@@ -204,8 +209,10 @@ int cmd_switch(int argc, char **argv) {
   }
   study_result r;
   if (study_run(&sp, &r, err, sizeof err)) {
-    fprintf(stderr, "asw switch: %s\n", err);
-    return 1;
+    /* a bad table is a bad option value; anything else is a failed run */
+    int table_err = sp.table && !strncmp(err, sp.table, strlen(sp.table));
+    fprintf(stderr, "asw switch: %s%s\n", table_err ? "--table: " : "", err);
+    return table_err ? 2 : 1;
   }
   if (!quiet) {
     printf("switch P=%u V=%u VOQ=%s iters=%u routing=%s BUF=%u len=%u credit-delay=%u\n",

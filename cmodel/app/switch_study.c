@@ -1,6 +1,8 @@
 /* switch_study.c — see switch_study.h. */
 #include "switch_study.h"
 
+#include "asw_table.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -321,6 +323,7 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
     goto out;
   }
   if (study_program_switch(st->sw, sp, err, errlen)) goto out;
+  if (sp->table && asw_table_load(st->sw, sp->table, err, errlen)) goto out;
   rng_seed(&st->rng, sp->seed);
   for (unsigned p = 0; p < P; p++) st->perm[p] = p;
   for (unsigned p = P - 1; p > 0; p--) {

@@ -33,6 +33,8 @@ typedef struct {
   unsigned dest;         /* STUDY_DEST_* */
   unsigned hot_port;     /* hotspot destination */
   double hot_fraction;   /* share of packets sent to hot_port */
+  const char *table;     /* optional register table (asw_table.h) applied
+                            after the study's own programming, or NULL */
   uint64_t drain;        /* >0: after `cycles`, run up to this many more
                             cycles until every packet is delivered, then
                             check the switch is idle and holds nothing */

@@ -54,6 +54,12 @@ bad --dest --dest hotspot:1
 bad --json --json
 bad unknown --frobnicate 1
 bad --ports --ports
+bad --table --table "$tmp/no-such-table"
+printf 'fwd 1 99\n' >"$tmp/bad.tbl"
+bad --table --table "$tmp/bad.tbl"
+printf 'reg THRESH 0x00080002\n' >"$tmp/good.tbl"
+if "$asw" switch --cycles 500 --table "$tmp/good.tbl" --quiet; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "  FAIL: good --table rejected"; fi
 
 for sub in "" switch; do
   if "$asw" $sub --help >"$tmp/out" 2>&1 && grep -q usage "$tmp/out"; then

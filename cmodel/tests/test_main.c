@@ -34,6 +34,8 @@ int test_quick;
   X(test_regs_reset_values)                      \
   X(test_regs_legal_writes)                      \
   X(test_regs_illegal_writes)                    \
+  X(test_table_good)                             \
+  X(test_table_bad)                              \
   X(test_config_ranges)                          \
   X(test_zero_load_latency)                      \
   X(test_back_to_back)                           \
