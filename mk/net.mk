@@ -62,3 +62,17 @@ bench: bench-net
 STUDY := study-net
 study-net: $(BUILD)/asw
 	@$(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/study_net
+
+# Studies of docs/results.md (long: tens of minutes on 2 cores).
+NET_T2_ROUTING := adaptive,adap-th-s-k,adap-th-s-k/3,adap-th-1s-k,adap-th-1s-k/3,adap-th-2s-k,adap-th-2s-k/3,dmodk,oblivious,adap-2th-s-k,adap-2th-s-k/3
+.PHONY: study-tables study-obqa
+study-tables: $(BUILD)/asw
+	@for voq in 0 1; do \
+	  $(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/table_voq$$voq \
+	    --traffic hs10-1,hs25-1,hs10-4,hs25-4,ihs --routing $(NET_T2_ROUTING) \
+	    --schemes 1q,dbbm,vftree,flow2sl --voq $$voq --cycles 30000 --warmup 10000 || exit 1; \
+	  $(PYTHON) sw/net_report.py table $(BUILD)/results/table_voq$$voq/results.json \
+	    --rows routing_name --cols scheme_name,traffic_name --markdown; \
+	done
+study-obqa: $(BUILD)/asw
+	@$(PYTHON) sw/study_obqa.py --asw $(BUILD)/asw --out $(BUILD)/results/obqa

@@ -87,8 +87,9 @@ typedef struct {
   uint64_t last_inject;/* starvation watchdog */
   double sink_acc, sink_rate;
   uint32_t perm_dest;  /* permutation traffic */
-  uint16_t queued, nactive, rr, free_head;
-  uint16_t queued_vc[8]; /* queued packets per injection VC */
+  uint16_t queued, free_head;
+  uint16_t nactive[8], rr[8]; /* per injection VC: active destination queues */
+  uint8_t rr_vc;
   uint16_t hot_target; /* ROLE_HOTSPOT: destination */
   uint8_t role, on, streaming, sink_slow, sink_rr;
   /* packet being injected */
@@ -122,8 +123,8 @@ struct net {
   /* end nodes */
   node *nodes;
   src_pkt *pool;   /* [N*cap] */
-  dest_q *dq;      /* [N*cap] */
-  uint16_t *dmap;  /* [N*N] admission queue index + 1 of (source, dest), small N */
+  dest_q *dq;      /* [(N*V + vc)*cap]: active destination queues per VC */
+  uint16_t *dmap;  /* [N*N] queue index + 1 of (source, dest) in its VC, small N */
   unsigned dest_cap;
   uint16_t *credits;   /* [N*V] */
   asw_flit *sink_in;   /* [W*N] */
@@ -395,7 +396,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->out_arn = calloc(n->P, 4);
   n->nodes = calloc(n->N, sizeof(node));
   n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
-  n->dq = calloc((size_t)n->N * n->cap, sizeof(dest_q));
+  n->dq = calloc((size_t)n->N * n->V * n->cap, sizeof(dest_q));
   if ((size_t)n->N * n->N * 2 <= (64u << 20)) {
     n->dmap = calloc((size_t)n->N * n->N, 2);
     if (!n->dmap) {
@@ -656,13 +657,18 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   window_stat *ws = cur_win(n);
   if (ws) ws->offered += n->len;
   if (measuring) n->r.offered_load += n->len;
-  dest_q *dq = &n->dq[(size_t)s * n->cap];
+  /* SL and VC are functions of (source, destination) */
+  unsigned sl;
+  if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->V;
+  else sl = sqs_sl((sqs_kind)c->sqs, n->V, n->N, topo_down_ports(n->t, 1), n->dest_bits, s, dest);
+  unsigned vc = sl % n->V; /* identity SL2VC on the injection link */
+  dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   unsigned qi = NIL16;
   if (n->dmap) {
     unsigned m = n->dmap[(size_t)s * n->N + dest];
     if (m) qi = m - 1;
   } else {
-    for (unsigned i = 0; i < nd->nactive; i++)
+    for (unsigned i = 0; i < nd->nactive[vc]; i++)
       if (dq[i].dest == dest) { qi = i; break; }
   }
   if (nd->queued >= n->cap || (qi != NIL16 && dq[qi].count >= n->dest_cap)) {
@@ -683,27 +689,17 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   p->dest = (uint16_t)dest;
   p->hot = hot;
   p->next = NIL16;
-  unsigned q = n->V;
-  unsigned sl;
-  if (c->sqs == SQS_OBQA) {
-    unsigned leaf = n->node_leaf[s];
-    sl = topo_dmodk_port(n->t, leaf, dest) % q;
-  } else {
-    sl = sqs_sl((sqs_kind)c->sqs, q, n->N, topo_down_ports(n->t, 1),
-                n->dest_bits, s, dest);
-  }
   p->sl = (uint8_t)sl;
-  p->vc = (uint8_t)(sl % n->V); /* identity SL2VC on the injection link */
+  p->vc = (uint8_t)vc;
   n->r.packets_generated++;
   nd->queued++;
-  nd->queued_vc[p->vc]++;
   if (qi != NIL16) {
     pool[dq[qi].tail].next = k;
     dq[qi].tail = k;
     dq[qi].count++;
     return;
   }
-  qi = nd->nactive++;
+  qi = nd->nactive[vc]++;
   dq[qi].dest = (uint16_t)dest;
   dq[qi].head = dq[qi].tail = k;
   dq[qi].count = 1;
@@ -715,18 +711,19 @@ static void inject(net *n, unsigned s, node *nd) {
   asw_flit f = {0};
   if (!nd->streaming) {
     if (!nd->queued) return;
+    /* round robin over the VCs with credits for a packet, then over the
+     * destinations queued on that VC */
     uint16_t *cr = &n->credits[(size_t)s * n->V];
-    int any = 0;
-    for (unsigned v = 0; v < n->V; v++) any |= cr[v] >= n->len && nd->queued_vc[v];
-    if (!any) return;
-    dest_q *dq = &n->dq[(size_t)s * n->cap];
-    src_pkt *pool = &n->pool[(size_t)s * n->cap];
-    unsigned i, pick = NIL16;
-    for (unsigned j = 0; j < nd->nactive; j++) {
-      i = (nd->rr + j) % nd->nactive;
-      if (cr[pool[dq[i].head].vc] >= n->len) { pick = i; break; }
+    unsigned vc = NIL16;
+    for (unsigned j = 0; j < n->V; j++) {
+      unsigned v = (nd->rr_vc + j) % n->V;
+      if (nd->nactive[v] && cr[v] >= n->len) { vc = v; break; }
     }
-    if (pick == NIL16) return;
+    if (vc == NIL16) return;
+    nd->rr_vc = (uint8_t)((vc + 1) % n->V);
+    dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
+    src_pkt *pool = &n->pool[(size_t)s * n->cap];
+    unsigned pick = nd->rr[vc] % nd->nactive[vc];
     uint16_t k = dq[pick].head;
     nd->cur = pool[k];
     dq[pick].head = pool[k].next;
@@ -734,18 +731,17 @@ static void inject(net *n, unsigned s, node *nd) {
     pool[k].next = nd->free_head;
     nd->free_head = k;
     nd->queued--;
-    nd->queued_vc[nd->cur.vc]--;
     if (dq[pick].head == NIL16) {
-      /* queue empty: the last queue takes its place (keeps the scan short) */
+      /* queue empty: the last queue takes its place */
       if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = 0;
-      nd->nactive--;
-      if (pick != nd->nactive) {
-        dq[pick] = dq[nd->nactive];
+      unsigned last = --nd->nactive[vc];
+      if (pick != last) {
+        dq[pick] = dq[last];
         if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = (uint16_t)(pick + 1);
       }
-      nd->rr = (uint16_t)(nd->nactive ? pick % nd->nactive : 0);
+      nd->rr[vc] = (uint16_t)(nd->nactive[vc] ? pick % nd->nactive[vc] : 0);
     } else {
-      nd->rr = (uint16_t)((pick + 1) % nd->nactive);
+      nd->rr[vc] = (uint16_t)((pick + 1) % nd->nactive[vc]);
     }
     cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - n->len);
     nd->streaming = 1;
