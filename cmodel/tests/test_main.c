@@ -47,6 +47,7 @@ int test_quick;
   X(test_determinism_and_reset)                  \
   X(test_idle)                                   \
   X(test_conservation_random_configs)            \
+  X(test_random_traffic_scoreboard)              \
   X(test_hol_limit)                              \
   X(test_islip_near_full_load)                   \
   X(test_multipath_hotspot)                      \

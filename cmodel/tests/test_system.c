@@ -433,3 +433,161 @@ void test_large_switch_idle_cost(void) {
       asw_switch_free(sws[k]);
     }
 }
+
+/* Random traffic with everything the study does not vary: random SL and
+ * adapted bit per packet, destinations beyond the table (route errors),
+ * multipath and single-path entries mixed, AFI and OBQA, and register
+ * writes on the bus during the run (routing mode, thresholds, LFSR seed).
+ * Every flit carries (packet id, flit index) in its payload; the
+ * scoreboard checks each delivered flit against the packet sent (header,
+ * payload, tail, contiguity per output VC), the output port against the
+ * legal set for its destination, the adapted-flow VC, per-(input, VC,
+ * destination, output) order, and that every packet arrives exactly once. */
+typedef struct {
+  uint64_t hdr;
+  unsigned len, src, vc, delivered;
+} sent_pkt;
+
+static void scoreboard_run(unsigned P, unsigned V, unsigned voq, unsigned vc_ctrl, long cycles, uint64_t seed) {
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = P;
+  c.vcs = V;
+  c.buf_flits = 16;
+  c.max_packet = 6;
+  c.payload_bits = 64;
+  c.voq = voq;
+  c.iters = 1 + (unsigned)(seed % 3);
+  c.dest_bits = 8;
+  c.table_entries = 3 * P;
+  asw_switch *sw = asw_switch_new(&c, NULL, 0);
+  if (!sw) { CHECK(sw != NULL); return; }
+  rnd_state = seed;
+  const unsigned dests = c.table_entries + 4; /* some beyond the table */
+  uint64_t cset[4];
+  for (unsigned k = 0; k < 4; k++) {
+    cset[k] = rnd() & (P == 64 ? ~0ull : (1ull << P) - 1);
+    asw_reg_write(sw, ASW_REG_CSET(k, 0), (uint32_t)cset[k]);
+    asw_reg_write(sw, ASW_REG_CSET(k, 1), (uint32_t)(cset[k] >> 32));
+  }
+  uint32_t fwd[256];
+  for (unsigned d = 0; d < c.table_entries; d++) {
+    fwd[d] = d % 5 == 4 ? 0 /* invalid */ : asw_fwd_entry((unsigned)(rnd() % P), (unsigned)(rnd() % 64), (unsigned)(rnd() % 4), (unsigned)(rnd() % 2));
+    CHECK(asw_reg_write(sw, ASW_REG_FWD(d), fwd[d]) == ASW_OK);
+  }
+  const unsigned default_port = (unsigned)(rnd() % P);
+  asw_reg_write(sw, ASW_REG_DEFAULT_PORT, default_port);
+  CHECK(asw_reg_write(sw, ASW_REG_VC_CTRL, vc_ctrl) == ASW_OK);
+  for (unsigned o = 0; o < P; o++)
+    for (unsigned s = 0; s < 16; s++) asw_reg_write(sw, ASW_REG_SL2VC(o, s), (unsigned)(rnd() % V));
+
+  enum { MAXPKT = 1 << 16 };
+  sent_pkt *pk = calloc(MAXPKT, sizeof *pk);
+  uint32_t *last = calloc((size_t)P * 8 * 256 * 64, sizeof *last); /* (src,vc,dest,out) -> last id+1 */
+  unsigned npk = 0, ndel = 0;
+  traffic t;
+  traffic_init(&t, &c);
+  unsigned cur[64]; /* packet id in progress per input */
+  int rx[64][8];    /* packet id in progress per output VC, -1 none */
+  unsigned rx_idx[64][8];
+  for (unsigned o = 0; o < 64; o++) for (unsigned v = 0; v < 8; v++) rx[o][v] = -1;
+  asw_flit of[64];
+  uint8_t ocr[64];
+  uint32_t arn[64];
+  asw_outputs out = {0, of, 0, ocr, 0, arn, 0, 0};
+  long cyc;
+  for (cyc = 0; cyc < cycles + 3000; cyc++) {
+    asw_inputs in;
+    int gen = cyc < cycles;
+    traffic_make(&t, &in, dests);
+    if (!gen) { /* drain: only continue packets in progress, keep credits */
+      uint64_t keep = 0;
+      for (uint64_t m = in.flit_mask; m; m &= m - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(m);
+        if (!t.flit[p].head) keep |= 1ull << p;
+        else { t.left[p] = 0; t.cred[p][t.flit[p].vc] += ASW_HDR_LEN(t.flit[p].hdr); }
+      }
+      in.flit_mask = keep;
+    }
+    for (uint64_t m = in.flit_mask; m; m &= m - 1) {
+      unsigned p = (unsigned)__builtin_ctzll(m);
+      asw_flit *f = &t.flit[p];
+      if (f->head) {
+        if (npk == MAXPKT) { CHECK(npk < MAXPKT); goto done; }
+        cur[p] = npk;
+        /* src field names the input VC too, for the order check */
+        f->hdr = (f->hdr & ~0xFFFF0000ull) | ((uint64_t)(p * 8 + f->vc) << 16);
+        pk[npk] = (sent_pkt){f->hdr, ASW_HDR_LEN(f->hdr), p, f->vc, 0};
+        npk++;
+      }
+      unsigned idx = pk[cur[p]].len - (t.left[p] + 1);
+      f->payload = (uint64_t)cur[p] << 8 | idx;
+    }
+    if (gen && cyc % 50 == 7) { /* change routing and thresholds on the bus */
+      in.reg_en = 1;
+      in.reg_we = 1;
+      switch ((cyc / 50) % 4) {
+      case 0: in.reg_addr = ASW_REG_ROUTE_CTRL; in.reg_wdata = asw_route_ctrl((unsigned)(rnd() % 3), (unsigned)(rnd() % 3), (unsigned)rnd() & 0xFF, 1 + (unsigned)(rnd() % 3), 1 + (unsigned)(rnd() % 3)); break;
+      case 1: in.reg_addr = ASW_REG_THRESH; in.reg_wdata = (uint32_t)(2 + rnd() % 4) | (uint32_t)(8 + rnd() % 8) << 16; break;
+      case 2: in.reg_addr = ASW_REG_LFSR_SEED; in.reg_wdata = (uint32_t)rnd(); break;
+      default: in.reg_en = 1; in.reg_we = 0; in.reg_addr = ASW_REG_OCC(0, 0, 0); break;
+      }
+    }
+    int rc = asw_switch_step(sw, &in, &out);
+    CHECKF(rc == ASW_OK, "cycle %ld: %s", cyc, asw_switch_error(sw));
+    if (rc != ASW_OK) break;
+    traffic_account(&t, &out);
+    for (uint64_t m = out.flit_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      const asw_flit *f = &of[o];
+      unsigned id = (unsigned)(f->payload >> 8), idx = (unsigned)(f->payload & 0xFF);
+      if (f->vc >= V || id >= npk) { CHECKF(0, "cycle %ld out %u: bad flit", cyc, o); goto done; }
+      sent_pkt *s = &pk[id];
+      if (f->head) {
+        CHECKF(rx[o][f->vc] < 0, "cycle %ld out %u vc %u: head inside a packet", cyc, o, f->vc);
+        CHECKF(!s->delivered && idx == 0 && f->hdr == s->hdr, "cycle %ld out %u: packet %u duplicated or corrupted", cyc, o, id);
+        s->delivered = 1;
+        ndel++;
+        unsigned dest = ASW_HDR_DEST(s->hdr);
+        uint32_t e = dest < c.table_entries ? fwd[dest] : 0;
+        int adapted = ASW_HDR_ADAPTED(s->hdr) && (vc_ctrl & 2);
+        int ok;
+        if (!(e >> 31)) ok = o == default_port;
+        else if ((e >> 30 & 1) && !adapted) ok = o == (e & 63) || (cset[e >> 16 & 3] >> o & 1);
+        else ok = o == (e & 63);
+        CHECKF(ok, "packet %u for dest %u (entry 0x%08x) left on output %u", id, dest, e, o);
+        if (adapted) CHECKF(f->vc == V - 1, "adapted packet on vc %u", f->vc);
+        uint32_t *l = &last[((s->src * 8 + s->vc) * 256 + dest) * 64 + o];
+        CHECKF(*l <= id, "packet %u overtook packet %u on (input %u, vc %u, dest %u, output %u)", id, *l - 1, s->src, s->vc, dest, o);
+        *l = id + 1;
+        rx[o][f->vc] = (int)id;
+        rx_idx[o][f->vc] = 0;
+      } else {
+        CHECKF(rx[o][f->vc] == (int)id && idx == rx_idx[o][f->vc] + 1 && f->hdr == 0,
+               "cycle %ld out %u vc %u: flit of packet %u idx %u out of place", cyc, o, f->vc, id, idx);
+        rx_idx[o][f->vc] = idx;
+      }
+      CHECKF(!!f->tail == (idx + 1 == s->len), "packet %u flit %u tail %u", id, idx, f->tail);
+      if (f->tail) rx[o][f->vc] = -1;
+    }
+    if (test_failed_checks) break;
+    if (!gen && ndel == npk && asw_switch_idle(sw)) break;
+  }
+  if (getenv("ASW_TEST_VERBOSE")) fprintf(stderr, "    scoreboard P=%u: %u packets, %ld cycles\n", P, npk, cyc);
+  CHECKF(ndel == npk, "%u of %u packets delivered", ndel, npk);
+  CHECK(npk > 1000);
+  CHECK(asw_switch_idle(sw));
+done:
+  free(pk);
+  free(last);
+  asw_switch_free(sw);
+}
+
+void test_random_traffic_scoreboard(void) {
+  scoreboard_run(5, 3, 1, 0, test_quick ? 4000 : 15000, 11);
+  scoreboard_run(5, 3, 0, 1, test_quick ? 4000 : 15000, 12);  /* FIFO inputs, OBQA */
+  scoreboard_run(7, 4, 1, 3, test_quick ? 4000 : 15000, 13);  /* OBQA + AFI */
+  scoreboard_run(6, 2, 1, 2, test_quick ? 4000 : 15000, 14);  /* SL table + AFI */
+  scoreboard_run(33, 2, 1, 2, test_quick ? 2000 : 6000, 15);
+  scoreboard_run(2, 1, 0, 0, test_quick ? 4000 : 15000, 16);
+}
