@@ -575,7 +575,7 @@ static void scoreboard_run(unsigned P, unsigned V, unsigned voq, unsigned vc_ctr
   }
   if (getenv("ASW_TEST_VERBOSE")) fprintf(stderr, "    scoreboard P=%u: %u packets, %ld cycles\n", P, npk, cyc);
   CHECKF(ndel == npk, "%u of %u packets delivered", ndel, npk);
-  CHECK(npk > 1000);
+  CHECK(npk > (unsigned)cycles / 8); /* the run did carry traffic */
   CHECK(asw_switch_idle(sw));
 done:
   free(pk);
