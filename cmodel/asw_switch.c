@@ -339,8 +339,8 @@ static uint64_t stage_sa(asw_switch *sw) {
     matched = asw_islip_allocate(&sw->sa, req_in, sw->req_vc, sw->match_out,
                                  sw->match_vc);
   for (uint64_t m = scan; m; m &= m - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(m);
-    memset(&sw->req_vc[i * V], 0, V * sizeof *sw->req_vc);
+    uint64_t *r = &sw->req_vc[(unsigned)__builtin_ctzll(m) * V];
+    for (unsigned v = 0; v < V; v++) r[v] = 0;
   }
   for (uint64_t m = matched; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);

@@ -44,8 +44,8 @@ build-cmodel: $(BUILD)/asw
 # Prints one "name: N passed, N failed" line per run; exits non-zero on any failure.
 test-cmodel: $(BUILD)/cmodel/test_cmodel $(BUILD)/cmodel/test_cmodel_san $(BUILD)/asw
 	@rc=0; \
-	$(BUILD)/cmodel/test_cmodel --label plain || rc=1; \
-	$(BUILD)/cmodel/test_cmodel_san --label sanitized --quick || rc=1; \
+	$(BUILD)/cmodel/test_cmodel --label plain --tmpdir $(BUILD)/cmodel || rc=1; \
+	$(BUILD)/cmodel/test_cmodel_san --label sanitized --quick --tmpdir $(BUILD)/cmodel || rc=1; \
 	bash cmodel/tests/test_cli.sh $(BUILD)/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-cmodel

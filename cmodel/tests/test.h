@@ -7,6 +7,7 @@
 
 extern int test_failed_checks; /* checks failed in the current test */
 extern int test_quick;         /* --quick: shorter long-running tests */
+extern const char *test_tmpdir; /* --tmpdir: where tests may write files */
 
 #define CHECK(cond)                                                      \
   do {                                                                   \

@@ -1,6 +1,7 @@
 /* test_main.c — runs every C-model test; prints failures and one line
  * "<label>: N passed, N failed". Options: --label NAME, --quick (shorter
- * long-running tests, for the sanitizer build), --only SUBSTRING. */
+ * long-running tests, for the sanitizer build), --only SUBSTRING, --tmpdir
+ * DIR (for files tests write; default "."). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -9,6 +10,7 @@
 
 int test_failed_checks;
 int test_quick;
+const char *test_tmpdir = ".";
 
 #define TESTS(X)                                 \
   X(test_lfsr_recurrence)                        \
@@ -64,8 +66,9 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[k], "--label") && k + 1 < argc) label = argv[++k];
     else if (!strcmp(argv[k], "--quick")) test_quick = 1;
     else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
+    else if (!strcmp(argv[k], "--tmpdir") && k + 1 < argc) test_tmpdir = argv[++k];
     else {
-      fprintf(stderr, "usage: %s [--label NAME] [--quick] [--only SUBSTRING]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--label NAME] [--quick] [--only SUBSTRING] [--tmpdir DIR]\n", argv[0]);
       return 2;
     }
   }

@@ -44,7 +44,8 @@ void test_table_good(void) {
   CHECK(rd(sw, ASW_REG_LFSR_SEED) == 0xBEEF);
   CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
   /* from a file */
-  const char *path = "build/cmodel/test_table.txt";
+  char path[512];
+  snprintf(path, sizeof path, "%s/test_table_%d.txt", test_tmpdir, test_quick);
   FILE *f = fopen(path, "w");
   CHECK(f != NULL);
   if (f) {
@@ -101,7 +102,9 @@ void test_table_bad(void) {
   }
   asw_switch *sw = make();
   char err[300];
-  CHECK(asw_table_load(sw, "build/cmodel/no/such/table.txt", err, sizeof err) == ASW_EINVAL);
+  char path[512];
+  snprintf(path, sizeof path, "%s/no/such/table.txt", test_tmpdir);
+  CHECK(asw_table_load(sw, path, err, sizeof err) == ASW_EINVAL);
   CHECK(strstr(err, "cannot open") != NULL);
   asw_switch_free(sw);
 }
