@@ -398,8 +398,51 @@ module asw_switch #(
       chk_en_q <= 1'b1;
     end
   end
+  // Link protocol (contract §2): per input VC, exactly len flits from head to tail,
+  // len in 1..LMAX, dest bits at and above DW zero, VC < V.
+  logic [7:0] pkt_left_q[P*8];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned k = 0; k < P*8; k++) begin
+        pkt_left_q[k] <= '0;
+      end
+    end else begin
+      for (int unsigned i = 0; i < P; i++) begin
+        if (in_valid_i[i]) begin
+          pkt_left_q[i*8 + 32'(in_vc_i[i*3 +: 3])] <=
+            (in_head_i[i] ? in_hdr_i[i*64+36 +: 8] : pkt_left_q[i*8 + 32'(in_vc_i[i*3 +: 3])]) - 8'd1;
+        end
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (chk_en_q) begin
+      for (int unsigned i = 0; i < P; i++) begin
+        if (in_valid_i[i]) begin
+          logic [7:0] left;
+          logic [7:0] len;
+          left = pkt_left_q[i*8 + 32'(in_vc_i[i*3 +: 3])];
+          len = in_hdr_i[i*64+36 +: 8];
+          assert (32'(in_vc_i[i*3 +: 3]) < V)
+            else $error("asw_switch: protocol error on input %0d: VC %0d >= V", i, in_vc_i[i*3 +: 3]);
+          if (in_head_i[i]) begin
+            assert (left == 8'd0)
+              else $error("asw_switch: protocol error on input %0d: head inside a packet", i);
+            assert (len >= 8'd1 && 32'(len) <= LMAX)
+              else $error("asw_switch: protocol error on input %0d: len %0d outside 1..LMAX", i, len);
+            assert ((32'(in_hdr_i[i*64 +: 16]) >> DW) == 0)
+              else $error("asw_switch: protocol error on input %0d: dest bits above DW set", i);
+            assert (in_tail_i[i] == (len == 8'd1))
+              else $error("asw_switch: protocol error on input %0d: tail flag vs len", i);
+          end else begin
+            assert (left != 8'd0)
+              else $error("asw_switch: protocol error on input %0d: body flit outside a packet", i);
+            assert (in_tail_i[i] == (left == 8'd1))
+              else $error("asw_switch: protocol error on input %0d: tail flag vs len", i);
+          end
+        end
+      end
       for (int unsigned o = 0; o < P; o++) begin
         int unsigned senders;
         senders = 0;

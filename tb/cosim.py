@@ -43,6 +43,8 @@ MATRIX = [
     ("d", "2th", "sl", "full", 100000),
     ("d", "det", "obqa", "rewrite", 100000),
     ("d", "obl", "obqa-afi", "hotspot", 100000),
+    ("b", "ada", "sl", "proto", 20000),
+    ("d", "th", "id", "proto", 20000),
 ]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2)
 

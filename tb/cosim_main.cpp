@@ -179,6 +179,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   bool ok = true;
   uint64_t c = 0;
   uint32_t read_addr = 0;  // address of the read issued in the previous cycle
+  bool proto_seen = false;
   for (; c < o.opt.cycles; c++) {
 #if VM_TRACE
     if (trace_from >= 0 && !tfp && static_cast<int64_t>(c) >= trace_from) {
@@ -201,7 +202,20 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
     out.arn = oarn;
     const int rc = asw_switch_step(ref, &in, &out);
     if (rc != ASW_OK) {
-      mm = {c, std::string("C model step error: ") + asw_switch_error(ref)};
+      // Let the RTL see the same cycle: its assertions must flag it as well.
+      top->clk_i = 1;
+      top->eval();
+      const bool rtl_flag = ctx->gotError();
+      if (o.opt.scenario == TB_SCEN_PROTO && rc == ASW_EPROTO && rtl_flag &&
+          c == tb_proto_cycle(tb)) {
+        proto_seen = true;
+        std::printf("protocol violation at cycle %" PRIu64 " flagged by both: %s\n", c,
+                    asw_switch_error(ref));
+        c++;
+        break;
+      }
+      mm = {c, std::string("C model step error: ") + asw_switch_error(ref) +
+                   (rtl_flag ? " (RTL assertion too)" : " (RTL did not flag it)")};
       ok = false;
       break;
     }
@@ -229,7 +243,12 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   if (tfp) tfp->close();
 #endif
   tb_get_stats(tb, &stats);
-  if (ok) {
+  if (ok && o.opt.scenario == TB_SCEN_PROTO) {
+    if (!proto_seen) {
+      ok = false;
+      mm = {c, "the injected protocol violation was not flagged"};
+    }
+  } else if (ok) {
     char msg[256];
     if (tb_check_end(tb, msg, sizeof msg) != 0) {
       end_msg = msg;
@@ -249,7 +268,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
 static void usage() {
   std::fprintf(stderr,
                "usage: cosim [--routing det|obl|ada|th|2th] [--vcmap id|sl|obqa|afi|obqa-afi]\n"
-               "             [--scen random|hotspot|full|zerocred|len1|lenmax|rewrite]\n"
+               "             [--scen random|hotspot|full|zerocred|len1|lenmax|rewrite|proto]\n"
                "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S]\n");
 }
 
@@ -297,7 +316,7 @@ int main(int argc, char **argv) {
       if ((idx = tb_scenario_from_name(need().c_str())) < 0) {
         std::fprintf(stderr,
                      "cosim: unknown scenario '%s' (random hotspot full zerocred len1 lenmax "
-                     "rewrite)\n", v);
+                     "rewrite proto)\n", v);
         return 2;
       }
       o.opt.scenario = idx;

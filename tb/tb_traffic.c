@@ -8,7 +8,7 @@
 static const char *const routing_names[TB_ROUTE_N] = {"det", "obl", "ada", "th", "2th"};
 static const char *const vcmap_names[TB_VC_N] = {"id", "sl", "obqa", "afi", "obqa-afi"};
 static const char *const scen_names[TB_SCEN_N] = {"random", "hotspot", "full",  "zerocred",
-                                                  "len1",   "lenmax",  "rewrite"};
+                                                  "len1",   "lenmax",  "rewrite", "proto"};
 
 static int find_name(const char *const *names, int n, const char *s) {
   for (int i = 0; i < n; i++)
@@ -69,6 +69,8 @@ struct tb_traffic {
   tb_stats st;
   uint64_t outstanding; /* flits sent and not yet out of the switch */
   uint8_t *was_full;    /* [P*V] */
+  uint64_t proto_at;    /* planned / done protocol violation cycle */
+  int proto_done;
 };
 
 /* ---- random numbers (xorshift64*) --------------------------------------- */
@@ -135,7 +137,13 @@ static uint32_t sl2vc_value(tb_traffic *t, unsigned s) {
 
 /* An illegal write (contract §11): must be rejected and counted. */
 static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
-  switch (rnd_below(t, 8)) {
+  switch (rnd_below(t, 12)) {
+  case 8: *a = ASW_REG_VC_CTRL; *d = vc_ctrl_value(t) | 4u; break;
+  case 9: *a = ASW_REG_DEFAULT_PORT; *d = 0x40u | rnd_below(t, t->P); break;
+  case 10: *a = ASW_REG_CSET(rnd_below(t, 4), 1); *d = t->P <= 32 ? 1u : (t->P < 64 ? 1u << (t->P - 32) : 0);
+    if (t->P == 64) *a = ASW_REG_PARAM0;
+    break;
+  case 11: *a = 0x30000u + rnd_below(t, 0x1000); *d = (uint32_t)rnd(t); break; /* unmapped */
   case 0: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(3, 0, 0xFF, 1, 1); break;
   case 1: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(0, 0, 0xFF, 0, 1); break;
   case 2: *a = ASW_REG_THRESH; *d = 5u | (2u << 16); break;
@@ -169,6 +177,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   } else if (k < 78) {
     *a = ASW_REG_ROUTE_CTRL;
     *d = route_ctrl_value(t, 1);
+    if (chance(t, 20)) *d |= (uint32_t)rnd(t) << 23; /* bits above the fields: ignored */
   } else if (k < 83) {
     *a = ASW_REG_LFSR_SEED;
     *d = (uint32_t)rnd(t);
@@ -289,6 +298,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (drain < 200) drain = 200;
   if (drain > 3000) drain = 3000;
   t->drain_from = o->cycles > drain ? o->cycles - drain : 0;
+  t->proto_at = t->script_len / 2 + 500 + rnd_below(t, 1000);
   t->reg_rate = o->scenario == TB_SCEN_REWRITE ? 4 : 16;
   t->rewrite_rate = o->scenario == TB_SCEN_REWRITE ? 70 : 25;
   return t;
@@ -410,6 +420,21 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
     t->outstanding++;
   }
 
+  /* negative test: a body flit on a VC with no packet in progress */
+  if (t->opt.scenario == TB_SCEN_PROTO && !t->proto_done && !programming && cycle >= t->proto_at) {
+    for (unsigned v = 0; v < t->V && !t->proto_done; v++) {
+      if (t->snd[v].remaining || ((in->flit_mask & 1) && t->flit[0].vc == v)) continue;
+      asw_flit *f = &t->flit[0];
+      memset(f, 0, sizeof *f);
+      f->valid = 1;
+      f->tail = 1;
+      f->vc = (uint8_t)v;
+      in->flit_mask |= 1;
+      t->proto_done = 1;
+      t->proto_at = cycle;
+    }
+  }
+
   /* receivers return credits */
   for (unsigned o = 0; o < t->P; o++) {
     receiver *r = &t->rcv[o];
@@ -494,5 +519,7 @@ int tb_check_end(const tb_traffic *t, char *msg, size_t msglen) {
   }
   return 0;
 }
+
+uint64_t tb_proto_cycle(const tb_traffic *t) { return t->proto_done ? t->proto_at : UINT64_MAX; }
 
 void tb_get_stats(const tb_traffic *t, tb_stats *s) { *s = t->st; }

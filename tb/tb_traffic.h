@@ -25,6 +25,8 @@ enum {
   TB_SCEN_LEN1,     /* 1-flit packets back to back */
   TB_SCEN_LENMAX,   /* LMAX-flit packets back to back */
   TB_SCEN_REWRITE,  /* frequent table/mode rewrites while traffic flows */
+  TB_SCEN_PROTO,    /* negative test: one link-protocol violation mid-run, which
+                       both the C model (ASW_EPROTO) and the RTL (assertion) flag */
   TB_SCEN_N
 };
 
@@ -55,6 +57,9 @@ void tb_free(tb_traffic *t);
 void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in);
 /* The outputs of the same cycle (as produced by the reference). */
 void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out);
+
+/* Cycle of the injected protocol violation (TB_SCEN_PROTO), UINT64_MAX if none yet. */
+uint64_t tb_proto_cycle(const tb_traffic *t);
 
 /* After the drain: every flit sent arrived and every credit came back.
  * 0 if so, else -1 with a message. */
