@@ -19,6 +19,8 @@ typedef struct {
   uint16_t *cred; /* [P*V] */
   uint8_t *cong;  /* [P] bit v: cong' of (o, v) for the current cycle */
   uint64_t dirty; /* outputs whose credits changed this cycle */
+  uint8_t *dirty_vc; /* [P] bit v: CRED[o][v] changed this cycle */
+  uint8_t *poor;     /* [P] bit v: CRED[o][v] < LMAX */
   uint64_t rich;  /* outputs whose every VC has >= LMAX credits: any packet
                      fits, so SA needs no per-packet credit check */
 } asw_credits;
@@ -47,11 +49,13 @@ static inline void asw_credits_reserve(asw_credits *c, unsigned o, unsigned v,
                                        unsigned len) {
   c->cred[o * c->vcs + v] = (uint16_t)(c->cred[o * c->vcs + v] - len);
   c->dirty |= 1ull << o;
+  c->dirty_vc[o] |= (uint8_t)(1u << v);
 }
 /* One credit returned by downstream (checked). */
 static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
   c->cred[o * c->vcs + v]++;
   c->dirty |= 1ull << o;
+  c->dirty_vc[o] |= (uint8_t)(1u << v);
 }
 /* End of cycle: cong' of the next cycle and the `rich` bit for the dirty
  * outputs (all outputs if all != 0, after a threshold change), from the

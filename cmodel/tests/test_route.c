@@ -180,6 +180,7 @@ void test_route_adaptive_2th(void) {
   for (unsigned k = 0; k < 10; k++) {
     set_cred(&e, 0, 0, cr[k]);
     e.c.dirty |= 1;
+    e.c.dirty_vc[0] |= 1;
     asw_credits_update_cong(&e.c, e.r.ltth, e.r.htth, 0);
     CHECKF(asw_credits_cong(&e.c, 0, 0) == cong[k], "step %u", k);
     asw_route r = asw_route_compute(&e.r, &e.c, hdr(0, 0), ent, &l);
