@@ -417,15 +417,17 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   /* Outputs of this cycle: the registers as they are at its start. */
   if (out) {
     out->flit_mask = sw->out_mask;
-    for (uint64_t m = sw->out_mask; m; m &= m - 1) {
-      unsigned o = (unsigned)__builtin_ctzll(m);
-      out->flit[o] = sw->out_flit[o];
-    }
+    if (out->flit)
+      for (uint64_t m = sw->out_mask; m; m &= m - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(m);
+        out->flit[o] = sw->out_flit[o];
+      }
     out->credit_mask = sw->cr_mask;
-    for (uint64_t m = sw->cr_mask; m; m &= m - 1) {
-      unsigned i = (unsigned)__builtin_ctzll(m);
-      out->credit_vc[i] = sw->cr_vc[i];
-    }
+    if (out->credit_vc)
+      for (uint64_t m = sw->cr_mask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        out->credit_vc[i] = sw->cr_vc[i];
+      }
     out->arn_mask = 0;
     out->reg_rvalid = sw->rvalid;
     out->reg_rdata = sw->rdata;

@@ -111,8 +111,17 @@ void asw_switch_reset(asw_switch *sw);
 
 /* Advances one clock cycle: out gets the outputs of this cycle (registered
  * values), then the state is updated with in. Returns ASW_OK, or ASW_EPROTO
- * on a link-protocol violation (message via asw_switch_error). in may have
- * zero masks; out may be NULL if the caller does not want outputs. */
+ * on a link-protocol violation (message via asw_switch_error), in which case
+ * nothing changed and out was not written. in may have zero masks or be
+ * NULL (an idle cycle); out may be NULL if the caller does not want outputs
+ * (and out->flit / out->credit_vc may be NULL to skip those arrays).
+ * Protocol violations: a flit breaking §2 (VC >= V, head inside a packet,
+ * body without head, len outside 1..LMAX, tail not on the len-th flit, more
+ * than BUF flits held or due on a VC, dest bits at or above DW), a credit
+ * for VC >= V or above BUF (§9), mask bits for ports >= P, a mask set with
+ * its array NULL, reg_addr wider than 20 bits. Payload bits at or above PW
+ * are ignored (the port is PW bits wide); an illegal register write through
+ * reg_en is not a protocol error (it counts in REG_ERRORS, §11). */
 int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out);
 
 /* True if stepping with no inputs would change no state and produce no
