@@ -44,6 +44,7 @@ const char *test_tmpdir = ".";
   X(test_cut_through_bubbles)                    \
   X(test_register_bus_timing)                    \
   X(test_counters_and_occupancy)                 \
+  X(test_protocol_errors_named)                  \
   X(test_rc_sees_cycle_start_credits)            \
   X(test_protocol_violations_change_nothing)     \
   X(test_determinism_and_reset)                  \

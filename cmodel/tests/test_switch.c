@@ -361,3 +361,85 @@ void test_rc_sees_cycle_start_credits(void) {
   CHECK(v == 3);
   asw_switch_free(d.sw);
 }
+
+void test_protocol_errors_named(void) {
+  /* each violation: ASW_EPROTO, a message naming it, nothing changed */
+  asw_config c = cfg(4, 2, 8, 4, 1);
+  c.dest_bits = 4;
+  c.table_entries = 16;
+  drv d;
+  if (drv_init(&d, &c)) return;
+  struct { int kind; const char *msg; } cases[] = {
+      {0, "dest"}, {2, "still due"}, {3, "no tail"},
+      {4, "more flits"}, {5, "NULL"}, {6, "NULL"}, {7, "exceed BUF"},
+  };
+  for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    /* state before: input 1 has a 3-flit packet in progress on VC 0 with
+     * 6 of 8 credits held (3 of an earlier packet) */
+    asw_switch_reset(d.sw);
+    drv_flit(&d, 1, 1, 0, 0, asw_hdr_make(9, 0, 0, 3, 0, 0, 0), 0);
+    CHECK(drv_step(&d) == ASW_OK);
+    drv_flit(&d, 1, 0, 0, 0, 0, 0);
+    CHECK(drv_step(&d) == ASW_OK);
+    drv_flit(&d, 1, 0, 1, 0, 0, 0);
+    CHECK(drv_step(&d) == ASW_OK);
+    drv_flit(&d, 1, 1, 0, 0, asw_hdr_make(9, 0, 0, 3, 0, 0, 0), 0);
+    CHECK(drv_step(&d) == ASW_OK);
+    uint32_t before;
+    asw_reg_read(d.sw, ASW_REG_COUNTER(1, ASW_CNT_FLITS_IN), &before);
+    asw_inputs saved = d.in;
+    switch (cases[k].kind) {
+    case 0: drv_flit(&d, 2, 1, 1, 0, asw_hdr_make(16, 0, 0, 1, 0, 0, 0), 0); break; /* dest >= 2^DW */
+    case 2: drv_flit(&d, 1, 1, 1, 0, asw_hdr_make(1, 0, 0, 1, 0, 0, 0), 0); break; /* head inside packet */
+    case 3: drv_flit(&d, 1, 0, 0, 0, 0, 0);
+            CHECK(drv_step(&d) == ASW_OK);
+            asw_reg_read(d.sw, ASW_REG_COUNTER(1, ASW_CNT_FLITS_IN), &before);
+            drv_flit(&d, 1, 0, 0, 0, 0, 0); break; /* third flit without tail */
+    case 4: drv_flit(&d, 1, 0, 1, 0, 0, 0); break; /* tail on the 2nd of 3 */
+    case 5: d.in.flit_mask = 1; d.in.flit = NULL; break;
+    case 6: d.in.credit_mask = 1; d.in.credit_vc = NULL; break;
+    case 7: drv_credit(&d, 2, 1); break; /* no flit was ever sent on output 2 */
+    }
+    int rc = asw_switch_step(d.sw, &d.in, &d.out);
+    const char *msg = asw_switch_error(d.sw);
+    CHECKF(rc == ASW_EPROTO, "case %u accepted", k);
+    CHECKF(strstr(msg, cases[k].msg) != NULL, "case %u: '%s' lacks '%s'", k, msg, cases[k].msg);
+    uint32_t after;
+    asw_reg_read(d.sw, ASW_REG_COUNTER(1, ASW_CNT_FLITS_IN), &after);
+    CHECK(after == before);
+    (void)saved;
+    memset(&d.in, 0, sizeof d.in);
+    d.in.flit = d.in_flit;
+    d.in.credit_vc = d.in_cr;
+  }
+  /* overflow: output 2 gets no credits back, so of four 4-flit packets from
+   * input 3 two leave (8 downstream credits) and two stay: VC 0 of input 3
+   * then holds all its BUF = 8 flits and any further head overflows */
+  asw_switch_reset(d.sw);
+  asw_reg_write(d.sw, ASW_REG_FWD(2), asw_fwd_entry(2, 0, 0, 0));
+  for (int p = 0; p < 4; p++)
+    for (int k = 0; k < 4; k++) {
+      drv_flit(&d, 3, k == 0, k == 3, 0, k == 0 ? asw_hdr_make(2, 3, 0, 4, 0, 0, 0) : 0, 0);
+      CHECK(drv_step(&d) == ASW_OK);
+    }
+  for (int k = 0; k < 10; k++) CHECK(drv_step(&d) == ASW_OK);
+  uint32_t occ;
+  asw_reg_read(d.sw, ASW_REG_OCC(3, 0, 2), &occ);
+  CHECK(occ == 8); /* two packets stuck: the VC's 8 credits are all held */
+  drv_flit(&d, 3, 1, 1, 0, asw_hdr_make(2, 3, 0, 1, 0, 0, 0), 0);
+  CHECK(asw_switch_step(d.sw, &d.in, &d.out) == ASW_EPROTO);
+  CHECK(strstr(asw_switch_error(d.sw), "overflow") != NULL);
+  memset(&d.in, 0, sizeof d.in);
+  d.in.flit = d.in_flit;
+  d.in.credit_vc = d.in_cr;
+  /* a credit back from output 2 lets one packet go; 4 credits return
+   * upstream and a 4-flit head is legal again */
+  for (int k = 0; k < 4; k++) {
+    drv_credit(&d, 2, 0);
+    CHECK(drv_step(&d) == ASW_OK);
+  }
+  for (int k = 0; k < 12; k++) CHECK(drv_step(&d) == ASW_OK);
+  drv_flit(&d, 3, 1, 0, 0, asw_hdr_make(2, 3, 0, 4, 0, 0, 0), 0);
+  CHECK(drv_step(&d) == ASW_OK);
+  asw_switch_free(d.sw);
+}
