@@ -229,7 +229,9 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
     unsigned p = (unsigned)__builtin_ctzll(m);
     const asw_flit *f = &in->flit[p];
     unsigned len = ASW_HDR_LEN(f->hdr);
-    if (asw_ibuf_check(&sw->in[p], f->vc, f->head != 0, f->tail != 0, len,
+    if (!asw_ibuf_flit_ok(&sw->in[p], f->vc, f->head != 0, f->tail != 0, len,
+                          sw->cfg.max_packet) &&
+        asw_ibuf_check(&sw->in[p], f->vc, f->head != 0, f->tail != 0, len,
                        sw->cfg.max_packet, msg, sizeof msg))
       PROTO_ERR("input %u: %s", p, msg);
     if (f->head && (ASW_HDR_DEST(f->hdr) >> sw->cfg.dest_bits))
@@ -238,7 +240,8 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
   }
   for (uint64_t m = in->credit_mask; m; m &= m - 1) {
     unsigned o = (unsigned)__builtin_ctzll(m);
-    if (asw_credits_check_return(&sw->cred, o, in->credit_vc[o], msg, sizeof msg))
+    if (!asw_credits_return_ok(&sw->cred, o, in->credit_vc[o]) &&
+        asw_credits_check_return(&sw->cred, o, in->credit_vc[o], msg, sizeof msg))
       PROTO_ERR("%s", msg);
   }
   if (in->reg_en && (in->reg_addr >> 20))

@@ -44,6 +44,11 @@ static inline int asw_credits_cong(const asw_credits *c, unsigned o,
  * Returns 0 or -1 with a message. */
 int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
                              char *err, size_t errlen);
+/* Fast form of asw_credits_check_return without the message: 1 if legal. */
+static inline int asw_credits_return_ok(const asw_credits *c, unsigned o,
+                                        unsigned vc) {
+  return vc < c->vcs && c->cred[o * c->vcs + vc] < c->buf;
+}
 /* A match reserves len credits (the caller checked CRED >= len). */
 static inline void asw_credits_reserve(asw_credits *c, unsigned o, unsigned v,
                                        unsigned len) {

@@ -62,6 +62,20 @@ void asw_ibuf_reset(asw_ibuf *b);
 int asw_ibuf_check(const asw_ibuf *b, unsigned vc, int head, int tail,
                    unsigned len, unsigned lmax, char *err, size_t errlen);
 
+/* Fast form of asw_ibuf_check without the message: 1 if legal. */
+static inline int asw_ibuf_flit_ok(const asw_ibuf *b, unsigned vc, int head,
+                                   int tail, unsigned len, unsigned lmax) {
+  if (vc >= b->vcs) return 0;
+  unsigned due = b->vc_due[vc];
+  if (head) {
+    if (due || len < 1 || len > lmax || b->vc_held[vc] + len > b->buf) return 0;
+    due = len;
+  } else if (!due) {
+    return 0;
+  }
+  return !!tail == (due == 1);
+}
+
 /* Input write (§6): stores a (checked) flit on VC vc in a free slot, links
  * it to the previous flit of its packet, updates vc_last. Returns the slot. */
 unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head, int tail,
