@@ -150,7 +150,12 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   }
   uint32_t v;
-  if (asw_regs_read(r, a, &v) || (a >= 0x40000u && a < 0x60000u))
+  unsigned nq = c->voq ? c->ports : 1;
+  int occ = a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(c->ports, 0, 0) &&
+            (a >> 6 & 7u) < c->vcs && (a & 63u) < nq;
+  int cred = a >= ASW_REG_CRED(0, 0) && a < ASW_REG_CRED(c->ports, 0) &&
+             (a & 7u) < c->vcs;
+  if (asw_regs_read(r, a, &v) || occ || cred)
     REJECT("register 0x%05x is read-only", a);
   REJECT("register address 0x%x is not mapped", a);
 }

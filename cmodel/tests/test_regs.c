@@ -126,23 +126,34 @@ void test_regs_illegal_writes(void) {
       {ASW_REG_FWD(1), asw_fwd_entry(1, 0, 0, 0) | 1u << 15},
       {ASW_REG_FWD(1), 1u << 18}, /* reserved bits while invalid */
       {ASW_REG_FWD(1), 1u << 29},
-      /* read-only */
+      /* read-only (index first_ro) */
       {ASW_REG_ID, 0}, {ASW_REG_PARAM0, 0}, {ASW_REG_PARAM1, 0}, {ASW_REG_PARAM2, 0},
       {ASW_REG_REG_ERRORS, 0}, {ASW_REG_COUNTER(0, 0), 0}, {ASW_REG_COUNTER(19, 7), 0},
       {ASW_REG_OCC(0, 0, 0), 0}, {ASW_REG_OCC(19, 1, 19), 0},
       {ASW_REG_CRED(0, 0), 0}, {ASW_REG_CRED(19, 1), 0},
-      /* unmapped */
+      {ASW_REG_OCC(0, 0, 19), 0},
+      /* unmapped (index first_unmapped) */
       {0x00017, 0}, {0x000FF, 0}, {ASW_REG_CSET(3, 1) + 1, 0}, {ASW_REG_SL2VC(20, 0), 0},
       {ASW_REG_COUNTER(20, 0), 0}, {ASW_REG_OCC(20, 0, 0), 0}, {ASW_REG_CRED(20, 0), 0},
       {ASW_REG_FWD(50), 0}, {0xFFFFF, 0}, {0x100000, 0},
+      {ASW_REG_OCC(0, 2, 0), 0}, {ASW_REG_OCC(0, 0, 20), 0}, {ASW_REG_CRED(0, 2), 0},
   };
   unsigned n = sizeof bad / sizeof bad[0];
+  unsigned first_ro = 0, first_unmapped = 0;
+  for (unsigned k = 0; k < n; k++) {
+    if (bad[k].addr == ASW_REG_ID) first_ro = k;
+    if (bad[k].addr == 0x00017) first_unmapped = k;
+  }
   for (unsigned k = 0; k < n; k++) {
     uint32_t before = 0, after = 0;
     int mapped = (bad[k].addr >> 20) == 0;
     if (mapped) before = rd(sw, bad[k].addr);
     CHECKF(asw_reg_write(sw, bad[k].addr, bad[k].data) == ASW_EINVAL, "write 0x%x = 0x%x accepted", bad[k].addr, bad[k].data);
     CHECKF(strlen(asw_switch_error(sw)) > 0, "no message for 0x%x", bad[k].addr);
+    int ro = k >= first_ro && k < first_unmapped;
+    CHECKF(strstr(asw_switch_error(sw), ro ? "read-only" : "") != NULL &&
+               (ro || strstr(asw_switch_error(sw), "read-only") == NULL),
+           "0x%x: '%s'", bad[k].addr, asw_switch_error(sw));
     if (mapped) after = rd(sw, bad[k].addr);
     if (bad[k].addr != ASW_REG_REG_ERRORS) /* it counts this write */
       CHECKF(before == after, "0x%x changed by an illegal write", bad[k].addr);
