@@ -444,6 +444,8 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   else sw->out_mask = sw->cr_mask = 0;
   uint64_t matched = stage_sa(sw);
   if (sw->rr_mask) stage_rc(sw);
+  /* Credits reserved by this cycle's matches are taken only now: adaptive
+   * RC and the 2TH flags must see the credits at the start of the cycle. */
   for (uint64_t m = matched; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const stream_state *st = &sw->stream[i];
