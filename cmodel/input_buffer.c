@@ -95,77 +95,10 @@ int asw_ibuf_check(const asw_ibuf *b, unsigned vc, int head, int tail,
   return 0;
 }
 
-unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head, int tail,
-                        uint64_t hdr, uint64_t payload) {
-  unsigned s;
-  if (b->free_count) {
-    s = b->free_head;
-    b->free_head = b->slot[s].flit_next;
-    b->free_count--;
-  } else {
-    s = b->fresh++;
-  }
-  b->used++;
-  asw_slot *sl = &b->slot[s];
-  sl->payload = payload;
-  sl->flags = (uint8_t)((head ? ASW_SLOT_HEAD : 0) | (tail ? ASW_SLOT_TAIL : 0));
-  if (head) {
-    unsigned len = (unsigned)((hdr >> 36) & 0xFFu);
-    sl->hdr = hdr;
-    sl->len = (uint8_t)len;
-    b->vc_held[vc] = (uint16_t)(b->vc_held[vc] + len);
-    b->vc_due[vc] = (uint16_t)len;
-  } else {
-    sl->hdr = 0;
-    b->slot[b->vc_last[vc]].flit_next = (uint16_t)s;
-  }
-  b->vc_due[vc]--;
-  b->vc_last[vc] = (uint16_t)s;
-  return s;
-}
 
-static inline uint32_t head_info(const asw_slot *h) {
-  return (uint32_t)h->oport << 16 | (uint32_t)h->ovc << 8 | h->len;
-}
 
-void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot) {
-  unsigned k = vc * b->nq + q;
-  if (b->nonempty[vc] >> q & 1u) {
-    b->slot[b->q_tail[k]].pkt_next = (uint16_t)slot;
-  } else {
-    b->q_head[k] = (uint16_t)slot;
-    b->q_info[k] = head_info(&b->slot[slot]);
-    b->nonempty[vc] |= 1ull << q;
-    b->nonempty_vcs |= 1u << vc;
-  }
-  b->q_tail[k] = (uint16_t)slot;
-  b->occ[k] += b->slot[slot].len;
-}
 
-unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q) {
-  unsigned k = vc * b->nq + q;
-  unsigned s = b->q_head[k];
-  if (b->q_tail[k] == s) {
-    b->nonempty[vc] &= ~(1ull << q);
-    if (!b->nonempty[vc]) b->nonempty_vcs &= ~(1u << vc);
-  } else {
-    unsigned h = b->slot[s].pkt_next;
-    b->q_head[k] = (uint16_t)h;
-    b->q_info[k] = head_info(&b->slot[h]);
-  }
-  return s;
-}
 
-unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot) {
-  unsigned next = b->slot[slot].flit_next;
-  b->occ[vc * b->nq + q]--;
-  b->vc_held[vc]--;
-  b->used--;
-  b->slot[slot].flit_next = (uint16_t)b->free_head;
-  b->free_head = slot;
-  b->free_count++;
-  return next;
-}
 
 unsigned asw_ibuf_queue_length(const asw_ibuf *b, unsigned vc, unsigned q) {
   if (!(b->nonempty[vc] >> q & 1u)) return 0;

@@ -78,15 +78,72 @@ static inline int asw_ibuf_flit_ok(const asw_ibuf *b, unsigned vc, int head,
 
 /* Input write (§6): stores a (checked) flit on VC vc in a free slot, links
  * it to the previous flit of its packet, updates vc_last. Returns the slot. */
-unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head, int tail,
-                        uint64_t hdr, uint64_t payload);
+static inline unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head,
+                                      int tail, uint64_t hdr,
+                                      uint64_t payload) {
+  unsigned s;
+  if (b->free_count) {
+    s = b->free_head;
+    b->free_head = b->slot[s].flit_next;
+    b->free_count--;
+  } else {
+    s = b->fresh++;
+  }
+  b->used++;
+  asw_slot *sl = &b->slot[s];
+  sl->payload = payload;
+  sl->flags = (uint8_t)((head ? ASW_SLOT_HEAD : 0) | (tail ? ASW_SLOT_TAIL : 0));
+  if (head) {
+    unsigned len = (unsigned)((hdr >> 36) & 0xFFu);
+    sl->hdr = hdr;
+    sl->len = (uint8_t)len;
+    b->vc_held[vc] = (uint16_t)(b->vc_held[vc] + len);
+    b->vc_due[vc] = (uint16_t)len;
+  } else {
+    sl->hdr = 0;
+    b->slot[b->vc_last[vc]].flit_next = (uint16_t)s;
+  }
+  b->vc_due[vc]--;
+  b->vc_last[vc] = (uint16_t)s;
+  return s;
+}
+
+/* q_info value of a head slot. */
+static inline uint32_t asw_ibuf_head_info(const asw_slot *h) {
+  return (uint32_t)h->oport << 16 | (uint32_t)h->ovc << 8 | h->len;
+}
 
 /* Appends the packet whose head is in `slot` (len, oport, ovc already set)
  * to queue (vc, q) and adds len to its occupancy (§7.8). */
-void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot);
+static inline void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q,
+                                   unsigned slot) {
+  unsigned k = vc * b->nq + q;
+  if (b->nonempty[vc] >> q & 1u) {
+    b->slot[b->q_tail[k]].pkt_next = (uint16_t)slot;
+  } else {
+    b->q_head[k] = (uint16_t)slot;
+    b->q_info[k] = asw_ibuf_head_info(&b->slot[slot]);
+    b->nonempty[vc] |= 1ull << q;
+    b->nonempty_vcs |= 1u << vc;
+  }
+  b->q_tail[k] = (uint16_t)slot;
+  b->occ[k] += b->slot[slot].len;
+}
 
 /* Pops the head packet of the non-empty queue (vc, q); returns its slot. */
-unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q);
+static inline unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q) {
+  unsigned k = vc * b->nq + q;
+  unsigned s = b->q_head[k];
+  if (b->q_tail[k] == s) {
+    b->nonempty[vc] &= ~(1ull << q);
+    if (!b->nonempty[vc]) b->nonempty_vcs &= ~(1u << vc);
+  } else {
+    unsigned h = b->slot[s].pkt_next;
+    b->q_head[k] = (uint16_t)h;
+    b->q_info[k] = asw_ibuf_head_info(&b->slot[h]);
+  }
+  return s;
+}
 
 /* Cut-through rule (§8): the flit in `slot` (on VC vc) may leave now. */
 static inline int asw_ibuf_sendable(const asw_ibuf *b, unsigned vc,
@@ -97,7 +154,17 @@ static inline int asw_ibuf_sendable(const asw_ibuf *b, unsigned vc,
 /* The flit in `slot` (VC vc, queue q) has left: frees the slot, takes one
  * from the queue's occupancy and from the VC's held credits. Returns the
  * slot of the next flit (meaningless for a tail). */
-unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc, unsigned q, unsigned slot);
+static inline unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc,
+                                        unsigned q, unsigned slot) {
+  unsigned next = b->slot[slot].flit_next;
+  b->occ[vc * b->nq + q]--;
+  b->vc_held[vc]--;
+  b->used--;
+  b->slot[slot].flit_next = (uint16_t)b->free_head;
+  b->free_head = slot;
+  b->free_count++;
+  return next;
+}
 
 static inline unsigned asw_ibuf_queue_head(const asw_ibuf *b, unsigned vc,
                                            unsigned q) {
