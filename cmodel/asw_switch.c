@@ -34,6 +34,9 @@ struct asw_switch {
   asw_credits cred;
   asw_islip sa;
   asw_ibuf *in;         /* [P] */
+  asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, one calloc so
+                           that the OS maps it lazily: untouched slots cost
+                           no physical memory */
   uint16_t *lfsr;       /* [P] */
   route_reg *rr;        /* [P] */
   uint64_t rr_mask;     /* inputs whose route register is valid */
@@ -102,6 +105,7 @@ void asw_switch_free(asw_switch *sw) {
   if (sw->in)
     for (unsigned p = 0; p < sw->P; p++) asw_ibuf_destroy(&sw->in[p]);
   free(sw->in);
+  free(sw->slots);
   asw_regs_destroy(&sw->regs);
   asw_credits_destroy(&sw->cred);
   asw_islip_destroy(&sw->sa);
@@ -128,6 +132,7 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   sw->payload_mask =
       cfg->payload_bits == 64 ? ~0ull : (1ull << cfg->payload_bits) - 1;
   sw->in = calloc(sw->P, sizeof *sw->in);
+  sw->slots = calloc((size_t)sw->P * sw->V * cfg->buf_flits, sizeof *sw->slots);
   sw->lfsr = calloc(sw->P, sizeof *sw->lfsr);
   sw->rr = calloc(sw->P, sizeof *sw->rr);
   sw->stream = calloc(sw->P, sizeof *sw->stream);
@@ -136,14 +141,16 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   sw->req_vc = calloc((size_t)sw->P * sw->V, sizeof *sw->req_vc);
   sw->match_out = calloc(sw->P, 1);
   sw->match_vc = calloc(sw->P, 1);
-  if (!sw->in || !sw->lfsr || !sw->rr || !sw->stream || !sw->out_flit ||
+  if (!sw->in || !sw->slots || !sw->lfsr || !sw->rr || !sw->stream || !sw->out_flit ||
       !sw->cr_vc || !sw->req_vc || !sw->match_out || !sw->match_vc)
     goto oom;
   if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits, cfg->max_packet) ||
       asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
     goto oom;
   for (unsigned p = 0; p < sw->P; p++)
-    if (asw_ibuf_init(&sw->in[p], sw->V, cfg->buf_flits, sw->NQ)) goto oom;
+    if (asw_ibuf_init(&sw->in[p], sw->V, cfg->buf_flits, sw->NQ,
+                      sw->slots + (size_t)p * sw->V * cfg->buf_flits))
+      goto oom;
   asw_switch_reset(sw);
   return sw;
 oom:

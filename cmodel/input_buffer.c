@@ -5,14 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq) {
+int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
+                  asw_slot *slots) {
   memset(b, 0, sizeof *b);
   b->vcs = vcs;
   b->nq = nq;
   b->buf = buf;
   b->slots = vcs * buf;
-  /* calloc: pages of never-used slots are never touched. */
-  b->slot = calloc(b->slots, sizeof *b->slot);
+  b->own_slots = slots == NULL;
+  b->slot = slots ? slots : calloc(b->slots, sizeof *b->slot);
   b->q_head = calloc((size_t)vcs * nq, sizeof *b->q_head);
   b->q_tail = calloc((size_t)vcs * nq, sizeof *b->q_tail);
   b->occ = calloc((size_t)vcs * nq, sizeof *b->occ);
@@ -26,7 +27,7 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq) {
 }
 
 void asw_ibuf_destroy(asw_ibuf *b) {
-  free(b->slot);
+  if (b->own_slots) free(b->slot);
   free(b->q_head);
   free(b->q_tail);
   free(b->occ);

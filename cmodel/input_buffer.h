@@ -33,6 +33,7 @@ typedef struct {
 typedef struct {
   unsigned vcs, nq, buf, slots;
   asw_slot *slot;      /* [slots] */
+  int own_slots;       /* slot storage allocated by asw_ibuf_init */
   uint32_t free_head;  /* LIFO free list linked through flit_next */
   uint32_t free_count; /* slots on the free list */
   uint32_t fresh;      /* slots [fresh, slots) never used since reset */
@@ -48,9 +49,13 @@ typedef struct {
   unsigned nonempty_vcs;     /* bit v: some queue of VC v is non-empty */
 } asw_ibuf;
 
-/* Allocates a buffer of vcs*buf slots and vcs*nq queues, in reset state.
- * Returns 0, or -1 if allocation failed (nothing left allocated). */
-int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq);
+/* Sets up a buffer of vcs*buf slots and vcs*nq queues, in reset state.
+ * slots: zeroed storage for vcs*buf slots owned by the caller (a switch
+ * gives each port a slice of one large calloc, which the OS maps lazily),
+ * or NULL to allocate it here. Returns 0, or -1 if allocation failed
+ * (nothing left allocated). */
+int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
+                  asw_slot *slots);
 void asw_ibuf_destroy(asw_ibuf *b);
 void asw_ibuf_reset(asw_ibuf *b);
 

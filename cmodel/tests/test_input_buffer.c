@@ -11,7 +11,7 @@ static uint64_t hdr_len(unsigned len) { return asw_hdr_make(0, 0, 0, len, 0, 0, 
 
 void test_ibuf_packet_chain(void) {
   asw_ibuf b;
-  CHECK(asw_ibuf_init(&b, 2, 8, 4) == 0);
+  CHECK(asw_ibuf_init(&b, 2, 8, 4, NULL) == 0);
   char err[128];
   CHECK(asw_ibuf_check(&b, 1, 1, 0, 3, 8, err, sizeof err) == 0);
   unsigned s0 = asw_ibuf_write(&b, 1, 1, 0, hdr_len(3), 100);
@@ -53,7 +53,7 @@ void test_ibuf_packet_chain(void) {
 void test_ibuf_free_list(void) {
   asw_ibuf b;
   const unsigned V = 3, BUF = 50, B = V * BUF;
-  CHECK(asw_ibuf_init(&b, V, BUF, 1) == 0);
+  CHECK(asw_ibuf_init(&b, V, BUF, 1, NULL) == 0);
   unsigned *slots = malloc(B * sizeof *slots);
   unsigned char *seen = calloc(B, 1);
   srand(7);
@@ -95,7 +95,7 @@ void test_ibuf_free_list(void) {
 void test_ibuf_voq_lists(void) {
   enum { V = 2, NQ = 8 };
   asw_ibuf b;
-  CHECK(asw_ibuf_init(&b, V, 64, NQ) == 0);
+  CHECK(asw_ibuf_init(&b, V, 64, NQ, NULL) == 0);
   /* reference: per-queue FIFOs of slots */
   unsigned ref[V][NQ][64], n[V][NQ];
   memset(n, 0, sizeof n);
@@ -131,7 +131,7 @@ void test_ibuf_voq_lists(void) {
 void test_ibuf_protocol(void) {
   asw_ibuf b;
   char err[160];
-  CHECK(asw_ibuf_init(&b, 2, 10, 1) == 0);
+  CHECK(asw_ibuf_init(&b, 2, 10, 1, NULL) == 0);
   CHECK(asw_ibuf_check(&b, 2, 1, 1, 1, 8, err, sizeof err) != 0); /* vc >= V */
   CHECK(strstr(err, "vc 2") != NULL);
   CHECK(asw_ibuf_check(&b, 0, 0, 0, 0, 8, err, sizeof err) != 0); /* body first */
