@@ -54,6 +54,11 @@ void test_route_deterministic_and_sl2vc(void) {
   wr(&e, ASW_REG_DEFAULT_PORT, 7);
   r = asw_route_compute(&e.r, &e.c, hdr(3, 2), 0, &l);
   CHECK(r.oport == 7 && r.route_error && r.ovc == 2);
+  /* an invalid entry's other fields are ignored: with OBQA the VC is that
+   * of lookahead 0, not of the stale lookahead 3 */
+  wr(&e, ASW_REG_VC_CTRL, 1);
+  r = asw_route_compute(&e.r, &e.c, hdr(3, 2), 3u << 8 | 5u, &l);
+  CHECK(r.oport == 7 && r.route_error && r.ovc == 0);
   env_free(&e);
 }
 
