@@ -79,6 +79,22 @@ static int parse_dest(const char *s, study_params *sp) {
   return -1;
 }
 
+/* Writes s as a JSON string (null if s is NULL). */
+static void json_string(FILE *f, const char *s) {
+  if (!s) {
+    fputs("null", f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+    else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+    else fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
 static int write_json(const char *path, const study_params *sp, const study_result *r) {
   FILE *f = fopen(path, "w");
   if (!f) {
@@ -90,12 +106,14 @@ static int write_json(const char *path, const study_params *sp, const study_resu
              "\"routing\": \"%s\", \"trigger\": \"%s\", \"load\": %.6g, \"packet_flits\": %u, "
              "\"max_packet\": %u, \"buffer_flits\": %u, \"cycles\": %llu, \"warmup\": %llu, "
              "\"seed\": %llu, \"credit_delay\": %u, \"dest\": \"%s\", \"hot_port\": %u, "
-             "\"hot_fraction\": %.6g, \"drain\": %llu},\n",
+             "\"hot_fraction\": %.6g, \"drain\": %llu, \"table\": ",
           sp->sw.ports, sp->sw.vcs, sp->sw.voq, sp->sw.iters, routing_names[sp->routing],
           trigger_names[sp->trigger], sp->load, sp->packet_flits, sp->sw.max_packet,
           sp->sw.buf_flits, (unsigned long long)sp->cycles, (unsigned long long)sp->warmup,
           (unsigned long long)sp->seed, sp->credit_delay, dest_names[sp->dest], sp->hot_port,
           sp->hot_fraction, (unsigned long long)sp->drain);
+  json_string(f, sp->table);
+  fprintf(f, "},\n");
   fprintf(f, "  \"offered_load\": %.6f,\n  \"accepted_throughput\": %.6f,\n"
              "  \"latency_mean\": %.4f,\n  \"latency_p99\": %llu,\n  \"latency_max\": %llu,\n"
              "  \"latency_definition\": \"cycles from packet generation to its tail leaving the switch\",\n"
