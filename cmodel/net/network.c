@@ -991,7 +991,10 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
         break;
       }
     }
-    if (n->cycle == c->warmup) accumulate_adaptive(n, NULL), n->adaptive_at_warmup = n->r.adaptive_decisions;
+    if (n->cycle == c->warmup) {
+      accumulate_adaptive(n, cur_win(n));
+      n->adaptive_at_warmup = n->r.adaptive_decisions;
+    }
     int measuring = in_run && n->cycle >= c->warmup;
     if (step_cycle(n, in_run, measuring)) { status = NET_RUN_ERROR; break; }
     if (in_run && (n->cycle + 1) % c->window == 0)
@@ -1012,12 +1015,11 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       n->cycle++;
       break;
     }
-    if (progress && (n->cycle & 4095) == 0) progress(ctx, n->cycle, total);
+    if (progress && (n->cycle & 255) == 0) progress(ctx, n->cycle, total);
   }
   if (n->total % c->window && n->cycle >= n->total) accumulate_adaptive(n, &n->win[n->nwin - 1]);
   else accumulate_adaptive(n, NULL);
   n->r.cycles_run = n->cycle;
-  if (status == NET_RUN_OK && n->cycle < c->warmup) n->r.cycles_run = n->cycle;
   return status;
 }
 

@@ -195,6 +195,15 @@ static void test_watchdog(void) {
   CHECK(st == NET_RUN_WATCHDOG, "hot sink 0: starvation reported (status %d)", st);
   CHECK(strstr(rep, "starvation") && strstr(rep, "packets queued"),
         "starvation report names sources: %.300s", rep);
+  /* Per-destination admission queues and VCs: a sink that never consumes
+   * blocks its own VC's congestion tree, not the sources' other traffic. */
+  st = run(quick ? "vcs=3 sqs=vftree buffer_flits=256 packet_flits=16 traffic=hotspot "
+                   "hs_fraction=0 hs_nodes=4 hs_sink_rate=0 load=0.2 warmup=4000 cycles=3000 watchdog=0"
+                 : "vcs=3 sqs=vftree buffer_flits=256 packet_flits=16 traffic=hotspot "
+                   "hs_fraction=0 hs_nodes=4 hs_sink_rate=0 load=0.2 warmup=10000 cycles=10000 watchdog=0",
+           &r, rep, sizeof rep);
+  CHECK(st == NET_RUN_OK && r.accepted_throughput > 0.6 * r.offered_load,
+        "dead sink, vFtree: accepted %.3f of offered %.3f", r.accepted_throughput, r.offered_load);
   /* Uniform traffic below saturation starves nobody. */
   st = run("traffic=uniform load=0.3 packet_flits=8 buffer_flits=32 warmup=0 cycles=8000 "
            "starvation=4000", &r, rep, sizeof rep);
