@@ -2,11 +2,17 @@
  * (ST, SA, RC, IW in the order of contract §5), crossbar, output and credit
  * registers, register bus. See asw_switch.h.
  */
+#if !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include "asw_switch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if (defined(__unix__) || defined(__APPLE__)) && !defined(__SANITIZE_ADDRESS__)
+#include <sys/mman.h>
+#endif
 
 #include "credits.h"
 #include "input_buffer.h"
@@ -26,6 +32,17 @@ typedef struct { /* streaming state of a busy input (§8) */
   uint16_t slot;
 } stream_state;
 
+/* Per-port state, one cache line per port: with many switches in one
+ * process each step finds little in cache, so what one stage touches for a
+ * port should share a line. */
+typedef struct {
+  _Alignas(64) asw_flit out; /* output register of output p */
+  route_reg rr;    /* route register of input p */
+  stream_state st; /* streaming state of input p */
+  uint16_t lfsr;   /* LFSR of input p */
+  uint8_t cr_vc;   /* credit register of input p (valid: cr_mask) */
+} port_state;
+
 struct asw_switch {
   asw_config cfg;
   unsigned P, V, NQ;
@@ -34,26 +51,52 @@ struct asw_switch {
   asw_credits cred;
   asw_islip sa;
   asw_ibuf *in;         /* [P] */
-  asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, one calloc so
-                           that the OS maps it lazily: untouched slots cost
-                           no physical memory */
-  uint16_t *lfsr;       /* [P] */
-  route_reg *rr;        /* [P] */
+  asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, mapped
+                           lazily: untouched slots cost no physical memory */
+  size_t slots_bytes;
+  port_state *port;     /* [P] */
   uint64_t rr_mask;     /* inputs whose route register is valid */
-  stream_state *stream; /* [P] */
   uint64_t busy_in, busy_out;
   uint64_t nonempty_in; /* inputs with at least one non-empty queue */
   uint64_t held;        /* flits in all buffers */
-  asw_flit *out_flit;   /* [P] output registers */
-  uint64_t out_mask;
-  uint8_t *cr_vc;       /* [P] credit registers */
-  uint64_t cr_mask;
+  uint64_t out_mask;    /* valid output registers */
+  uint64_t cr_mask;     /* valid credit registers */
   uint8_t rvalid;
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch, all zero between cycles */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
   char err[256];
 };
+
+/* Slot memory: anonymous pages the OS maps on first touch, so buffer space
+ * a run never uses costs nothing (calloc gives this only while the C library
+ * chooses to mmap large blocks, which glibc stops doing after some frees).
+ * Under ASan, calloc keeps the bounds checking. */
+static void *slots_alloc(size_t bytes) {
+#ifdef MAP_ANONYMOUS
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+#else
+  return calloc(1, bytes);
+#endif
+}
+static void slots_free(void *p, size_t bytes) {
+  if (!p) return;
+#ifdef MAP_ANONYMOUS
+  munmap(p, bytes);
+#else
+  (void)bytes;
+  free(p);
+#endif
+}
+
+/* Zeroed array of n elements of `size` bytes (a multiple of 64), aligned to
+ * a cache line; free() releases it. */
+static void *aligned_calloc(size_t n, size_t size) {
+  void *p = aligned_alloc(64, n * size);
+  if (p) memset(p, 0, n * size);
+  return p;
+}
 
 void asw_config_default(asw_config *c) {
   c->ports = 8;
@@ -105,15 +148,11 @@ void asw_switch_free(asw_switch *sw) {
   if (sw->in)
     for (unsigned p = 0; p < sw->P; p++) asw_ibuf_destroy(&sw->in[p]);
   free(sw->in);
-  free(sw->slots);
+  slots_free(sw->slots, sw->slots_bytes);
   asw_regs_destroy(&sw->regs);
   asw_credits_destroy(&sw->cred);
   asw_islip_destroy(&sw->sa);
-  free(sw->lfsr);
-  free(sw->rr);
-  free(sw->stream);
-  free(sw->out_flit);
-  free(sw->cr_vc);
+  free(sw->port);
   free(sw->req_vc);
   free(sw->match_out);
   free(sw->match_vc);
@@ -131,18 +170,15 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   sw->port_mask = sw->P == 64 ? ~0ull : (1ull << sw->P) - 1;
   sw->payload_mask =
       cfg->payload_bits == 64 ? ~0ull : (1ull << cfg->payload_bits) - 1;
-  sw->in = calloc(sw->P, sizeof *sw->in);
-  sw->slots = calloc((size_t)sw->P * sw->V * cfg->buf_flits, sizeof *sw->slots);
-  sw->lfsr = calloc(sw->P, sizeof *sw->lfsr);
-  sw->rr = calloc(sw->P, sizeof *sw->rr);
-  sw->stream = calloc(sw->P, sizeof *sw->stream);
-  sw->out_flit = calloc(sw->P, sizeof *sw->out_flit);
-  sw->cr_vc = calloc(sw->P, 1);
+  sw->in = aligned_calloc(sw->P, sizeof *sw->in);
+  sw->slots_bytes = (size_t)sw->P * sw->V * cfg->buf_flits * sizeof *sw->slots;
+  sw->slots = slots_alloc(sw->slots_bytes);
+  sw->port = aligned_calloc(sw->P, sizeof *sw->port);
   sw->req_vc = calloc((size_t)sw->P * sw->V, sizeof *sw->req_vc);
   sw->match_out = calloc(sw->P, 1);
   sw->match_vc = calloc(sw->P, 1);
-  if (!sw->in || !sw->slots || !sw->lfsr || !sw->rr || !sw->stream || !sw->out_flit ||
-      !sw->cr_vc || !sw->req_vc || !sw->match_out || !sw->match_vc)
+  if (!sw->in || !sw->slots || !sw->port || !sw->req_vc || !sw->match_out ||
+      !sw->match_vc)
     goto oom;
   if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits, cfg->max_packet) ||
       asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
@@ -163,7 +199,7 @@ const asw_config *asw_switch_config(const asw_switch *sw) { return &sw->cfg; }
 
 static void reseed_lfsrs(asw_switch *sw) {
   for (unsigned p = 0; p < sw->P; p++)
-    sw->lfsr[p] = asw_lfsr_init((uint16_t)sw->regs.lfsr_seed, p);
+    sw->port[p].lfsr = asw_lfsr_init((uint16_t)sw->regs.lfsr_seed, p);
 }
 
 void asw_switch_reset(asw_switch *sw) {
@@ -263,14 +299,14 @@ static void stage_st(asw_switch *sw) {
   uint32_t *cnt = sw->regs.counters;
   for (uint64_t m = sw->busy_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
-    stream_state *st = &sw->stream[i];
+    stream_state *st = &sw->port[i].st;
     asw_ibuf *b = &sw->in[i];
     unsigned s = st->slot;
     if (!asw_ibuf_sendable(b, st->vc, s)) continue; /* bubble, match holds */
     const asw_slot *sl = &b->slot[s];
     unsigned o = st->out, head = sl->flags & ASW_SLOT_HEAD,
              tail = sl->flags & ASW_SLOT_TAIL;
-    asw_flit *f = &sw->out_flit[o];
+    asw_flit *f = &sw->port[o].out;
     f->valid = 1;
     f->head = head ? 1 : 0;
     f->tail = tail ? 1 : 0;
@@ -278,7 +314,7 @@ static void stage_st(asw_switch *sw) {
     f->hdr = head ? sl->hdr : 0;
     f->payload = sl->payload;
     out_mask |= 1ull << o;
-    sw->cr_vc[i] = st->vc;
+    sw->port[i].cr_vc = st->vc;
     cr_mask |= 1ull << i;
     cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
     if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
@@ -358,7 +394,7 @@ static uint64_t stage_sa(asw_switch *sw) {
     asw_ibuf *b = &sw->in[i];
     unsigned s = asw_ibuf_pop(b, v, sw->cfg.voq ? o : 0);
     if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
-    stream_state *st = &sw->stream[i];
+    stream_state *st = &sw->port[i].st;
     st->out = (uint8_t)o;
     st->vc = (uint8_t)v;
     st->ovc = b->slot[s].ovc;
@@ -381,11 +417,11 @@ static void stage_rc(asw_switch *sw) {
   uint32_t *cnt = sw->regs.counters;
   for (uint64_t m = sw->rr_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
-    const route_reg *rr = &sw->rr[i];
+    const route_reg *rr = &sw->port[i].rr;
     asw_ibuf *b = &sw->in[i];
     asw_slot *h = &b->slot[rr->slot];
     asw_route r = asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
-                                    &sw->lfsr[i]);
+                                    &sw->port[i].lfsr);
     h->oport = r.oport;
     h->ovc = r.ovc;
     asw_ibuf_append(b, rr->vc, sw->cfg.voq ? r.oport : 0, rr->slot);
@@ -408,7 +444,7 @@ static void stage_iw(asw_switch *sw, const asw_inputs *in) {
     cnt[p * 8 + ASW_CNT_FLITS_IN]++;
     if (f->head) {
       unsigned dest = ASW_HDR_DEST(f->hdr);
-      route_reg *rr = &sw->rr[p];
+      route_reg *rr = &sw->port[p].rr;
       rr->vc = f->vc;
       rr->slot = (uint16_t)s;
       rr->entry = dest < sw->cfg.table_entries ? sw->regs.fwd[dest] : 0;
@@ -430,13 +466,13 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     if (out->flit)
       for (uint64_t m = sw->out_mask; m; m &= m - 1) {
         unsigned o = (unsigned)__builtin_ctzll(m);
-        out->flit[o] = sw->out_flit[o];
+        out->flit[o] = sw->port[o].out;
       }
     out->credit_mask = sw->cr_mask;
     if (out->credit_vc)
       for (uint64_t m = sw->cr_mask; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
-        out->credit_vc[i] = sw->cr_vc[i];
+        out->credit_vc[i] = sw->port[i].cr_vc;
       }
     out->arn_mask = 0;
     out->reg_rvalid = sw->rvalid;
@@ -455,7 +491,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
    * RC and the 2TH flags must see the credits at the start of the cycle. */
   for (uint64_t m = matched; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
-    const stream_state *st = &sw->stream[i];
+    const stream_state *st = &sw->port[i].st;
     asw_credits_reserve(&sw->cred, st->out, st->ovc,
                         sw->in[i].slot[st->slot].len);
   }

@@ -14,11 +14,8 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
   b->slots = vcs * buf;
   b->own_slots = slots == NULL;
   b->slot = slots ? slots : calloc(b->slots, sizeof *b->slot);
-  b->q_head = calloc((size_t)vcs * nq, sizeof *b->q_head);
-  b->q_tail = calloc((size_t)vcs * nq, sizeof *b->q_tail);
-  b->occ = calloc((size_t)vcs * nq, sizeof *b->occ);
-  b->q_info = calloc((size_t)vcs * nq, sizeof *b->q_info);
-  if (!b->slot || !b->q_head || !b->q_tail || !b->occ || !b->q_info) {
+  b->q = calloc((size_t)vcs * nq, sizeof *b->q);
+  if (!b->slot || !b->q) {
     asw_ibuf_destroy(b);
     return -1;
   }
@@ -28,14 +25,9 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
 
 void asw_ibuf_destroy(asw_ibuf *b) {
   if (b->own_slots) free(b->slot);
-  free(b->q_head);
-  free(b->q_tail);
-  free(b->occ);
-  free(b->q_info);
-  b->q_info = NULL;
+  free(b->q);
   b->slot = NULL;
-  b->q_head = b->q_tail = NULL;
-  b->occ = NULL;
+  b->q = NULL;
 }
 
 void asw_ibuf_reset(asw_ibuf *b) {
@@ -46,7 +38,7 @@ void asw_ibuf_reset(asw_ibuf *b) {
   memset(b->vc_last, 0, sizeof b->vc_last);
   memset(b->vc_due, 0, sizeof b->vc_due);
   memset(b->vc_held, 0, sizeof b->vc_held);
-  memset(b->occ, 0, (size_t)b->vcs * b->nq * sizeof *b->occ);
+  for (unsigned k = 0; k < b->vcs * b->nq; k++) b->q[k].occ = 0;
   memset(b->nonempty, 0, sizeof b->nonempty);
   b->nonempty_vcs = 0;
 }
@@ -103,8 +95,8 @@ int asw_ibuf_check(const asw_ibuf *b, unsigned vc, int head, int tail,
 
 unsigned asw_ibuf_queue_length(const asw_ibuf *b, unsigned vc, unsigned q) {
   if (!(b->nonempty[vc] >> q & 1u)) return 0;
-  unsigned k = vc * b->nq + q, n = 1;
-  for (unsigned s = b->q_head[k]; s != b->q_tail[k]; s = b->slot[s].pkt_next)
-    n++;
+  const asw_queue *qu = &b->q[vc * b->nq + q];
+  unsigned n = 1;
+  for (unsigned s = qu->head; s != qu->tail; s = b->slot[s].pkt_next) n++;
   return n;
 }

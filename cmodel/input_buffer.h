@@ -30,23 +30,30 @@ typedef struct {
   uint8_t flags;      /* ASW_SLOT_HEAD | ASW_SLOT_TAIL */
 } asw_slot;
 
+/* One queue: everything SA, RC and ST touch in one cache line access. */
 typedef struct {
-  unsigned vcs, nq, buf, slots;
-  asw_slot *slot;      /* [slots] */
-  int own_slots;       /* slot storage allocated by asw_ibuf_init */
+  uint16_t head, tail; /* slots, valid if the queue is non-empty */
+  uint32_t info;       /* head packet's oport << 16 | ovc << 8 | len, so SA
+                          need not touch the slot memory */
+  uint32_t occ;        /* occupancy (§4) */
+} asw_queue;
+
+typedef struct {
+  /* hot fields first: for V <= 4 an operation touches at most two lines */
+  _Alignas(64) asw_slot *slot; /* [slots] */
+  asw_queue *q;        /* [V*NQ] queue (v, q) at index v*NQ + q */
   uint32_t free_head;  /* LIFO free list linked through flit_next */
   uint32_t free_count; /* slots on the free list */
   uint32_t fresh;      /* slots [fresh, slots) never used since reset */
   uint32_t used;       /* slots holding a flit */
+  unsigned vcs, nq, buf;
+  unsigned nonempty_vcs; /* bit v: some queue of VC v is non-empty */
   uint16_t vc_last[8]; /* slot of the last flit written on each VC */
   uint16_t vc_due[8];  /* flits still expected of the current packet */
   uint16_t vc_held[8]; /* flits held plus due: never above BUF */
-  uint16_t *q_head, *q_tail; /* [V*NQ], valid if the queue is non-empty */
-  uint32_t *q_info; /* [V*NQ] head packet's oport << 16 | ovc << 8 | len, so
-                       SA need not touch the slot memory */
-  uint32_t *occ;             /* [V*NQ] occupancy (§4) */
-  uint64_t nonempty[8];      /* bit q: queue (v, q) is non-empty */
-  unsigned nonempty_vcs;     /* bit v: some queue of VC v is non-empty */
+  uint64_t nonempty[8]; /* bit q: queue (v, q) is non-empty */
+  unsigned slots;
+  int own_slots;       /* slot storage allocated by asw_ibuf_init */
 } asw_ibuf;
 
 /* Sets up a buffer of vcs*buf slots and vcs*nq queues, in reset state.
@@ -113,7 +120,7 @@ static inline unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head,
   return s;
 }
 
-/* q_info value of a head slot. */
+/* asw_queue.info value of a head slot. */
 static inline uint32_t asw_ibuf_head_info(const asw_slot *h) {
   return (uint32_t)h->oport << 16 | (uint32_t)h->ovc << 8 | h->len;
 }
@@ -122,30 +129,30 @@ static inline uint32_t asw_ibuf_head_info(const asw_slot *h) {
  * to queue (vc, q) and adds len to its occupancy (§7.8). */
 static inline void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q,
                                    unsigned slot) {
-  unsigned k = vc * b->nq + q;
+  asw_queue *qu = &b->q[vc * b->nq + q];
   if (b->nonempty[vc] >> q & 1u) {
-    b->slot[b->q_tail[k]].pkt_next = (uint16_t)slot;
+    b->slot[qu->tail].pkt_next = (uint16_t)slot;
   } else {
-    b->q_head[k] = (uint16_t)slot;
-    b->q_info[k] = asw_ibuf_head_info(&b->slot[slot]);
+    qu->head = (uint16_t)slot;
+    qu->info = asw_ibuf_head_info(&b->slot[slot]);
     b->nonempty[vc] |= 1ull << q;
     b->nonempty_vcs |= 1u << vc;
   }
-  b->q_tail[k] = (uint16_t)slot;
-  b->occ[k] += b->slot[slot].len;
+  qu->tail = (uint16_t)slot;
+  qu->occ += b->slot[slot].len;
 }
 
 /* Pops the head packet of the non-empty queue (vc, q); returns its slot. */
 static inline unsigned asw_ibuf_pop(asw_ibuf *b, unsigned vc, unsigned q) {
-  unsigned k = vc * b->nq + q;
-  unsigned s = b->q_head[k];
-  if (b->q_tail[k] == s) {
+  asw_queue *qu = &b->q[vc * b->nq + q];
+  unsigned s = qu->head;
+  if (qu->tail == s) {
     b->nonempty[vc] &= ~(1ull << q);
     if (!b->nonempty[vc]) b->nonempty_vcs &= ~(1u << vc);
   } else {
     unsigned h = b->slot[s].pkt_next;
-    b->q_head[k] = (uint16_t)h;
-    b->q_info[k] = asw_ibuf_head_info(&b->slot[h]);
+    qu->head = (uint16_t)h;
+    qu->info = asw_ibuf_head_info(&b->slot[h]);
   }
   return s;
 }
@@ -162,7 +169,7 @@ static inline int asw_ibuf_sendable(const asw_ibuf *b, unsigned vc,
 static inline unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc,
                                         unsigned q, unsigned slot) {
   unsigned next = b->slot[slot].flit_next;
-  b->occ[vc * b->nq + q]--;
+  b->q[vc * b->nq + q].occ--;
   b->vc_held[vc]--;
   b->used--;
   b->slot[slot].flit_next = (uint16_t)b->free_head;
@@ -173,18 +180,18 @@ static inline unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc,
 
 static inline unsigned asw_ibuf_queue_head(const asw_ibuf *b, unsigned vc,
                                            unsigned q) {
-  return b->q_head[vc * b->nq + q];
+  return b->q[vc * b->nq + q].head;
 }
 #define ASW_QINFO_OPORT(x) ((x) >> 16)
 #define ASW_QINFO_OVC(x) ((x) >> 8 & 0xFFu)
 #define ASW_QINFO_LEN(x) ((x)&0xFFu)
 static inline uint32_t asw_ibuf_queue_info(const asw_ibuf *b, unsigned vc,
                                            unsigned q) {
-  return b->q_info[vc * b->nq + q];
+  return b->q[vc * b->nq + q].info;
 }
 static inline uint32_t asw_ibuf_occ(const asw_ibuf *b, unsigned vc,
                                     unsigned q) {
-  return b->occ[vc * b->nq + q];
+  return b->q[vc * b->nq + q].occ;
 }
 /* Number of packets in queue (vc, q) (walks the queue; for tests). */
 unsigned asw_ibuf_queue_length(const asw_ibuf *b, unsigned vc, unsigned q);
