@@ -109,6 +109,98 @@ static double run(unsigned P, unsigned V, unsigned BUF, unsigned LMAX, unsigned 
   return (double)cycles / dt;
 }
 
+/* Many switches in one process, each stepped once per cycle (as a network
+ * simulator does): nothing stays in cache between two steps of a switch, so
+ * this measures the memory-bound cost. Bernoulli sources at `load`, 16-flit
+ * packets, credits back the next cycle; idle switches are skipped. Returns
+ * ns per stepped switch-cycle (second half of the run). */
+typedef struct {
+  asw_switch *sw;
+  unsigned cred[36][4], left[36], vc[36];
+  int back[36];
+} net_node;
+
+static double run_many(int n, double load, int cycles, long *stepped) {
+  const unsigned P = 36, V = 4, L = 16;
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = P;
+  c.vcs = V;
+  c.buf_flits = 768;
+  c.max_packet = 64;
+  c.table_entries = P;
+  net_node *nd = calloc((size_t)n, sizeof *nd);
+  if (!nd) exit(1);
+  for (int k = 0; k < n; k++) {
+    nd[k].sw = asw_switch_new(&c, NULL, 0);
+    if (!nd[k].sw) exit(1);
+    for (unsigned d = 0; d < P; d++) asw_reg_write(nd[k].sw, ASW_REG_FWD(d), asw_fwd_entry(d, 0, 0, 0));
+    for (unsigned p = 0; p < P; p++) {
+      for (unsigned v = 0; v < V; v++) nd[k].cred[p][v] = c.buf_flits;
+      nd[k].back[p] = -1;
+    }
+  }
+  asw_flit inf[64], outf[64];
+  uint8_t incr[64], outcr[64];
+  uint32_t arn[64];
+  asw_inputs in;
+  memset(&in, 0, sizeof in);
+  in.flit = inf;
+  in.credit_vc = incr;
+  asw_outputs out = {0, outf, 0, outcr, 0, arn, 0, 0};
+  uint64_t threshold = (uint64_t)(load / L * 18446744073709551615.0);
+  double t0 = now();
+  long steps = 0;
+  for (int cyc = 0; cyc < cycles; cyc++) {
+    if (cyc == cycles / 2) {
+      t0 = now();
+      steps = 0;
+    }
+    for (int k = 0; k < n; k++) {
+      net_node *q = &nd[k];
+      in.flit_mask = 0;
+      for (unsigned p = 0; p < P; p++) {
+        if (!q->left[p]) {
+          if (next() >= threshold) continue;
+          unsigned v = (unsigned)(next() % V);
+          if (q->cred[p][v] < L) continue;
+          q->cred[p][v] -= L;
+          q->left[p] = L;
+          q->vc[p] = v;
+          inf[p] = (asw_flit){1, 1, 0, (uint8_t)v, asw_hdr_make((unsigned)(next() % P), p, v, L, 0, 0, 0), 0};
+        } else {
+          inf[p] = (asw_flit){1, 0, q->left[p] == 1, (uint8_t)q->vc[p], 0, 0};
+        }
+        q->left[p]--;
+        in.flit_mask |= 1ull << p;
+      }
+      in.credit_mask = 0;
+      for (unsigned o = 0; o < P; o++)
+        if (q->back[o] >= 0) {
+          incr[o] = (uint8_t)q->back[o];
+          in.credit_mask |= 1ull << o;
+          q->back[o] = -1;
+        }
+      if (!in.flit_mask && !in.credit_mask && asw_switch_idle(q->sw)) continue;
+      if (asw_switch_step(q->sw, &in, &out) != ASW_OK) exit(1);
+      steps++;
+      for (uint64_t m = out.flit_mask; m; m &= m - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(m);
+        q->back[o] = outf[o].vc;
+      }
+      for (uint64_t m = out.credit_mask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        q->cred[i][outcr[i]]++;
+      }
+    }
+  }
+  double dt = now() - t0;
+  for (int k = 0; k < n; k++) asw_switch_free(nd[k].sw);
+  free(nd);
+  *stepped = steps;
+  return steps ? dt / (double)steps * 1e9 : 0.0;
+}
+
 int main(int argc, char **argv) {
   double thr;
   if (argc == 7) { /* one custom case: P V BUF LMAX len cycles */
@@ -143,6 +235,13 @@ int main(int argc, char **argv) {
   double idle_ns = (now() - t0) / (double)n * 1e9;
   asw_switch_free(sw);
   printf("  idle step, P=36 V=4:                     %10.1f ns\n", idle_ns);
+  for (int k = 0; k < 2; k++) {
+    double load = k ? 0.5 : 0.1;
+    long stepped;
+    double ns = run_many(1620, load, 400, &stepped);
+    printf("  1620 switches P=36 V=4 BUF=768 at load %.1f, each stepped per cycle: %.0f ns per active switch-cycle\n",
+           load, ns);
+  }
   printf("bench-switch: P=16 at 100%% load: %.0f switch-cycles/s\n", r16);
   return 0;
 }
