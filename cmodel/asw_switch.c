@@ -47,7 +47,6 @@ struct asw_switch {
   asw_config cfg;
   unsigned P, V, NQ;
   uint64_t port_mask, payload_mask;
-  asw_regs regs;
   asw_credits cred;
   asw_islip sa;
   asw_ibuf *in;         /* [P] */
@@ -65,6 +64,7 @@ struct asw_switch {
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch, all zero between cycles */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
+  asw_regs regs; /* large (candidate tables): after the hot fields */
   char err[256];
 };
 

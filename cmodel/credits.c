@@ -16,34 +16,22 @@ int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
   c->vcs = vcs;
   c->buf = buf;
   c->lmax = lmax;
-  c->cred = calloc((size_t)ports * vcs, sizeof *c->cred);
-  c->cong = calloc(ports, sizeof *c->cong);
-  c->dirty_vc = calloc(ports, 1);
-  c->poor = calloc(ports, 1);
-  if (!c->cred || !c->cong || !c->dirty_vc || !c->poor) {
-    asw_credits_destroy(c);
-    return -1;
-  }
+  c->out = aligned_alloc(32, (size_t)ports * sizeof *c->out);
+  if (!c->out) return -1;
   asw_credits_reset(c);
   return 0;
 }
 
 void asw_credits_destroy(asw_credits *c) {
-  free(c->cred);
-  free(c->cong);
-  free(c->dirty_vc);
-  free(c->poor);
-  c->cred = NULL;
-  c->cong = NULL;
-  c->dirty_vc = c->poor = NULL;
+  free(c->out);
+  c->out = NULL;
 }
 
 void asw_credits_reset(asw_credits *c) {
-  for (unsigned k = 0; k < c->ports * c->vcs; k++) c->cred[k] = (uint16_t)c->buf;
-  /* cong = 0 at reset, and cong' = 0 too since CRED = BUF >= HTTH. */
-  memset(c->cong, 0, c->ports);
-  memset(c->dirty_vc, 0, c->ports);
-  memset(c->poor, 0, c->ports);
+  memset(c->out, 0, (size_t)c->ports * sizeof *c->out);
+  for (unsigned o = 0; o < c->ports; o++)
+    for (unsigned v = 0; v < c->vcs; v++) c->out[o].cred[v] = (uint16_t)c->buf;
+  /* cong = 0 at reset, and cong' = 0 too since CRED = BUF >= HTTH */
   c->dirty = 0;
   c->rich = ports_mask(c->ports); /* BUF >= LMAX */
 }
@@ -55,7 +43,7 @@ int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
              "%u VCs", o, vc, c->vcs);
     return -1;
   }
-  if (c->cred[o * c->vcs + vc] + 1u > c->buf) {
+  if (c->out[o].cred[vc] + 1u > c->buf) {
     snprintf(err, errlen, "credit on output %u vc %u would exceed BUF = %u",
              o, vc, c->buf);
     return -1;
@@ -71,19 +59,19 @@ void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
   while (m) {
     unsigned o = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
-    const uint16_t *cr = &c->cred[o * c->vcs];
-    unsigned vm = all ? all_vcs : c->dirty_vc[o];
-    unsigned cong = c->cong[o], poor = c->poor[o];
-    c->dirty_vc[o] = 0;
+    asw_out_credits *oc = &c->out[o];
+    unsigned vm = all ? all_vcs : oc->dirty_vc;
+    unsigned cong = oc->cong, poor = oc->poor;
+    oc->dirty_vc = 0;
     for (; vm; vm &= vm - 1) { /* only the VCs whose credits changed */
-      unsigned v = (unsigned)__builtin_ctz(vm), bit = 1u << v;
-      if (cr[v] < ltth || ((cong & bit) && cr[v] < htth)) cong |= bit;
+      unsigned v = (unsigned)__builtin_ctz(vm), bit = 1u << v, cr = oc->cred[v];
+      if (cr < ltth || ((cong & bit) && cr < htth)) cong |= bit;
       else cong &= ~bit;
-      if (cr[v] < c->lmax) poor |= bit;
+      if (cr < c->lmax) poor |= bit;
       else poor &= ~bit;
     }
-    c->cong[o] = (uint8_t)cong;
-    c->poor[o] = (uint8_t)poor;
+    oc->cong = (uint8_t)cong;
+    oc->poor = (uint8_t)poor;
     if (poor) c->rich &= ~(1ull << o);
     else c->rich |= 1ull << o;
   }

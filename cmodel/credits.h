@@ -14,13 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Credit state of one output, in one 32-byte block (half a cache line). */
+typedef struct {
+  _Alignas(32) uint16_t cred[8]; /* CRED[o][v] */
+  uint8_t cong;     /* bit v: cong' of (o, v) for the current cycle */
+  uint8_t poor;     /* bit v: CRED[o][v] < LMAX */
+  uint8_t dirty_vc; /* bit v: CRED[o][v] changed this cycle */
+} asw_out_credits;
+
 typedef struct {
   unsigned ports, vcs, buf, lmax;
-  uint16_t *cred; /* [P*V] */
-  uint8_t *cong;  /* [P] bit v: cong' of (o, v) for the current cycle */
+  asw_out_credits *out; /* [P] */
   uint64_t dirty; /* outputs whose credits changed this cycle */
-  uint8_t *dirty_vc; /* [P] bit v: CRED[o][v] changed this cycle */
-  uint8_t *poor;     /* [P] bit v: CRED[o][v] < LMAX */
   uint64_t rich;  /* outputs whose every VC has >= LMAX credits: any packet
                      fits, so SA needs no per-packet credit check */
 } asw_credits;
@@ -33,11 +38,11 @@ void asw_credits_reset(asw_credits *c);
 
 static inline unsigned asw_credits_get(const asw_credits *c, unsigned o,
                                        unsigned v) {
-  return c->cred[o * c->vcs + v];
+  return c->out[o].cred[v];
 }
 static inline int asw_credits_cong(const asw_credits *c, unsigned o,
                                    unsigned v) {
-  return c->cong[o] >> v & 1u;
+  return c->out[o].cong >> v & 1u;
 }
 
 /* Protocol check of a returned credit (§9): vc < V and CRED + 1 <= BUF.
@@ -47,20 +52,22 @@ int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
 /* Fast form of asw_credits_check_return without the message: 1 if legal. */
 static inline int asw_credits_return_ok(const asw_credits *c, unsigned o,
                                         unsigned vc) {
-  return vc < c->vcs && c->cred[o * c->vcs + vc] < c->buf;
+  return vc < c->vcs && c->out[o].cred[vc] < c->buf;
 }
 /* A match reserves len credits (the caller checked CRED >= len). */
 static inline void asw_credits_reserve(asw_credits *c, unsigned o, unsigned v,
                                        unsigned len) {
-  c->cred[o * c->vcs + v] = (uint16_t)(c->cred[o * c->vcs + v] - len);
+  asw_out_credits *oc = &c->out[o];
+  oc->cred[v] = (uint16_t)(oc->cred[v] - len);
+  oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
-  c->dirty_vc[o] |= (uint8_t)(1u << v);
 }
 /* One credit returned by downstream (checked). */
 static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
-  c->cred[o * c->vcs + v]++;
+  asw_out_credits *oc = &c->out[o];
+  oc->cred[v]++;
+  oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
-  c->dirty_vc[o] |= (uint8_t)(1u << v);
 }
 /* End of cycle: cong' of the next cycle and the `rich` bit for the dirty
  * outputs (all outputs if all != 0, after a threshold change), from the

@@ -26,12 +26,13 @@ typedef struct {
   unsigned ltth, htth;                                    /* THRESH */
   unsigned lfsr_seed, default_port;
   uint32_t reg_errors;
-  uint64_t cset[4];
-  /* cand[c][r]: ports of CSET[c] whose rank mod DELTA is r (r < 64). */
-  uint64_t cand[4][64];
   uint8_t *sl2vc;     /* [P*16] */
   uint32_t *fwd;      /* [TABLE] */
   uint32_t *counters; /* [P*8], index ASW_CNT_* */
+  uint64_t cset[4];
+  /* cand[c][r]: ports of CSET[c] whose rank mod DELTA is r (r < 64); last,
+   * so the fields above share few cache lines. */
+  uint64_t cand[4][64];
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);

@@ -33,7 +33,7 @@ static int wr(rc_env *e, uint32_t a, uint32_t d) {
   return asw_regs_write(&e->r, a, d, &fx, NULL, 0);
 }
 static void set_cred(rc_env *e, unsigned o, unsigned v, unsigned val) {
-  e->c.cred[o * e->c.vcs + v] = (uint16_t)val;
+  e->c.out[o].cred[v] = (uint16_t)val;
 }
 static uint64_t hdr(unsigned dest, unsigned sl) { return asw_hdr_make(dest, 0, sl, 1, 0, 0, 0); }
 
@@ -185,7 +185,7 @@ void test_route_adaptive_2th(void) {
   for (unsigned k = 0; k < 10; k++) {
     set_cred(&e, 0, 0, cr[k]);
     e.c.dirty |= 1;
-    e.c.dirty_vc[0] |= 1;
+    e.c.out[0].dirty_vc |= 1;
     asw_credits_update_cong(&e.c, e.r.ltth, e.r.htth, 0);
     CHECKF(asw_credits_cong(&e.c, 0, 0) == cong[k], "step %u", k);
     asw_route r = asw_route_compute(&e.r, &e.c, hdr(0, 0), ent, &l);
