@@ -2,17 +2,11 @@
  * (ST, SA, RC, IW in the order of contract §5), crossbar, output and credit
  * registers, register bus. See asw_switch.h.
  */
-#if !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#endif
 #include "asw_switch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if (defined(__unix__) || defined(__APPLE__)) && !defined(__SANITIZE_ADDRESS__)
-#include <sys/mman.h>
-#endif
 
 #include "credits.h"
 #include "input_buffer.h"
@@ -50,9 +44,8 @@ struct asw_switch {
   asw_credits cred;
   asw_islip sa;
   asw_ibuf *in;         /* [P] */
-  asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, mapped
-                           lazily: untouched slots cost no physical memory */
-  size_t slots_bytes;
+  asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, in one block
+                           mapped lazily: untouched slots cost no memory */
   port_state *port;     /* [P] */
   uint64_t rr_mask;     /* inputs whose route register is valid */
   uint64_t busy_in, busy_out;
@@ -67,28 +60,6 @@ struct asw_switch {
   asw_regs regs; /* large (candidate tables): after the hot fields */
   char err[256];
 };
-
-/* Slot memory: anonymous pages the OS maps on first touch, so buffer space
- * a run never uses costs nothing (calloc gives this only while the C library
- * chooses to mmap large blocks, which glibc stops doing after some frees).
- * Under ASan, calloc keeps the bounds checking. */
-static void *slots_alloc(size_t bytes) {
-#ifdef MAP_ANONYMOUS
-  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p;
-#else
-  return calloc(1, bytes);
-#endif
-}
-static void slots_free(void *p, size_t bytes) {
-  if (!p) return;
-#ifdef MAP_ANONYMOUS
-  munmap(p, bytes);
-#else
-  (void)bytes;
-  free(p);
-#endif
-}
 
 /* Zeroed array of n elements of `size` bytes (a multiple of 64), aligned to
  * a cache line; free() releases it. */
@@ -148,7 +119,7 @@ void asw_switch_free(asw_switch *sw) {
   if (sw->in)
     for (unsigned p = 0; p < sw->P; p++) asw_ibuf_destroy(&sw->in[p]);
   free(sw->in);
-  slots_free(sw->slots, sw->slots_bytes);
+  free(sw->slots);
   asw_regs_destroy(&sw->regs);
   asw_credits_destroy(&sw->cred);
   asw_islip_destroy(&sw->sa);
@@ -171,8 +142,9 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   sw->payload_mask =
       cfg->payload_bits == 64 ? ~0ull : (1ull << cfg->payload_bits) - 1;
   sw->in = aligned_calloc(sw->P, sizeof *sw->in);
-  sw->slots_bytes = (size_t)sw->P * sw->V * cfg->buf_flits * sizeof *sw->slots;
-  sw->slots = slots_alloc(sw->slots_bytes);
+  /* One block: large, so the C library maps it from the OS on demand (and
+   * applies its huge-page policy, e.g. GLIBC_TUNABLES=glibc.malloc.hugetlb=1) */
+  sw->slots = calloc((size_t)sw->P * sw->V * cfg->buf_flits, sizeof *sw->slots);
   sw->port = aligned_calloc(sw->P, sizeof *sw->port);
   sw->req_vc = calloc((size_t)sw->P * sw->V, sizeof *sw->req_vc);
   sw->match_out = calloc(sw->P, 1);

@@ -425,7 +425,8 @@ void test_large_switch_idle_cost(void) {
   /* The network-size switch (36 ports, 4 VCs, BUF 768, LMAX 64: 2.6 MB of
    * slot memory) creates quickly and, idle, stays small in physical memory
    * because untouched buffer pages are never written (1620 of them must fit
-   * a network simulation). */
+   * a network simulation). Runs first in the suite: glibc maps large blocks
+   * lazily only until large blocks have been freed. */
   long rss0 = rss_kb();
   asw_config c;
   asw_config_default(&c);
