@@ -92,5 +92,11 @@ module credits #(
       end
     end
   end
+
+  cov_credits_zero: cover property (@(posedge clk_i) chk_en_q && (cred_q[0] == '0));
+  cov_credits_full_return: cover property (@(posedge clk_i)
+    chk_en_q && cr_in_valid_i[0] && match_valid_i[0]);
+  cov_cong_held: cover property (@(posedge clk_i)
+    chk_en_q && cong_q[0] && (16'(cred_q[0]) >= ltth_i) && (16'(cred_q[0]) < htth_i));
 `endif
 endmodule

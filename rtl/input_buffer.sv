@@ -360,5 +360,16 @@ module input_buffer #(
       end
     end
   end
+
+  // Coverage of the corner cases of §5 and §8 (reported by make coverage).
+  cov_pop_append_same_queue: cover property (@(posedge clk_i)
+    chk_en_q && match_valid_i && rc_valid_i && (match_q_idx == rc_q_idx));
+  cov_pop_last_append_same_queue: cover property (@(posedge clk_i)
+    chk_en_q && match_valid_i && rc_valid_i && (match_q_idx == rc_q_idx) &&
+    (q_head_q[match_q_idx] == q_tail_q[match_q_idx]));
+  cov_buffer_full: cover property (@(posedge clk_i) chk_en_q && !fresh_avail && (free_cnt_q == '0));
+  cov_cut_through_bubble: cover property (@(posedge clk_i) chk_en_q && busy_q && !st_valid_o);
+  cov_release_and_match: cover property (@(posedge clk_i) chk_en_q && st_release && match_valid_i);
+  cov_stall_on_credits: cover property (@(posedge clk_i) chk_en_q && (stall_o != '0));
 `endif
 endmodule

@@ -321,6 +321,14 @@ module regs #(
     end
   end
 
+`ifndef SYNTHESIS
+  cov_illegal_write: cover property (@(posedge clk_i) wr && !wr_ok);
+  cov_counter_clear: cover property (@(posedge clk_i) cnt_clear);
+  cov_fwd_write: cover property (@(posedge clk_i) fwd_we_o);
+  cov_read_counter: cover property (@(posedge clk_i) reg_en_i && !reg_we_i && is_cnt);
+  cov_read_occ: cover property (@(posedge clk_i) reg_en_i && !reg_we_i && is_occ);
+`endif
+
   logic unused_bits;
   assign unused_bits = ^{a_sl2vc_off[19:12], a_sl2vc_off[3:0], a_cnt_off[2:0]};
 endmodule

@@ -170,7 +170,8 @@ module route_compute #(
 
     adapted_afi = afi_i && h_adapted;
     obqa_r = 4'(V) - {3'b0, afi_i};  // R >= 1: afi is only settable when V >= 2
-    obqa_vc = VW'({2'b0, e_look} % {4'b0, obqa_r});
+    // An invalid entry routes with lookahead 0 (contract §7.5), whatever it holds.
+    obqa_vc = VW'({2'b0, e_valid ? e_look : 6'd0} % {4'b0, obqa_r});
     for (int unsigned o = 0; o < P; o++) begin
       if (adapted_afi) begin
         ovc_of[o] = VW'(V - 1);
@@ -256,6 +257,17 @@ module route_compute #(
   assign rc_len_o = rr_hdr_q[43:36];
   assign rc_oport_o = oport;
   assign rc_ovc_o = ovc_of[oport];
+
+`ifndef SYNTHESIS
+  cov_route_error: cover property (@(posedge clk_i) rr_valid_q && err);
+  cov_oblivious_step: cover property (@(posedge clk_i) lfsr_step);
+  cov_adaptive_choice: cover property (@(posedge clk_i) adaptive_o);
+  cov_adapted_afi: cover property (@(posedge clk_i) rr_valid_q && afi_i && h_adapted);
+  cov_delta_filtered: cover property (@(posedge clk_i)
+    rr_valid_q && use_cands && (cand != cset_i[32'(e_cset)*P +: P]));
+  cov_no_candidate: cover property (@(posedge clk_i) rr_valid_q && use_cands && (cand == '0));
+  cov_lfsr_seed_and_step: cover property (@(posedge clk_i) seed_we_i && lfsr_step);
+`endif
 
   // Bits this block does not look at: header fields other than dest/sl/len/adapted,
   // the high bits of 6-bit port fields when P < 64.

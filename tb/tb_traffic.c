@@ -96,6 +96,7 @@ static uint32_t route_ctrl_value(tb_traffic *t, int vary) {
   unsigned mask = 0xFF, stage = 1, delta = 1;
   if (vary) {
     if (chance(t, 30)) delta = 1 + rnd_below(t, 4);
+    if (chance(t, 5)) delta = 1 + rnd_below(t, 127);
     if (chance(t, 20)) stage = 1 + rnd_below(t, 15);
     if (chance(t, 20)) mask = rnd_below(t, 256);
   }
@@ -127,7 +128,8 @@ static uint32_t cset_value(tb_traffic *t, unsigned w) {
 }
 
 static uint32_t fwd_value(tb_traffic *t) {
-  if (chance(t, 4)) return rnd_below(t, 64); /* invalid entry, junk det_port (legal) */
+  if (chance(t, 4)) /* invalid entry with junk fields (legal, must not matter) */
+    return (uint32_t)rnd(t) & (0x3Fu | 0x3Fu << 8 | 3u << 16 | 1u << 30);
   return asw_fwd_entry(rnd_below(t, t->P), rnd_below(t, 64), rnd_below(t, 4), chance(t, 75));
 }
 
@@ -178,6 +180,11 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     *a = ASW_REG_ROUTE_CTRL;
     *d = route_ctrl_value(t, 1);
     if (chance(t, 20)) *d |= (uint32_t)rnd(t) << 23; /* bits above the fields: ignored */
+    if (t->opt.scenario == TB_SCEN_REWRITE) /* any mode and trigger while traffic flows */
+      *d = (*d & ~0xFu) | rnd_below(t, 3) | (rnd_below(t, 3) << 2);
+  } else if (k < 80 && t->opt.scenario == TB_SCEN_REWRITE) {
+    *a = ASW_REG_VC_CTRL;
+    *d = rnd_below(t, t->V >= 2 ? 4 : 2);
   } else if (k < 83) {
     *a = ASW_REG_LFSR_SEED;
     *d = (uint32_t)rnd(t);
