@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arn_table.h"
+#include "congestion_detector.h"
 #include "credits.h"
 #include "input_buffer.h"
 #include "islip.h"
@@ -35,6 +37,7 @@ typedef struct {
   stream_state st; /* streaming state of input p */
   uint16_t lfsr;   /* LFSR of input p */
   uint8_t cr_vc;   /* credit register of input p (valid: cr_mask) */
+  uint8_t rel_vc, rel_out; /* queue ST released a flit of (rel_mask) */
 } port_state;
 
 struct asw_switch {
@@ -54,9 +57,14 @@ struct asw_switch {
   uint64_t out_mask;    /* valid output registers */
   uint64_t cr_mask;     /* valid credit registers */
   uint8_t rvalid;
+  uint8_t arn_on;       /* ARN_CTRL.mode != 0; when 0 all §15 state is 0 */
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch, all zero between cycles */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
+  uint64_t rel_mask;    /* ARN on: inputs whose ST released a flit this cycle */
+  uint64_t now;         /* cycles stepped since reset (ARN-table ages) */
+  asw_cd cd;            /* congestion detector (§15.2) */
+  asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
   asw_regs regs; /* large (candidate tables): after the hot fields */
   char err[256];
 };
@@ -79,6 +87,7 @@ void asw_config_default(asw_config *c) {
   c->table_entries = 256;
   c->voq = 1;
   c->iters = 1;
+  c->arn_entries = 8;
 }
 
 #define CFG_ERR(...)                                \
@@ -111,6 +120,8 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
   if (c->voq > 1) CFG_ERR("VOQ = %u out of range 0..1", c->voq);
   if (c->iters < 1 || c->iters > 4)
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
+  if (c->arn_entries > 32)
+    CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
   return ASW_OK;
 }
 
@@ -123,6 +134,8 @@ void asw_switch_free(asw_switch *sw) {
   asw_regs_destroy(&sw->regs);
   asw_credits_destroy(&sw->cred);
   asw_islip_destroy(&sw->sa);
+  asw_cd_destroy(&sw->cd);
+  asw_arn_destroy(&sw->arn);
   free(sw->port);
   free(sw->req_vc);
   free(sw->match_out);
@@ -153,7 +166,9 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
       !sw->match_vc)
     goto oom;
   if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits, cfg->max_packet) ||
-      asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
+      asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters) ||
+      asw_cd_init(&sw->cd, sw->P, sw->V) ||
+      asw_arn_init(&sw->arn, sw->P, cfg->arn_entries))
     goto oom;
   for (unsigned p = 0; p < sw->P; p++)
     if (asw_ibuf_init(&sw->in[p], sw->V, cfg->buf_flits, sw->NQ,
@@ -180,6 +195,11 @@ void asw_switch_reset(asw_switch *sw) {
   asw_islip_reset(&sw->sa);
   for (unsigned p = 0; p < sw->P; p++) asw_ibuf_reset(&sw->in[p]);
   reseed_lfsrs(sw);
+  asw_cd_reset(&sw->cd, 0);
+  asw_arn_reset(&sw->arn);
+  sw->rel_mask = 0;
+  sw->now = 0;
+  sw->arn_on = 0;
   sw->rr_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
   sw->held = 0;
   sw->out_mask = sw->cr_mask = 0;
@@ -191,9 +211,36 @@ void asw_switch_reset(asw_switch *sw) {
 
 const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
 
-int asw_switch_idle(const asw_switch *sw) {
+static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->held | sw->out_mask | sw->cr_mask |
            sw->rvalid);
+}
+
+int asw_switch_idle(const asw_switch *sw) {
+  if (!sw->arn_on) return core_idle(sw); /* mode 0: no §15 state */
+  return core_idle(sw) && !asw_cd_live(&sw->cd) && !asw_arn_busy(&sw->arn) &&
+         !sw->arn.valid;
+}
+
+uint64_t asw_switch_idle_in(const asw_switch *sw) {
+  if (!sw->arn_on) return core_idle(sw) ? 0 : UINT64_MAX;
+  if (!core_idle(sw) || asw_cd_live(&sw->cd) || asw_arn_busy(&sw->arn))
+    return UINT64_MAX;
+  if (!sw->arn.valid) return 0;
+  return asw_arn_last_expiry(&sw->arn) - sw->now + 1;
+}
+
+int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
+  if (!n) return ASW_OK;
+  uint64_t left = asw_switch_idle_in(sw);
+  if (left == UINT64_MAX) {
+    snprintf(sw->err, sizeof sw->err, "skip_idle: switch has live state");
+    return ASW_EINVAL;
+  }
+  sw->now += n;
+  /* entries whose last valid cycle has passed expired at its end */
+  asw_arn_end_cycle(&sw->arn, &sw->regs, 0, sw->now - 1);
+  return ASW_OK;
 }
 
 int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
@@ -206,12 +253,28 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   } else if (a >= ASW_REG_CRED(0, 0) && a < ASW_REG_CRED(sw->P, 0)) {
     unsigned o = (a - ASW_REG_CRED(0, 0)) >> 3, v = a & 7u;
     if (v < sw->V) *data = asw_credits_get(&sw->cred, o, v);
+  } else if (sw->cfg.arn_entries && a >= ASW_REG_ARN_ENTRY(0, 0) &&
+             a < ASW_REG_ARN_ENTRY(sw->cfg.arn_entries, 0)) {
+    unsigned e = (a - ASW_REG_ARN_ENTRY(0, 0)) >> 2;
+    *data = asw_arn_entry_word(&sw->arn, e, a & 3u, sw->now);
+  } else if (sw->cfg.arn_entries && a >= ASW_REG_ROOT(0, 0) &&
+             a < ASW_REG_ROOT(sw->P, 0)) {
+    unsigned o = (a - ASW_REG_ROOT(0, 0)) >> 1;
+    unsigned root = (unsigned)(sw->cd.root >> o & 1u);
+    *data = (a & 1u) ? sw->cd.crt[o]
+                     : root | (root ? (uint32_t)sw->cd.root_id[o] << 1 : 0) |
+                           (uint32_t)sw->cd.hot_cnt[o] << 10;
   }
   return ASW_OK;
 }
 
 static void apply_write_effects(asw_switch *sw, unsigned fx) {
   if (fx & ASW_REGS_FX_LFSR) reseed_lfsrs(sw);
+  if (fx & ASW_REGS_FX_ARN_OFF) { /* §15.7: all §15 state but next_id */
+    asw_cd_reset(&sw->cd, 1);
+    asw_arn_reset(&sw->arn);
+  }
+  sw->arn_on = sw->regs.arn_mode != 0;
 }
 
 int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
@@ -238,6 +301,8 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
     PROTO_ERR("input masks have bits for ports >= P = %u", sw->P);
   if (in->flit_mask && !in->flit)
     PROTO_ERR("flit_mask set but flit array is NULL");
+  if (in->arn_mask && !in->arn)
+    PROTO_ERR("arn_mask set but arn array is NULL");
   if (in->credit_mask && !in->credit_vc)
     PROTO_ERR("credit_mask set but credit_vc array is NULL");
   for (uint64_t m = in->flit_mask; m; m &= m - 1) {
@@ -266,7 +331,7 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
 
 /* ST (§8): every busy input with a sendable flit moves it into its output
  * register and a credit into its credit register; tails release. */
-static void stage_st(asw_switch *sw) {
+static void stage_st(asw_switch *sw, int arn_on) {
   uint64_t out_mask = 0, cr_mask = 0;
   uint32_t *cnt = sw->regs.counters;
   for (uint64_t m = sw->busy_in; m; m &= m - 1) {
@@ -292,6 +357,11 @@ static void stage_st(asw_switch *sw) {
     if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
     unsigned next = asw_ibuf_release(b, st->vc, sw->cfg.voq ? o : 0, s);
     sw->held--;
+    if (arn_on) { /* hot flag evaluated after RC, on the final occupancy */
+      sw->port[i].rel_vc = st->vc;
+      sw->port[i].rel_out = (uint8_t)o;
+      sw->rel_mask |= 1ull << i;
+    }
     if (tail) {
       sw->busy_in &= ~(1ull << i);
       sw->busy_out &= ~(1ull << o);
@@ -384,24 +454,92 @@ static uint64_t stage_sa(asw_switch *sw) {
   return matched;
 }
 
-/* RC (§7): route the packets whose heads were written last cycle. */
-static void stage_rc(asw_switch *sw) {
+/* Marks the header of the packet in slot h as adapted, from input VC v. */
+static void mark_adapted(asw_slot *h, unsigned v) {
+  h->hdr = (h->hdr & ~(0xFull << 44)) | 1ull << 44 | (uint64_t)(v & 7u) << 45;
+}
+
+/* RC (§7) with the input port controller of §15.5: route the packets whose
+ * heads were written last cycle. */
+static void stage_rc(asw_switch *sw, int arn_on) {
   uint32_t *cnt = sw->regs.counters;
+  const asw_regs *rg = &sw->regs;
   for (uint64_t m = sw->rr_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const route_reg *rr = &sw->port[i].rr;
     asw_ibuf *b = &sw->in[i];
     asw_slot *h = &b->slot[rr->slot];
-    asw_route r = asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
-                                    &sw->port[i].lfsr);
+    asw_route r;
+    int lookup = 0;
+    unsigned alt = 0;
+    uint32_t msg = 0;
+    if (arn_on && !ASW_HDR_ADAPTED(h->hdr) && (rr->entry >> 31))
+      lookup = asw_arn_lookup(&sw->arn, ASW_HDR_DEST(h->hdr), rr->vc, &alt, &msg);
+    if (lookup == 1) { /* consumed entry: alternative port (AFI: adapted) */
+      if (rg->arn_mode == ASW_ARN_AFI) mark_adapted(h, rr->vc);
+      r.oport = (uint8_t)alt;
+      r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, alt);
+      r.adaptive_choice = r.route_error = 0;
+      asw_regs_arn_count(&sw->regs, i, ASW_ACNT_ADAPTED);
+    } else {
+      r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
+      if (rg->mark_adapted && !r.route_error && r.oport != r.det_port &&
+          !ASW_HDR_ADAPTED(h->hdr)) {
+        mark_adapted(h, rr->vc);
+        r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, r.oport);
+      }
+      if (lookup == 2 && asw_arn_send(&sw->arn, i, msg) < 0)
+        asw_regs_arn_count(&sw->regs, i, ASW_ACNT_OUT_DROPPED);
+    }
     h->oport = r.oport;
     h->ovc = r.ovc;
-    asw_ibuf_append(b, rr->vc, sw->cfg.voq ? r.oport : 0, rr->slot);
+    unsigned q = sw->cfg.voq ? r.oport : 0;
+    asw_ibuf_append(b, rr->vc, q, rr->slot);
     sw->nonempty_in |= 1ull << i;
     if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
     if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
+    if (arn_on) {
+      asw_cd_occ(&sw->cd, i, rr->vc, q, asw_ibuf_occ(b, rr->vc, q), rg->hcdth,
+                 rg->lcdth);
+      if ((sw->rel_mask >> i & 1u) && sw->port[i].rel_vc == rr->vc &&
+          sw->port[i].rel_out == q)
+        sw->rel_mask &= ~(1ull << i); /* same queue: evaluated once */
+    }
   }
   sw->rr_mask = 0;
+}
+
+/* §15 after RC: hot flags of queues ST released from (not appended to),
+ * one processARN (credits still as at the cycle start), then the pushes of
+ * this cycle: the root event and the messages received from downstream. */
+static void arn_cycle(asw_switch *sw, const asw_inputs *in,
+                      const asw_arn_event *root_ev) {
+  const asw_regs *rg = &sw->regs;
+  for (uint64_t m = sw->rel_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    unsigned v = sw->port[i].rel_vc, o = sw->port[i].rel_out;
+    asw_cd_occ(&sw->cd, i, v, o, asw_ibuf_occ(&sw->in[i], v, o), rg->hcdth,
+               rg->lcdth);
+  }
+  sw->rel_mask = 0;
+  int popped = asw_arn_process(&sw->arn, &sw->regs, &sw->cred, sw->now);
+  if (root_ev) asw_arn_fifo_push(&sw->arn.evq[0], root_ev);
+  for (uint64_t m = in->arn_mask; m; m &= m - 1) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    uint32_t msg = in->arn[p];
+    asw_regs_arn_count(&sw->regs, p, ASW_ACNT_RECEIVED);
+    asw_arn_fifo *f = &sw->arn.evq[1 + p];
+    unsigned start_count = f->count + (popped == (int)(1 + p));
+    asw_arn_event e = {(uint16_t)ASW_ARN_DEST(msg), (uint16_t)ASW_ARN_ID(msg),
+                       (uint8_t)p, (uint8_t)ASW_ARN_VC(msg),
+                       (uint8_t)ASW_ARN_STAGE(msg), 0};
+    if (start_count >= ASW_AQ) {
+      asw_regs_arn_count(&sw->regs, p, ASW_ACNT_IN_DROPPED);
+    } else {
+      asw_arn_fifo_push(f, &e);
+      sw->arn.evq_nonempty |= 1ull << p;
+    }
+  }
 }
 
 /* IW (§6). */
@@ -446,7 +584,12 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
         unsigned i = (unsigned)__builtin_ctzll(m);
         out->credit_vc[i] = sw->port[i].cr_vc;
       }
-    out->arn_mask = 0;
+    out->arn_mask = sw->arn_on ? sw->arn.out_mask : 0;
+    if (out->arn && out->arn_mask)
+      for (uint64_t m = sw->arn.out_mask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        out->arn[i] = sw->arn.out_msg[i];
+      }
     out->reg_rvalid = sw->rvalid;
     out->reg_rdata = sw->rdata;
   }
@@ -455,10 +598,23 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   int reading = in->reg_en && !in->reg_we;
   if (reading) asw_reg_read(sw, in->reg_addr, &rdata);
 
-  if (sw->busy_in) stage_st(sw);
+  /* §15: the detector reads queues and credits as at the cycle start. */
+  const int arn_on = sw->arn_on;
+  uint64_t arn_out_start = 0;
+  asw_arn_event root_ev;
+  int root_declared = 0;
+  if (arn_on) {
+    arn_out_start = sw->arn.outq_nonempty;
+    if (sw->cd.hot_out | sw->cd.root | sw->cd.crt_nz)
+      root_declared = asw_cd_cycle(&sw->cd, sw->in, &sw->cred, &sw->regs,
+                                   sw->arn.evq[0].count < ASW_AQ, &root_ev);
+  }
+
+  if (sw->busy_in) stage_st(sw, arn_on);
   else sw->out_mask = sw->cr_mask = 0;
   uint64_t matched = stage_sa(sw);
-  if (sw->rr_mask) stage_rc(sw);
+  if (sw->rr_mask) stage_rc(sw, arn_on);
+  if (arn_on) arn_cycle(sw, in, root_declared ? &root_ev : NULL);
   /* Credits reserved by this cycle's matches are taken only now: adaptive
    * RC and the 2TH flags must see the credits at the start of the cycle. */
   for (uint64_t m = matched; m; m &= m - 1) {
@@ -471,6 +627,10 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   for (uint64_t m = in->credit_mask; m; m &= m - 1) {
     unsigned o = (unsigned)__builtin_ctzll(m);
     asw_credits_return(&sw->cred, o, in->credit_vc[o]);
+  }
+  if (arn_on) { /* ARN time only runs while entries can exist */
+    asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
+    sw->now++;
   }
   unsigned fx = 0;
   if (in->reg_en && in->reg_we) {

@@ -34,10 +34,11 @@ typedef struct {
   unsigned table_entries; /* TABLE: 1..2^DW */
   unsigned voq;           /* 0 or 1 */
   unsigned iters;         /* ITERS: 1..4 */
+  unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
 } asw_config;
 
 /* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
- * DW=16, TABLE=256, VOQ=1, ITERS=1). */
+ * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8). */
 void asw_config_default(asw_config *cfg);
 
 /* Checks cfg. On error returns ASW_EINVAL and writes a message naming the
@@ -77,7 +78,7 @@ typedef struct {
   const asw_flit *flit;   /* [P] arriving flits (input side of port p) */
   uint64_t credit_mask;   /* bit p: one credit returned on output p ... */
   const uint8_t *credit_vc; /* [P] ... for downstream VC credit_vc[p] */
-  uint64_t arn_mask;      /* bit p: ARN message on output p (reserved) */
+  uint64_t arn_mask;      /* bit p: ARN message received on output p (§15.4) */
   const uint32_t *arn;    /* [P] */
   /* register access (contract §10) */
   uint8_t reg_en, reg_we;
@@ -125,9 +126,18 @@ void asw_switch_reset(asw_switch *sw);
 int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out);
 
 /* True if stepping with no inputs would change no state and produce no
- * output (nothing buffered, nothing streaming, no output/credit pending):
- * a network simulator may skip such a switch until an input arrives. */
+ * output (nothing buffered, nothing streaming, no output/credit pending, and
+ * no ARN state alive: no root, table entry, queued event or message): a
+ * network simulator may skip such a switch until an input arrives. */
 int asw_switch_idle(const asw_switch *sw);
+
+/* For a switch whose only live state is ARN-table entries ageing (nothing
+ * buffered, streaming or queued, no root): the number of idle cycles after
+ * which it is idle (the last entry has expired); 0 if already idle; UINT64_MAX
+ * if other state is live (step it). asw_switch_skip_idle(sw, n) with
+ * n <= that number is exactly n steps without inputs. */
+uint64_t asw_switch_idle_in(const asw_switch *sw);
+int asw_switch_skip_idle(asw_switch *sw, uint64_t n);
 
 /* Register access outside the cycle loop (equivalent to a register access in
  * an otherwise idle cycle, without advancing time). Write returns ASW_EINVAL
@@ -158,6 +168,42 @@ const char *asw_switch_error(const asw_switch *sw);
 #define ASW_REG_CRED(o, v) (0x50000u + 8u * (o) + (v))
 #define ASW_REG_FWD(d) (0x80000u + (d))
 #define ASW_ID_VALUE 0x41535731u
+/* ARN registers (§15.8), mapped only if AE >= 1. */
+#define ASW_REG_ARN_CTRL 0x00020u
+#define ASW_REG_ARN_UP(w) (0x00021u + (w))
+#define ASW_REG_CD_THRESH 0x00023u
+#define ASW_REG_FCTH 0x00024u
+#define ASW_REG_CRT 0x00025u
+#define ASW_REG_ARN_TTL 0x00026u
+#define ASW_REG_ARN_COUNTER(p, k) (0x02800u + 16u * (p) + (k))
+#define ASW_REG_ARN_ENTRY(e, w) (0x03000u + 4u * (e) + (w))
+#define ASW_REG_ROOT(o, w) (0x03100u + 2u * (o) + (w))
+enum { ASW_ARN_OFF = 0, ASW_ARN_ON = 1, ASW_ARN_AFI = 2 };
+enum { /* counter index k of ASW_REG_ARN_COUNTER */
+  ASW_ACNT_ROOTS = 0,
+  ASW_ACNT_SENT = 1,
+  ASW_ACNT_RECEIVED = 2,
+  ASW_ACNT_CONSUMED = 3,
+  ASW_ACNT_EXPIRED = 4,
+  ASW_ACNT_ADAPTED = 5,
+  ASW_ACNT_IN_DROPPED = 6,
+  ASW_ACNT_OUT_DROPPED = 7,
+  ASW_ACNT_EVICTED = 8,
+  ASW_ACNT_NUM = 9,
+};
+static inline uint32_t asw_arn_ctrl(unsigned mode, unsigned mark_adapted) {
+  return (mode & 3u) | (mark_adapted & 1u) << 2;
+}
+/* ARN message (§15.6). */
+static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
+                                   unsigned id) {
+  return (dest & 0xFFFFu) | (vc & 7u) << 16 | (stage & 0xFu) << 19 |
+         (id & 0x1FFu) << 23;
+}
+#define ASW_ARN_DEST(m) ((unsigned)((m)&0xFFFFu))
+#define ASW_ARN_VC(m) ((unsigned)((m) >> 16 & 7u))
+#define ASW_ARN_STAGE(m) ((unsigned)((m) >> 19 & 0xFu))
+#define ASW_ARN_ID(m) ((unsigned)((m) >> 23 & 0x1FFu))
 
 enum { /* counter index k of ASW_REG_COUNTER */
   ASW_CNT_FLITS_IN = 0,

@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define REJECT(...)                                        \
+  do {                                                     \
+    if (err) snprintf(err, errlen, __VA_ARGS__);           \
+    r->reg_errors++;                                       \
+    return ASW_EINVAL;                                     \
+  } while (0)
+
 static uint64_t port_mask(unsigned ports) {
   return ports == 64 ? ~0ull : (1ull << ports) - 1;
 }
@@ -26,7 +33,8 @@ int asw_regs_init(asw_regs *r, const asw_config *cfg) {
   r->sl2vc = calloc((size_t)cfg->ports * 16, 1);
   r->fwd = calloc(cfg->table_entries, sizeof *r->fwd);
   r->counters = calloc((size_t)cfg->ports * 8, sizeof *r->counters);
-  if (!r->sl2vc || !r->fwd || !r->counters) {
+  r->arn_counters = calloc((size_t)cfg->ports * 16, sizeof *r->arn_counters);
+  if (!r->sl2vc || !r->fwd || !r->counters || !r->arn_counters) {
     asw_regs_destroy(r);
     return -1;
   }
@@ -38,6 +46,8 @@ void asw_regs_destroy(asw_regs *r) {
   free(r->sl2vc);
   free(r->fwd);
   free(r->counters);
+  free(r->arn_counters);
+  r->arn_counters = NULL;
   r->sl2vc = NULL;
   r->fwd = NULL;
   r->counters = NULL;
@@ -63,14 +73,71 @@ void asw_regs_reset(asw_regs *r) {
     for (unsigned s = 0; s < 16; s++) r->sl2vc[o * 16 + s] = (uint8_t)(s % c->vcs);
   memset(r->fwd, 0, c->table_entries * sizeof *r->fwd);
   memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
+  memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
+  r->arn_mode = r->mark_adapted = 0;
+  r->arn_up = 0;
+  r->hcdth = c->buf_flits * 81u / 100u;
+  r->lcdth = c->buf_flits * 63u / 100u;
+  if (r->hcdth < 1) r->hcdth = 1;
+  if (r->lcdth < 1) r->lcdth = 1;
+  r->fcth = c->buf_flits * 78u / 100u;
+  r->crt = 1024;
+  r->arn_ttl = 4096;
 }
 
-#define REJECT(...)                                        \
-  do {                                                     \
-    if (err) snprintf(err, errlen, __VA_ARGS__);           \
-    r->reg_errors++;                                       \
-    return ASW_EINVAL;                                     \
-  } while (0)
+/* §15.8 registers; returns -1 if addr is not one of them (or AE = 0). */
+static int arn_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
+                     char *err, size_t errlen) {
+  const asw_config *c = &r->cfg;
+  if (!c->arn_entries) return -1;
+  switch (a) {
+  case ASW_REG_ARN_CTRL: {
+    unsigned mode = d & 3u, mark = d >> 2 & 1u;
+    if (d >> 3) REJECT("ARN_CTRL: bits above 2 must be 0 (value 0x%x)", d);
+    if (mode == 3) REJECT("ARN_CTRL: mode 3 is illegal (0 off, 1 ARN, 2 ARN+AFI)");
+    if (mode && !c->voq) REJECT("ARN_CTRL: mode %u needs VOQ = 1", mode);
+    if (mode == 2 && c->vcs == 1) REJECT("ARN_CTRL: mode 2 (ARN+AFI) needs V >= 2");
+    if (mark && c->vcs == 1) REJECT("ARN_CTRL: mark_adapted needs V >= 2");
+    if (!mode && fx) *fx |= ASW_REGS_FX_ARN_OFF;
+    r->arn_mode = mode;
+    r->mark_adapted = mark;
+    return ASW_OK;
+  }
+  case ASW_REG_ARN_UP(0):
+  case ASW_REG_ARN_UP(1): {
+    unsigned w = a - ASW_REG_ARN_UP(0);
+    uint64_t m = (uint64_t)d << (32 * w);
+    if (m & ~port_mask(c->ports))
+      REJECT("ARN_UP word %u: value 0x%x has bits for ports >= P = %u", w, d,
+             c->ports);
+    r->arn_up = (r->arn_up & ~(0xFFFFFFFFull << (32 * w))) | m;
+    return ASW_OK;
+  }
+  case ASW_REG_CD_THRESH: {
+    unsigned h = d & 0xFFFFu, l = d >> 16;
+    if (l < 1 || l > h || h > c->buf_flits)
+      REJECT("CD_THRESH: need 1 <= LCDTH <= HCDTH <= BUF (LCDTH %u, HCDTH %u, BUF %u)",
+             l, h, c->buf_flits);
+    r->hcdth = h;
+    r->lcdth = l;
+    return ASW_OK;
+  }
+  case ASW_REG_FCTH:
+    if (d > c->buf_flits) REJECT("FCTH: %u > BUF %u", d, c->buf_flits);
+    r->fcth = d;
+    return ASW_OK;
+  case ASW_REG_CRT:
+  case ASW_REG_ARN_TTL:
+    if (d < 1 || d >> 24)
+      REJECT("%s: %u out of range 1..2^24-1", a == ASW_REG_CRT ? "CRT" : "ARN_TTL", d);
+    if (a == ASW_REG_CRT) r->crt = d;
+    else r->arn_ttl = d;
+    return ASW_OK;
+  default:
+    return -1;
+  }
+}
+
 
 int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
                    char *err, size_t errlen) {
@@ -119,10 +186,13 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   case ASW_REG_CNT_CLEAR:
     memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
+    memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
     return ASW_OK;
   default:
     break;
   }
+  int arc = arn_write(r, a, d, fx, err, errlen);
+  if (arc != -1) return arc;
   if (a >= ASW_REG_CSET(0, 0) && a <= ASW_REG_CSET(3, 1)) {
     unsigned cs = (a - ASW_REG_CSET(0, 0)) / 2, w = (a - ASW_REG_CSET(0, 0)) % 2;
     uint64_t m = (uint64_t)d << (32 * w);
@@ -155,7 +225,10 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
             (a >> 6 & 7u) < c->vcs && (a & 63u) < nq;
   int cred = a >= ASW_REG_CRED(0, 0) && a < ASW_REG_CRED(c->ports, 0) &&
              (a & 7u) < c->vcs;
-  if (asw_regs_read(r, a, &v) || occ || cred)
+  int arnview = c->arn_entries &&
+                ((a >= ASW_REG_ARN_ENTRY(0, 0) && a < ASW_REG_ARN_ENTRY(c->arn_entries, 0)) ||
+                 (a >= ASW_REG_ROOT(0, 0) && a < ASW_REG_ROOT(c->ports, 0)));
+  if (asw_regs_read(r, a, &v) || occ || cred || arnview)
     REJECT("register 0x%05x is read-only", a);
   REJECT("register address 0x%x is not mapped", a);
 }
@@ -169,7 +242,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
          c->max_packet << 16 | c->payload_bits << 24;
     return 1;
   case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
-  case ASW_REG_PARAM2: *d = c->table_entries; return 1;
+  case ASW_REG_PARAM2: *d = c->table_entries | c->arn_entries << 17; return 1;
   case ASW_REG_ROUTE_CTRL:
     *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12 |
          r->delta << 16;
@@ -197,6 +270,21 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
   }
   if (a >= ASW_REG_FWD(0) && a < ASW_REG_FWD(c->table_entries)) {
     *d = r->fwd[a - ASW_REG_FWD(0)];
+    return 1;
+  }
+  if (!c->arn_entries) return 0;
+  switch (a) {
+  case ASW_REG_ARN_CTRL: *d = r->arn_mode | r->mark_adapted << 2; return 1;
+  case ASW_REG_ARN_UP(0): *d = (uint32_t)r->arn_up; return 1;
+  case ASW_REG_ARN_UP(1): *d = (uint32_t)(r->arn_up >> 32); return 1;
+  case ASW_REG_CD_THRESH: *d = r->hcdth | r->lcdth << 16; return 1;
+  case ASW_REG_FCTH: *d = r->fcth; return 1;
+  case ASW_REG_CRT: *d = r->crt; return 1;
+  case ASW_REG_ARN_TTL: *d = r->arn_ttl; return 1;
+  default: break;
+  }
+  if (a >= ASW_REG_ARN_COUNTER(0, 0) && a < ASW_REG_ARN_COUNTER(c->ports, 0)) {
+    *d = r->arn_counters[a - ASW_REG_ARN_COUNTER(0, 0)];
     return 1;
   }
   return 0;

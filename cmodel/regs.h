@@ -17,6 +17,7 @@
 enum {
   ASW_REGS_FX_THRESH = 1, /* LTTH/HTTH changed: recompute 2TH flags */
   ASW_REGS_FX_LFSR = 2,   /* LFSR_SEED written: reseed every input LFSR */
+  ASW_REGS_FX_ARN_OFF = 4, /* ARN_CTRL written with mode 0: reset §15 state */
 };
 
 typedef struct {
@@ -29,6 +30,11 @@ typedef struct {
   uint8_t *sl2vc;     /* [P*16] */
   uint32_t *fwd;      /* [TABLE] */
   uint32_t *counters; /* [P*8], index ASW_CNT_* */
+  /* §15 (meaningful only if cfg.arn_entries >= 1) */
+  unsigned arn_mode, mark_adapted;      /* ARN_CTRL */
+  uint64_t arn_up;                      /* ARN_UP */
+  unsigned hcdth, lcdth, fcth, crt, arn_ttl;
+  uint32_t *arn_counters; /* [P*16], index ASW_ACNT_* */
   uint64_t cset[4];
   /* cand[c][r]: ports of CSET[c] whose rank mod DELTA is r (r < 64); last,
    * so the fields above share few cache lines. */
@@ -52,6 +58,9 @@ int asw_regs_read(const asw_regs *r, uint32_t addr, uint32_t *data);
 
 static inline void asw_regs_count(asw_regs *r, unsigned port, unsigned k) {
   r->counters[port * 8u + k]++;
+}
+static inline void asw_regs_arn_count(asw_regs *r, unsigned port, unsigned k) {
+  r->arn_counters[port * 16u + k]++;
 }
 
 /* Candidate ports of candidate set c for destination dest after the K/DELTA

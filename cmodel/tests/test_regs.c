@@ -30,7 +30,10 @@ void test_regs_reset_values(void) {
   CHECK(rd(sw, ASW_REG_ID) == 0x41535731u);
   CHECK(rd(sw, ASW_REG_PARAM0) == (12u | 3u << 8 | 1u << 12 | 1u << 15 | 16u << 16 | 32u << 24));
   CHECK(rd(sw, ASW_REG_PARAM1) == (40u | 16u << 16));
-  CHECK(rd(sw, ASW_REG_PARAM2) == 100u);
+  CHECK(rd(sw, ASW_REG_PARAM2) == (100u | 8u << 17));
+  CHECK(rd(sw, ASW_REG_ARN_CTRL) == 0 && rd(sw, ASW_REG_ARN_UP(0)) == 0);
+  CHECK(rd(sw, ASW_REG_CD_THRESH) == (32u | 25u << 16)); /* 81%, 63% of 40 */
+  CHECK(rd(sw, ASW_REG_FCTH) == 31u && rd(sw, ASW_REG_CRT) == 1024u && rd(sw, ASW_REG_ARN_TTL) == 4096u);
   CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(0, 0, 0xFF, 1, 1));
   CHECK(rd(sw, ASW_REG_VC_CTRL) == 0);
   CHECK(rd(sw, ASW_REG_THRESH) == (10u | 20u << 16));
@@ -58,7 +61,7 @@ void test_regs_reset_values(void) {
   c.dest_bits = 7;
   c.table_entries = 128;
   sw = asw_switch_new(&c, NULL, 0);
-  CHECK(sw && rd(sw, ASW_REG_PARAM1) == (0x4000u | 7u << 16) && rd(sw, ASW_REG_PARAM2) == 128);
+  CHECK(sw && rd(sw, ASW_REG_PARAM1) == (0x4000u | 7u << 16) && rd(sw, ASW_REG_PARAM2) == (128u | 8u << 17));
   asw_switch_free(sw);
 }
 
