@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-LINE = re.compile(r"^(?:\w+:\s*)?(\d+) passed, (\d+) failed")
+LINE = re.compile(r"^(?:[^:]*:\s*)?(\d+) passed, (\d+) failed(?:, \d+ skipped)?\s*$")
 
 
 def run(target):
