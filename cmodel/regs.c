@@ -85,11 +85,11 @@ void asw_regs_reset(asw_regs *r) {
   r->arn_ttl = 4096;
 }
 
-/* §15.8 registers; returns -1 if addr is not one of them (or AE = 0). */
+/* §15.8 registers; returns 1 if addr is not one of them (or AE = 0). */
 static int arn_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
                      char *err, size_t errlen) {
   const asw_config *c = &r->cfg;
-  if (!c->arn_entries) return -1;
+  if (!c->arn_entries) return 1;
   switch (a) {
   case ASW_REG_ARN_CTRL: {
     unsigned mode = d & 3u, mark = d >> 2 & 1u;
@@ -134,7 +134,7 @@ static int arn_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     else r->arn_ttl = d;
     return ASW_OK;
   default:
-    return -1;
+    return 1;
   }
 }
 
@@ -192,7 +192,7 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     break;
   }
   int arc = arn_write(r, a, d, fx, err, errlen);
-  if (arc != -1) return arc;
+  if (arc != 1) return arc;
   if (a >= ASW_REG_CSET(0, 0) && a <= ASW_REG_CSET(3, 1)) {
     unsigned cs = (a - ASW_REG_CSET(0, 0)) / 2, w = (a - ASW_REG_CSET(0, 0)) % 2;
     uint64_t m = (uint64_t)d << (32 * w);

@@ -56,7 +56,16 @@ const char *test_tmpdir = ".";
   X(test_random_traffic_scoreboard)              \
   X(test_hol_limit)                              \
   X(test_islip_near_full_load)                   \
-  X(test_multipath_hotspot)
+  X(test_multipath_hotspot)                      \
+  X(test_arn_registers)                          \
+  X(test_cd_hysteresis)                          \
+  X(test_arn_table_unit)                         \
+  X(test_arn_root_detection)                     \
+  X(test_arn_input_controller)                   \
+  X(test_arn_mark_adapted)                       \
+  X(test_arn_off_is_plain_switch)                \
+  X(test_arn_idle_accounting)                    \
+  X(test_arn_three_switches)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)
