@@ -10,6 +10,7 @@
 static const char *const routing_names[] = {"det", "oblivious", "adaptive"};
 static const char *const trigger_names[] = {"noth", "th", "2th"};
 static const char *const onoff_names[] = {"off", "on"};
+static const char *const arn_names[] = {"off", "arn", "afi"};
 
 static void help(void) {
   printf(
@@ -44,6 +45,16 @@ static void help(void) {
       "                       require every packet delivered and the switch empty [0]\n"
       "  --table FILE         register table applied after the study's programming\n"
       "                       (format: cmodel/asw_table.h), e.g. thresholds, VC maps\n"
+      "  --arn off|arn|afi    congestion detector + ARN (contract §15); afi also\n"
+      "                       isolates adapted packets in the last VC [off]\n"
+      "  --arn-up on|off      every port is an up port: roots are consumed here\n"
+      "                       (needs oblivious/adaptive routing to find another\n"
+      "                       port), else reported upstream to the sources [off]\n"
+      "  --hcdth N --lcdth N  detector thresholds, flits of VOQ occupancy\n"
+      "                       [81%%, 63%% of BUF]\n"
+      "  --fcth N             free-credit threshold of a root [78%% of BUF]\n"
+      "  --crt N              congestion root timer, cycles [1024]\n"
+      "  --arn-ttl N          ARN-table entry lifetime, cycles [4096]\n"
       "  --json FILE          write configuration and results as JSON\n"
       "  --quiet              no human summary\n"
       "Exit status: 0 ok, 1 simulation/check failure, 2 bad option.\n");
@@ -119,13 +130,18 @@ static int write_json(const char *path, const study_params *sp, const study_resu
              "  \"latency_definition\": \"cycles from packet generation to its tail leaving the switch\",\n"
              "  \"window_packets\": %llu,\n  \"packets_generated\": %llu,\n"
              "  \"packets_delivered\": %llu,\n  \"cycles_run\": %llu,\n  \"drained\": %s,\n"
-             "  \"adaptive_choices\": %llu,\n  \"credit_stalls\": %llu,\n  \"sa_lost\": %llu\n}\n",
+             "  \"adaptive_choices\": %llu,\n  \"credit_stalls\": %llu,\n  \"sa_lost\": %llu,\n"
+             "  \"arn\": \"%s\",\n  \"roots_declared\": %llu,\n  \"arn_sent\": %llu,\n"
+             "  \"arn_consumed\": %llu,\n  \"packets_adapted\": %llu,\n  \"arn_expired\": %llu\n}\n",
           r->offered_load, r->accepted_throughput, r->latency_mean,
           (unsigned long long)r->latency_p99, (unsigned long long)r->latency_max,
           (unsigned long long)r->window_packets, (unsigned long long)r->packets_generated,
           (unsigned long long)r->packets_delivered, (unsigned long long)r->cycles_run,
           r->drained ? "true" : "false", (unsigned long long)r->adaptive_choices,
-          (unsigned long long)r->credit_stalls, (unsigned long long)r->sa_lost);
+          (unsigned long long)r->credit_stalls, (unsigned long long)r->sa_lost,
+          arn_names[sp->arn], (unsigned long long)r->roots_declared,
+          (unsigned long long)r->arn_sent, (unsigned long long)r->arn_consumed,
+          (unsigned long long)r->packets_adapted, (unsigned long long)r->arn_expired);
   if (fclose(f)) {
     perror(path);
     return -1;
@@ -201,6 +217,27 @@ int cmd_switch(int argc, char **argv) {
     } else if ((m = OPT("--table"))) {
       if (m == 2) BAD;
       sp.table = v;
+    } else if ((m = OPT("--arn"))) {
+      if (m == 2 || cli_choice("switch", "--arn", v, arn_names, 3, &c)) BAD;
+      sp.arn = (unsigned)c;
+    } else if ((m = OPT("--arn-up"))) {
+      if (m == 2 || cli_choice("switch", "--arn-up", v, onoff_names, 2, &c)) BAD;
+      sp.arn_up = (unsigned)c;
+    } else if ((m = OPT("--hcdth"))) {
+      if (m == 2 || cli_uint("switch", "--hcdth", v, 1, 16384, &u)) BAD;
+      sp.hcdth = (unsigned)u;
+    } else if ((m = OPT("--lcdth"))) {
+      if (m == 2 || cli_uint("switch", "--lcdth", v, 1, 16384, &u)) BAD;
+      sp.lcdth = (unsigned)u;
+    } else if ((m = OPT("--fcth"))) {
+      if (m == 2 || cli_uint("switch", "--fcth", v, 1, 16384, &u)) BAD;
+      sp.fcth = (unsigned)u;
+    } else if ((m = OPT("--crt"))) {
+      if (m == 2 || cli_uint("switch", "--crt", v, 1, 0xFFFFFF, &u)) BAD;
+      sp.crt = (unsigned)u;
+    } else if ((m = OPT("--arn-ttl"))) {
+      if (m == 2 || cli_uint("switch", "--arn-ttl", v, 1, 0xFFFFFF, &u)) BAD;
+      sp.arn_ttl = (unsigned)u;
     } else if ((m = OPT("--json"))) {
       if (m == 2) BAD;
       json = v;
@@ -221,6 +258,10 @@ int cmd_switch(int argc, char **argv) {
                       : strstr(err, "warmup")          ? "--warmup"
                       : strstr(err, "hotspot")         ? "--dest"
                       : strstr(err, "cycles + drain")  ? "--drain"
+                      : strstr(err, "LCDTH ")          ? "--lcdth"
+                      : strstr(err, "HCDTH ")          ? "--hcdth"
+                      : strstr(err, "FCTH ")           ? "--fcth"
+                      : strstr(err, "arn")             ? "--arn"
                                                        : "option";
     fprintf(stderr, "asw switch: %s: %s\n", opt, err);
     return 2;
@@ -241,6 +282,11 @@ int cmd_switch(int argc, char **argv) {
     printf("  latency mean %.2f  p99 %llu  max %llu cycles (%llu packets)\n", r.latency_mean,
            (unsigned long long)r.latency_p99, (unsigned long long)r.latency_max,
            (unsigned long long)r.window_packets);
+    if (sp.arn)
+      printf("  arn %s: roots declared %llu, ARNs sent %llu, consumed %llu, packets adapted %llu, "
+             "entries expired %llu\n", arn_names[sp.arn], (unsigned long long)r.roots_declared,
+             (unsigned long long)r.arn_sent, (unsigned long long)r.arn_consumed,
+             (unsigned long long)r.packets_adapted, (unsigned long long)r.arn_expired);
   }
   if (json && write_json(json, &sp, &r)) return 1;
   return 0;

@@ -46,6 +46,7 @@ static inline uint64_t payload_make(unsigned src, unsigned idx, uint32_t gen, ui
 #define PL_IDX(x) ((unsigned)((x) >> 50 & 0xFFu))
 #define PL_GEN(x) ((uint32_t)((x) >> 18))
 #define PL_HASH(x) ((x) & 0x3FFFFu)
+#define ADAPT_BITS (0xFull << 44) /* adapted, orig_vc: the switch may set them */
 
 /* ---- growable FIFO of generated packets ---- */
 typedef struct { uint32_t gen; uint16_t dest, seq; } pkt_rec;
@@ -124,6 +125,17 @@ int study_check(const study_params *sp, char *err, size_t errlen) {
       FAIL("hotspot fraction %g out of range 0..1", sp->hot_fraction);
   }
   if (sp->cycles + sp->drain > 0xFFFFFFFFull) FAIL("cycles + drain must be < 2^32");
+  if (sp->arn > ASW_ARN_AFI) FAIL("arn mode %u is not off, arn or afi", sp->arn);
+  if (sp->arn && !c.voq) FAIL("arn needs VOQ on");
+  if (sp->arn && !c.arn_entries) FAIL("arn needs an ARN table (AE >= 1)");
+  if (sp->arn == ASW_ARN_AFI && c.vcs < 2) FAIL("arn afi needs --vcs >= 2 (the last VC is the AFC)");
+  unsigned h = sp->hcdth ? sp->hcdth : c.buf_flits * 81u / 100u,
+           l = sp->lcdth ? sp->lcdth : c.buf_flits * 63u / 100u;
+  if (h < 1) h = 1;
+  if (l < 1) l = 1;
+  if (h > c.buf_flits) FAIL("HCDTH %u > BUF %u", h, c.buf_flits);
+  if (l > h) FAIL("LCDTH %u > HCDTH %u", l, h);
+  if (sp->fcth > c.buf_flits) FAIL("FCTH %u > BUF %u", sp->fcth, c.buf_flits);
   return 0;
 }
 
@@ -147,6 +159,22 @@ int study_program_switch(asw_switch *sw, const study_params *sp, char *err,
   if (asw_reg_write(sw, ASW_REG_ROUTE_CTRL,
                     asw_route_ctrl(sp->routing, sp->trigger, 0xFF, 1, 1)))
     FAIL("programming ROUTE_CTRL: %s", asw_switch_error(sw));
+  if (sp->arn) {
+    uint64_t up = sp->arn_up ? (P == 64 ? ~0ull : (1ull << P) - 1) : 0;
+    uint32_t cur;
+    asw_reg_read(sw, ASW_REG_CD_THRESH, &cur);
+    uint32_t thr = (sp->hcdth ? sp->hcdth : (cur & 0xFFFFu)) |
+                   (sp->lcdth ? sp->lcdth : cur >> 16) << 16;
+    if ((sp->arn == ASW_ARN_AFI && asw_reg_write(sw, ASW_REG_VC_CTRL, 2)) ||
+        asw_reg_write(sw, ASW_REG_ARN_UP(0), (uint32_t)up) ||
+        asw_reg_write(sw, ASW_REG_ARN_UP(1), (uint32_t)(up >> 32)) ||
+        asw_reg_write(sw, ASW_REG_CD_THRESH, thr) ||
+        (sp->fcth && asw_reg_write(sw, ASW_REG_FCTH, sp->fcth)) ||
+        (sp->crt && asw_reg_write(sw, ASW_REG_CRT, sp->crt)) ||
+        (sp->arn_ttl && asw_reg_write(sw, ASW_REG_ARN_TTL, sp->arn_ttl)) ||
+        asw_reg_write(sw, ASW_REG_ARN_CTRL, asw_arn_ctrl(sp->arn, 0)))
+      FAIL("programming the ARN registers: %s", asw_switch_error(sw));
+  }
   return 0;
 }
 
@@ -218,12 +246,21 @@ static int sink_flit(study_state *st, study_result *res, uint64_t cyc,
     if (rx->active) return scoreboard_fail(st, cyc, o, "head while a packet is in progress on vc %u", f->vc);
     unsigned src = ASW_HDR_SRC(f->hdr), dest = ASW_HDR_DEST(f->hdr), len = ASW_HDR_LEN(f->hdr);
     if (src >= P || dest >= P || PL_SRC(pl) != src || PL_IDX(pl) != 0 ||
-        PL_HASH(pl) != hash18(f->hdr, src, PL_GEN(pl)) || len != sp->packet_flits)
+        PL_HASH(pl) != hash18(f->hdr & ~ADAPT_BITS, src, PL_GEN(pl)) || len != sp->packet_flits)
       return scoreboard_fail(st, cyc, o, "corrupted head flit (hdr 0x%016llx payload 0x%016llx)",
                              (unsigned long long)f->hdr, (unsigned long long)pl);
     if (sp->routing == ASW_ROUTE_DET ? dest != o : study_group(dest, P) != study_group(o, P))
       return scoreboard_fail(st, cyc, o, "packet for destination %u on wrong output", dest);
-    if (f->vc != ASW_HDR_SL(f->hdr) % st->V)
+    /* sources send SL = VC = dest mod V; the switch may mark a packet it
+     * routes by a consumed ARN entry as adapted (AFC, original VC kept) */
+    unsigned want_vc = ASW_HDR_SL(f->hdr) % st->V;
+    if (ASW_HDR_ADAPTED(f->hdr)) {
+      if (sp->arn != ASW_ARN_AFI || ASW_HDR_ORIG_VC(f->hdr) != want_vc)
+        return scoreboard_fail(st, cyc, o, "unexpected adapted packet (hdr 0x%016llx)",
+                               (unsigned long long)f->hdr);
+      want_vc = st->V - 1;
+    }
+    if (f->vc != want_vc)
       return scoreboard_fail(st, cyc, o, "packet with SL %u on vc %u", ASW_HDR_SL(f->hdr), f->vc);
     uint32_t *last = &st->last_gen[(src * P + dest) * P + o];
     uint32_t gen = PL_GEN(pl);
@@ -454,6 +491,18 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
       }
       cyc++;
     }
+    /* ARN: roots clear, queued messages leave, then only entries age */
+    for (unsigned k = 0; k < 64 && asw_switch_idle_in(st->sw) == UINT64_MAX; k++) {
+      if (asw_switch_step(st->sw, NULL, &out) != ASW_OK || out.flit_mask) {
+        snprintf(err, errlen, "drain: flit or error after every packet was delivered");
+        goto out;
+      }
+    }
+    uint64_t ageing = asw_switch_idle_in(st->sw);
+    if (ageing != UINT64_MAX && asw_switch_skip_idle(st->sw, ageing)) {
+      snprintf(err, errlen, "drain: %s", asw_switch_error(st->sw));
+      goto out;
+    }
     if (!asw_switch_idle(st->sw)) {
       snprintf(err, errlen, "drain: switch not idle after every packet was delivered");
       goto out;
@@ -508,6 +557,17 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
       res->credit_stalls += v;
       asw_reg_read(st->sw, ASW_REG_COUNTER(p, ASW_CNT_SA_LOST), &v);
       res->sa_lost += v;
+      if (!sp->sw.arn_entries) continue;
+      asw_reg_read(st->sw, ASW_REG_ARN_COUNTER(p, ASW_ACNT_ROOTS), &v);
+      res->roots_declared += v;
+      asw_reg_read(st->sw, ASW_REG_ARN_COUNTER(p, ASW_ACNT_SENT), &v);
+      res->arn_sent += v;
+      asw_reg_read(st->sw, ASW_REG_ARN_COUNTER(p, ASW_ACNT_CONSUMED), &v);
+      res->arn_consumed += v;
+      asw_reg_read(st->sw, ASW_REG_ARN_COUNTER(p, ASW_ACNT_ADAPTED), &v);
+      res->packets_adapted += v;
+      asw_reg_read(st->sw, ASW_REG_ARN_COUNTER(p, ASW_ACNT_EXPIRED), &v);
+      res->arn_expired += v;
     }
   }
   rc = 0;

@@ -38,6 +38,12 @@ typedef struct {
   uint64_t drain;        /* >0: after `cycles`, run up to this many more
                             cycles until every packet is delivered, then
                             check the switch is idle and holds nothing */
+  /* ARN (contract §15): ASW_ARN_OFF / ON / AFI (AFI also sets VC_CTRL.afi);
+   * detector registers, 0 = keep the reset value; arn_up: every port is an
+   * up port (roots are consumed in this switch: with oblivious/adaptive
+   * routing packets for a root's destination move to another port of its
+   * group), else every port leads down (roots are reported to the sources) */
+  unsigned arn, hcdth, lcdth, fcth, crt, arn_ttl, arn_up;
 } study_params;
 
 typedef struct {
@@ -51,6 +57,7 @@ typedef struct {
   uint64_t cycles_run;
   int drained;                /* drain requested and everything delivered */
   uint64_t adaptive_choices, credit_stalls, sa_lost; /* switch counters */
+  uint64_t roots_declared, arn_sent, arn_consumed, packets_adapted, arn_expired;
 } study_result;
 
 /* Fills defaults: P=16, V=1, VOQ on, 1 iteration, BUF=64, LMAX=16, det

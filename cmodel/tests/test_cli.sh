@@ -22,6 +22,17 @@ bad() { # bad WORD args...: must exit 2 and mention WORD on stderr
 }
 
 bad --ports --ports 1
+bad --arn --arn maybe
+bad --arn --arn afi --vcs 1
+bad --arn --arn arn --voq off
+bad --arn-up --arn-up sometimes
+bad --hcdth --arn arn --hcdth 65
+bad --hcdth --arn arn --hcdth 0
+bad --lcdth --arn arn --hcdth 10 --lcdth 11
+bad --fcth --arn arn --fcth 65
+bad --crt --crt 0
+bad --crt --crt 16777216
+bad --arn-ttl --arn-ttl 0
 bad --ports --ports 65
 bad --ports --ports abc
 bad --ports --ports ''
@@ -87,6 +98,26 @@ assert abs(r["accepted_throughput"] - r["offered_load"]) < 0.02
 assert r["latency_mean"] >= 5 and r["latency_p99"] >= r["latency_mean"]
 PY
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: JSON run: $(cat "$tmp/out")"; fi
+
+# hot-spot study with ARN: roots are declared and reported to the sources;
+# with up ports and adaptive routing + AFI they are consumed here and
+# packets adapted; everything is delivered and the switch drains idle
+for mode in "arn:off" "afi:on"; do
+  arn=${mode%:*} up=${mode#*:}
+  if "$asw" switch --ports 8 --vcs 2 --load 0.5 --dest hotspot:3:0.4 --packet-flits 2 \
+      --routing adaptive --arn "$arn" --arn-up "$up" --crt 50 --arn-ttl 400 \
+      --cycles 6000 --drain 100000 --quiet --json "$tmp/arn.json" >"$tmp/out" 2>&1 &&
+    python3 - "$tmp/arn.json" "$arn" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["arn"] == sys.argv[2] and r["drained"] and r["roots_declared"] >= 1, r
+if sys.argv[2] == "arn":
+    assert r["arn_sent"] > 0 and r["packets_adapted"] == 0, r
+else:
+    assert r["arn_consumed"] >= 1 and r["packets_adapted"] > 0, r
+PY
+  then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: ARN $mode run: $(cat "$tmp/out")"; fi
+done
 
 echo "cli: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]
