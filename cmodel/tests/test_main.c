@@ -65,7 +65,8 @@ const char *test_tmpdir = ".";
   X(test_arn_mark_adapted)                       \
   X(test_arn_off_is_plain_switch)                \
   X(test_arn_idle_accounting)                    \
-  X(test_arn_three_switches)
+  X(test_arn_three_switches)                     \
+  X(test_arn_random_studies)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)
