@@ -4,8 +4,9 @@
 (256 flits = 64 packets of 4 flits, as the seed's 4 KB of 64-byte
 packets): 1Q one queue of 256; DBBM and OBQA 4 queues (VCs) of 64; VOQsw
 one VC of 256 with VOQs. (1) uniform traffic, load 0.1..1.0: throughput and
-latency vs load; (2) the hot-spot burst: 75 % uniform, 25 % of the nodes
-send to node 123 during [hs_start, hs_end), throughput vs time.
+latency vs load; (2) the hot-spot burst (seed 002 traffic case 2): 75 % of the
+nodes uniform at 100 %, 25 % send to node 123 only during [hs_start,
+hs_end), throughput vs time.
 Writes PNGs, results JSON and a markdown table into --out."""
 import argparse
 import json
@@ -40,27 +41,32 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--k", default="4")
     ap.add_argument("--n", default="4")
+    ap.add_argument("--skip-uniform", action="store_true",
+                    help="reuse uniform.json from a previous run in --out")
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     topo = ["topology=kary", f"k={a.k}", f"n={a.n}", "packet_flits=4", "iters=1",
             "link_latency=1", "credit_latency=1", "cycle_ns=64", "seed=1"]
     loads = [f"{x / 10:.1f}" for x in range(1, 11)]
     uni, hot = [], []
+    uj = os.path.join(a.out, "uniform.json")
+    if a.skip_uniform:
+        uni = json.load(open(uj))
     for name, args in SCHEMES:
-        res = sweep(a.asw, os.path.join(a.out, f"uniform_{name}"),
-                    topo + args + ["warmup=5000", "cycles=20000"], [("load", loads)], a.jobs)
-        for r in res:
-            r["scheme"] = name
-        uni += res
+        if not a.skip_uniform:
+            res = sweep(a.asw, os.path.join(a.out, f"uniform_{name}"),
+                        topo + args + ["warmup=5000", "cycles=20000"], [("load", loads)], a.jobs)
+            for r in res:
+                r["scheme"] = name
+            uni += res
         d = os.path.join(a.out, f"hotspot_{name}")
         res = sweep(a.asw, d, topo + args + [
             "traffic=hotspot", "hs_fraction=0.25", "hs_nodes=123", "hs_start=4000",
-            "hs_end=5000", "load=1", "warmup=0", "cycles=12000", "window=200"],
+            "hs_end=5000", "hs_idle=1", "load=1", "warmup=0", "cycles=12000", "window=200"],
             [("seed", ["1"])], a.jobs)
         res[0]["scheme"] = name
         res[0]["_csv"] = os.path.join(d, "run-000.csv")
         hot += res
-    uj = os.path.join(a.out, "uniform.json")
     json.dump(uni, open(uj, "w"), indent=1)
     net = f"{a.k}-ary {a.n}-tree"
     plot_net.plot_load(os.path.join(a.out, "uniform_throughput.png"), uj, ["scheme"],
@@ -80,7 +86,7 @@ def main(argv):
     for r in hot:
         rows = [l.split(",") for l in open(r["_csv"]).read().splitlines()[1:]]
         acc = [(int(x[0]), float(x[3])) for x in rows]
-        before = [v for c, v in acc if 2000 < c <= 4000]
+        before = [v for c, v in acc if 2000 < c <= 4000]  # 75 % of the nodes active
         during = [v for c, v in acc if 4000 < c <= 6000]
         after = [v for c, v in acc if c > 10000]
         lines.append(f"| {r['scheme']} | {sum(before) / len(before):.2f} | {min(during):.2f} | "

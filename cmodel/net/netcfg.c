@@ -78,6 +78,9 @@ static const key_desc keys[] = {
      "cycle the hot-spot / IHS flows start"},
     {"hs_end", K_U64, F(hs_end), 0, 4e9, NULL,
      "cycle they end (0: never)"},
+    {"hs_idle", K_UINT, F(hs_idle), 0, 1, NULL,
+     "1: hot sources generate nothing outside [hs_start, hs_end) (seed 002); "
+     "0: they send uniform traffic then"},
     {"hs_sink_rate", K_DBL, F(hs_sink_rate), -1, 1, NULL,
      "consumption rate of hot-spot sinks, flits/cycle (-1: sink_rate)"},
     {"ihs_fraction", K_DBL, F(ihs_fraction), 0, 1, NULL,

@@ -41,6 +41,7 @@ typedef struct {
   unsigned hs_nodes_given, hs_nodes[NETCFG_MAX_HOT];
   uint64_t hs_start, hs_end;
   double hs_sink_rate; /* < 0: same as sink_rate */
+  unsigned hs_idle;     /* hot sources silent outside [hs_start, hs_end) */
   double ihs_fraction;
   unsigned ihs_switch, ihs_port;
   double load;

@@ -646,6 +646,8 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
     do dest = n->ihs_dest[rng_below(&nd->rng, n->n_ihs)];
     while (dest / per_pod == pod);
     hot = 1;
+  } else if (nd->role != ROLE_NONE && c->hs_idle) {
+    return; /* a hot source outside its window stays silent */
   } else if (c->traffic == TRAFFIC_UNIFORM || c->traffic == TRAFFIC_HOTSPOT ||
              c->traffic == TRAFFIC_IHS) {
     dest = rng_below(&nd->rng, n->N - 1);
