@@ -911,10 +911,10 @@ void test_arn_random_studies(void) {
     sp.sw.max_packet = 8;
     sp.sw.arn_entries = 1 + (rng >> 3) % 8;
     sp.packet_flits = 1 + (rng >> 17) % 4;
-    sp.routing = (rng >> 20) % 3;
+    sp.routing = k % 3; /* every routing with and without up ports */
     sp.trigger = ASW_TRIG_NOTH;
     sp.arn = 1 + (rng >> 22) % 2;
-    sp.arn_up = (rng >> 23) & 1u;
+    sp.arn_up = k / 3 % 2;
     sp.hcdth = sp.sw.buf_flits / 2;
     sp.lcdth = sp.sw.buf_flits / 4;
     sp.fcth = sp.sw.buf_flits / 2;
