@@ -100,7 +100,7 @@ def main(asw):
         # watchdog exit status
         r = run(asw, "net", *small, "sink_rate=0", "watchdog=1000", "cycles=20000")
         check(r.returncode == 3 and "deadlock" in r.stderr, "watchdog: exit 3 with a report")
-    print(f"net-cli: {passed} passed, {failed} failed")
+    print(f"net_cli: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -257,6 +257,6 @@ int main(int argc, char **argv) {
   test_conservation();
   test_watchdog();
   test_determinism();
-  printf("net-sim%s: %u passed, %u failed\n", quick ? " (quick, sanitized)" : "", passed, failed);
+  printf("net_sim%s: %u passed, %u failed\n", quick ? "_quick" : "", passed, failed);
   return failed != 0;
 }

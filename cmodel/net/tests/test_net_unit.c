@@ -10,6 +10,13 @@
 #include "../tables.h"
 #include "../topo.h"
 
+/* label of the closing line: run_tests.py sums "word: N passed, N failed" */
+#if defined(__SANITIZE_ADDRESS__)
+#define SAN_LABEL "_san"
+#else
+#define SAN_LABEL ""
+#endif
+
 static unsigned passed, failed;
 #define CHECK(cond, ...)                                  \
   do {                                                    \
@@ -282,6 +289,6 @@ int main(void) {
   test_program();
   test_sqs();
   test_config();
-  printf("net-unit: %u passed, %u failed\n", passed, failed);
+  printf("net_unit%s: %u passed, %u failed\n", SAN_LABEL, passed, failed);
   return failed != 0;
 }
