@@ -452,6 +452,11 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     snprintf(err, errlen, "cycles: warmup + cycles must be <= 2e9");
     return -1;
   }
+  /* packet timestamps are 31-bit cycle numbers */
+  if (c->drain && c->warmup + c->cycles + c->drain_limit > 2147483647ull) {
+    snprintf(err, errlen, "drain_limit: warmup + cycles + drain_limit must be < 2^31");
+    return -1;
+  }
   return 0;
 }
 
