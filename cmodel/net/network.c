@@ -106,6 +106,7 @@ struct net {
   net_cfg cfg;
   topo *t;
   unsigned N, S, P, V, W, L, LC, len, dest_bits;
+  unsigned leaf_arity, pod_nodes; /* m_1 and m_1 * m_2 */
   asw_switch **sw;
   topo_peer *peer;        /* [S*P] copy of the topology's links (hot path) */
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
@@ -372,6 +373,8 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->len = c->packet_flits;
   n->cap = c->source_pool;
   n->dest_cap = c->source_queue;
+  n->leaf_arity = topo_down_ports(n->t, 1);
+  n->pod_nodes = n->leaf_arity * (topo_levels(n->t) >= 2 ? topo_down_ports(n->t, 2) : 1);
   n->dest_bits = 1;
   while ((1u << n->dest_bits) < n->N) n->dest_bits++;
   if (c->delta > topo_up_ports(n->t, 1) && c->routing != 0) {
@@ -641,10 +644,9 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
     dest = nd->hot_target;
     hot = 1;
   } else if (nd->role == ROLE_IHS && hot_window) {
-    unsigned pod = s / (topo_down_ports(n->t, 1) * topo_down_ports(n->t, 2));
-    unsigned per_pod = topo_down_ports(n->t, 1) * topo_down_ports(n->t, 2);
+    unsigned pod = s / n->pod_nodes;
     do dest = n->ihs_dest[rng_below(&nd->rng, n->n_ihs)];
-    while (dest / per_pod == pod);
+    while (dest / n->pod_nodes == pod);
     hot = 1;
   } else if (nd->role != ROLE_NONE && c->hs_idle) {
     return; /* a hot source outside its window stays silent */
@@ -662,7 +664,7 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   /* SL and VC are functions of (source, destination) */
   unsigned sl;
   if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->V;
-  else sl = sqs_sl((sqs_kind)c->sqs, n->V, n->N, topo_down_ports(n->t, 1), n->dest_bits, s, dest);
+  else sl = sqs_sl((sqs_kind)c->sqs, n->V, n->N, n->leaf_arity, n->dest_bits, s, dest);
   unsigned vc = sl % n->V; /* identity SL2VC on the injection link */
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   unsigned qi = NIL16;
