@@ -61,11 +61,12 @@ struct asw_switch {
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch, all zero between cycles */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
-  uint64_t rel_mask;    /* ARN on: inputs whose ST released a flit this cycle */
+  asw_regs regs; /* large (candidate tables): after the hot fields */
+  /* §15, touched only while ARN_CTRL.mode != 0 (arn_on) */
+  uint64_t rel_mask;    /* inputs whose ST released a flit this cycle */
   uint64_t now;         /* cycles stepped since reset (ARN-table ages) */
   asw_cd cd;            /* congestion detector (§15.2) */
   asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
-  asw_regs regs; /* large (candidate tables): after the hot fields */
   char err[256];
 };
 
@@ -166,14 +167,16 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
       !sw->match_vc)
     goto oom;
   if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits, cfg->max_packet) ||
-      asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters) ||
-      asw_cd_init(&sw->cd, sw->P, sw->V) ||
-      asw_arn_init(&sw->arn, sw->P, cfg->arn_entries))
+      asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
     goto oom;
   for (unsigned p = 0; p < sw->P; p++)
     if (asw_ibuf_init(&sw->in[p], sw->V, cfg->buf_flits, sw->NQ,
                       sw->slots + (size_t)p * sw->V * cfg->buf_flits))
       goto oom;
+  /* §15 state last: it stays out of the way of the blocks every step uses */
+  if (asw_regs_init_arn(&sw->regs) || asw_cd_init(&sw->cd, sw->P, sw->V) ||
+      asw_arn_init(&sw->arn, sw->P, cfg->arn_entries))
+    goto oom;
   asw_switch_reset(sw);
   return sw;
 oom:

@@ -33,13 +33,17 @@ int asw_regs_init(asw_regs *r, const asw_config *cfg) {
   r->sl2vc = calloc((size_t)cfg->ports * 16, 1);
   r->fwd = calloc(cfg->table_entries, sizeof *r->fwd);
   r->counters = calloc((size_t)cfg->ports * 8, sizeof *r->counters);
-  r->arn_counters = calloc((size_t)cfg->ports * 16, sizeof *r->arn_counters);
-  if (!r->sl2vc || !r->fwd || !r->counters || !r->arn_counters) {
+  if (!r->sl2vc || !r->fwd || !r->counters) {
     asw_regs_destroy(r);
     return -1;
   }
   asw_regs_reset(r);
   return 0;
+}
+
+int asw_regs_init_arn(asw_regs *r) {
+  r->arn_counters = calloc((size_t)r->cfg.ports * 16, sizeof *r->arn_counters);
+  return r->arn_counters ? 0 : -1;
 }
 
 void asw_regs_destroy(asw_regs *r) {
@@ -73,7 +77,8 @@ void asw_regs_reset(asw_regs *r) {
     for (unsigned s = 0; s < 16; s++) r->sl2vc[o * 16 + s] = (uint8_t)(s % c->vcs);
   memset(r->fwd, 0, c->table_entries * sizeof *r->fwd);
   memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
-  memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
+  if (r->arn_counters)
+    memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
   r->arn_mode = r->mark_adapted = 0;
   r->arn_up = 0;
   r->hcdth = c->buf_flits * 81u / 100u;
@@ -186,7 +191,8 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   case ASW_REG_CNT_CLEAR:
     memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
-    memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
+    if (r->arn_counters)
+      memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
     return ASW_OK;
   default:
     break;

@@ -42,6 +42,8 @@ typedef struct {
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);
+/* Allocates the ARN counters (separately, after the blocks a step uses). */
+int asw_regs_init_arn(asw_regs *r);
 void asw_regs_destroy(asw_regs *r);
 void asw_regs_reset(asw_regs *r);
 

@@ -151,7 +151,7 @@ void test_arn_table_unit(void) {
   asw_regs r;
   asw_credits cr;
   asw_arn t;
-  if (asw_regs_init(&r, &c) || asw_credits_init(&cr, 8, 4, 64, 8) ||
+  if (asw_regs_init(&r, &c) || asw_regs_init_arn(&r) || asw_credits_init(&cr, 8, 4, 64, 8) ||
       asw_arn_init(&t, 8, 3)) {
     CHECK(0);
     return;
