@@ -949,3 +949,104 @@ void test_arn_random_studies(void) {
             (unsigned long long)expired, (unsigned long long)sent);
   CHECK(roots > 0 && consumed > 0 && adapted > 0 && expired > 0 && sent > 0);
 }
+
+/* ---------------------------------------------------------------------- */
+/* The detector's incremental hot flags equal a shadow model that
+ * re-evaluates every VOQ every cycle from the OCC registers (the same
+ * thing, since an unchanged occupancy re-evaluates to the same flag), and
+ * roots only exist on outputs that were hot. Random traffic, ARN on. */
+void test_arn_hot_flags_vs_shadow(void) {
+  enum { P = 6, V = 2, BUF = 24 };
+  asw_config c = cfg(P, V, BUF, 6);
+  asw_switch *sw = asw_switch_new(&c, NULL, 0);
+  if (!sw) { CHECK(0); return; }
+  asw_reg_write(sw, ASW_REG_CSET(0, 0), 0x3C);
+  for (unsigned dd = 0; dd < 12; dd++)
+    asw_reg_write(sw, ASW_REG_FWD(dd), asw_fwd_entry(dd % P, 0, 0, dd >= 6));
+  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 0, 0xFF, 1, 1));
+  asw_reg_write(sw, ASW_REG_ARN_UP(0), 0x3C);
+  asw_reg_write(sw, ASW_REG_VC_CTRL, 2);
+  const unsigned H = 8, L = 3;
+  CHECK(asw_reg_write(sw, ASW_REG_CD_THRESH, H | L << 16) == ASW_OK);
+  asw_reg_write(sw, ASW_REG_FCTH, 4);
+  asw_reg_write(sw, ASW_REG_CRT, 6);
+  asw_reg_write(sw, ASW_REG_ARN_TTL, 30);
+  CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, asw_arn_ctrl(2, 0)) == ASW_OK);
+  unsigned char shadow[P][V][P];
+  memset(shadow, 0, sizeof shadow);
+  unsigned cred[P][V], pos[P] = {0}, len[P] = {0}, vcs[P] = {0}, seq = 0;
+  for (int p = 0; p < P; p++)
+    for (int v = 0; v < V; v++) cred[p][v] = BUF;
+  uint32_t rng = 777;
+  asw_flit fin[P], fout[P];
+  uint8_t cin[P], cout[P], pend_cr[P];
+  uint32_t aout[P];
+  uint64_t pend_mask = 0, hot_prev = 0;
+  long mismatches = 0, root_not_hot = 0, roots_seen = 0;
+  int cycles = test_quick ? 3000 : 20000;
+  for (int cyc = 0; cyc < cycles; cyc++) {
+    asw_inputs in = {0, fin, pend_mask, cin, 0, NULL, 0, 0, 0, 0};
+    memcpy(cin, pend_cr, sizeof cin);
+    /* bursts towards a rotating hot destination */
+    unsigned hot_dest = (unsigned)(cyc / 1500) % 12;
+    for (unsigned p = 0; p < P; p++) {
+      rng = rng * 1103515245u + 12345u;
+      if (pos[p] == 0) {
+        unsigned v = rng >> 30 & 1u, l = 1 + (rng >> 20) % 6;
+        if ((rng >> 8) % 100 >= 85 || cred[p][v] < l) continue;
+        cred[p][v] -= l;
+        vcs[p] = v;
+        len[p] = l;
+      }
+      fin[p] = (asw_flit){1, pos[p] == 0, pos[p] + 1 == len[p], (uint8_t)vcs[p], 0, rng};
+      if (pos[p] == 0) {
+        unsigned dest = (rng >> 4) % 3 ? hot_dest : (rng >> 12) % 12;
+        fin[p].hdr = asw_hdr_make(dest, p, vcs[p], len[p], 0, 0, seq++);
+      }
+      in.flit_mask |= 1ull << p;
+      if (++pos[p] == len[p]) pos[p] = 0;
+    }
+    asw_outputs out = {0, fout, 0, cout, 0, aout, 0, 0};
+    CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
+    /* shadow: every VOQ re-evaluated from its occupancy now */
+    uint64_t hot_now = 0;
+    for (unsigned o = 0; o < P; o++) {
+      unsigned cnt = 0;
+      for (unsigned i = 0; i < P; i++)
+        for (unsigned v = 0; v < V; v++) {
+          unsigned occ = rd(sw, ASW_REG_OCC(i, v, o));
+          shadow[i][v][o] = occ >= H || (shadow[i][v][o] && occ >= L);
+          cnt += shadow[i][v][o];
+        }
+      uint32_t w0 = rd(sw, ASW_REG_ROOT(o, 0));
+      if ((w0 >> 10) != cnt) mismatches++;
+      if (cnt) hot_now |= 1ull << o;
+      if (w0 & 1u) {
+        roots_seen++;
+        if (!(hot_prev >> o & 1u)) root_not_hot++; /* cleared one cycle after */
+      }
+    }
+    hot_prev = hot_now;
+    /* downstream returns every credit the next cycle */
+    pend_mask = 0;
+    for (uint64_t m = out.flit_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      pend_cr[o] = fout[o].vc;
+      pend_mask |= 1ull << o;
+    }
+    for (uint64_t m = out.credit_mask; m; m &= m - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(m);
+      cred[i][cout[i]]++;
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(root_not_hot == 0);
+  CHECK(roots_seen > 0);
+  unsigned consumed = 0, adapted = 0;
+  for (unsigned p = 0; p < P; p++) {
+    consumed += acnt(sw, p, ASW_ACNT_CONSUMED);
+    adapted += acnt(sw, p, ASW_ACNT_ADAPTED);
+  }
+  CHECK(consumed > 0 && adapted > 0);
+  asw_switch_free(sw);
+}

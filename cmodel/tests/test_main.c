@@ -66,7 +66,8 @@ const char *test_tmpdir = ".";
   X(test_arn_off_is_plain_switch)                \
   X(test_arn_idle_accounting)                    \
   X(test_arn_three_switches)                     \
-  X(test_arn_random_studies)
+  X(test_arn_random_studies)                     \
+  X(test_arn_hot_flags_vs_shadow)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)
