@@ -988,7 +988,7 @@ void test_arn_hot_flags_vs_shadow(void) {
     asw_inputs in = {0, fin, pend_mask, cin, 0, NULL, 0, 0, 0, 0};
     memcpy(cin, pend_cr, sizeof cin);
     /* bursts towards a rotating hot destination */
-    unsigned hot_dest = (unsigned)(cyc / 1500) % 12;
+    unsigned hot_dest = (unsigned)(cyc / 500 * 7) % 12;
     for (unsigned p = 0; p < P; p++) {
       rng = rng * 1103515245u + 12345u;
       if (pos[p] == 0) {
