@@ -69,3 +69,18 @@ study-switch: $(BUILD)/asw
 	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-5s %-5s %-6s %8.4f %10.4f %10.2f %9d" % (sys.argv[2], sys.argv[3], sys.argv[4], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$voq $$buf $$load; \
 	done; done
 	@echo "results: $(BUILD)/results/switch_p16_*.json"
+
+# Single-switch hot-spot study of the ARN mechanism (contract §15): P=16,
+# V=2, 30% of the traffic to port 3, adaptive routing inside 4 port groups;
+# off vs ARN vs ARN+AFI with every port an up port (roots consumed here).
+.PHONY: study-switch-arn
+study-switch-arn: $(BUILD)/asw
+	@mkdir -p $(BUILD)/results
+	@printf '%-4s %-6s %9s %9s %6s %9s %9s\n' arn load accepted lat_mean roots consumed adapted
+	@for arn in off arn afi; do for load in 0.3 0.5 0.7; do \
+	  f=$(BUILD)/results/switch_arn_$${arn}_load$${load}.json; \
+	  $(BUILD)/asw switch --ports 16 --vcs 2 --load $$load --dest hotspot:3:0.3 --packet-flits 8 \
+	    --routing adaptive --arn $$arn --arn-up on --crt 200 --arn-ttl 2000 --cycles 50000 \
+	    --seed 1 --quiet --json $$f || exit 1; \
+	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-4s %-6s %9.4f %9.1f %6d %9d %9d" % (sys.argv[2], sys.argv[3], r["accepted_throughput"], r["latency_mean"], r["roots_declared"], r["arn_consumed"], r["packets_adapted"]))' $$f $$arn $$load; \
+	done; done
