@@ -523,6 +523,16 @@ void test_arn_root_detection(void) {
   CHECK(acnt(sw, 3, ASW_ACNT_EXPIRED) == 1);
   CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == 0);
   CHECK(sink->rx_pkts == a->seq + b->seq);
+  /* mode 0 resets §15 state but not next_id: the next root gets id 1 */
+  CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, 0) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, asw_arn_ctrl(1, 0)) == ASW_OK);
+  a->active = b->active = 1;
+  for (int k = 0; k < 200; k++) net_step(t);
+  CHECK(acnt(sw, 3, ASW_ACNT_ROOTS) == 2);
+  CHECK((rd(sw, ASW_REG_ROOT(3, 0)) & 0x3FFu) == (1u | 1u << 1));
+  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == 1);
+  net_drain_and_check(t, 10000);
+  CHECK(sink->rx_pkts == a->seq + b->seq);
   net_free(t);
 }
 
