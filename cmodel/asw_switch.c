@@ -467,12 +467,22 @@ static void mark_adapted(asw_slot *h, unsigned v) {
 static void stage_rc(asw_switch *sw, int arn_on) {
   uint32_t *cnt = sw->regs.counters;
   const asw_regs *rg = &sw->regs;
+  const int mark = rg->mark_adapted;
   for (uint64_t m = sw->rr_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const route_reg *rr = &sw->port[i].rr;
     asw_ibuf *b = &sw->in[i];
     asw_slot *h = &b->slot[rr->slot];
     asw_route r;
+    if (!(arn_on | mark)) { /* plain switch (§7 only) */
+      r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
+      h->oport = r.oport;
+      h->ovc = r.ovc;
+      asw_ibuf_append(b, rr->vc, sw->cfg.voq ? r.oport : 0, rr->slot);
+      if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
+      if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
+      continue;
+    }
     int lookup = 0;
     unsigned alt = 0;
     uint32_t msg = 0;
@@ -486,7 +496,7 @@ static void stage_rc(asw_switch *sw, int arn_on) {
       asw_regs_arn_count(&sw->regs, i, ASW_ACNT_ADAPTED);
     } else {
       r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
-      if (rg->mark_adapted && !r.route_error && r.oport != r.det_port &&
+      if (mark && !r.route_error && r.oport != (rr->entry & 0x3Fu) /* det_port */ &&
           !ASW_HDR_ADAPTED(h->hdr)) {
         mark_adapted(h, rr->vc);
         r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, r.oport);
@@ -498,7 +508,6 @@ static void stage_rc(asw_switch *sw, int arn_on) {
     h->ovc = r.ovc;
     unsigned q = sw->cfg.voq ? r.oport : 0;
     asw_ibuf_append(b, rr->vc, q, rr->slot);
-    sw->nonempty_in |= 1ull << i;
     if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
     if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
     if (arn_on) {
@@ -509,6 +518,7 @@ static void stage_rc(asw_switch *sw, int arn_on) {
         sw->rel_mask &= ~(1ull << i); /* same queue: evaluated once */
     }
   }
+  sw->nonempty_in |= sw->rr_mask;
   sw->rr_mask = 0;
 }
 

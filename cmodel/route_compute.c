@@ -35,12 +35,11 @@ static inline unsigned next_in_scan(uint64_t *hi, uint64_t *lo) {
 
 asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
                             uint64_t hdr, uint32_t entry, uint16_t *lfsr) {
-  asw_route res = {0, 0, 0, 0, 0};
+  asw_route res = {0, 0, 0, 0};
   if (!FWD_VALID(entry)) {
     res.oport = (uint8_t)r->default_port;
     res.ovc = (uint8_t)asw_route_ovc(r, hdr, 0, r->default_port);
     res.route_error = 1;
-    res.det_port = (uint8_t)r->default_port;
     return res;
   }
   unsigned det = FWD_DET(entry), oport = det;
@@ -75,7 +74,6 @@ asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
     res.adaptive_choice = oport != det;
   }
   res.oport = (uint8_t)oport;
-  res.det_port = (uint8_t)det;
   res.ovc = (uint8_t)asw_route_ovc(r, hdr, entry, oport);
   return res;
 }

@@ -16,7 +16,6 @@ typedef struct {
   uint8_t oport, ovc;
   uint8_t adaptive_choice; /* adaptive mode chose a port other than det_port */
   uint8_t route_error;     /* invalid entry: DEFAULT_PORT used */
-  uint8_t det_port;        /* the entry's det_port (DEFAULT_PORT if invalid) */
 } asw_route;
 
 /* Next-hop VC of a packet with header hdr and table entry `entry` leaving
