@@ -234,12 +234,11 @@ uint64_t asw_switch_idle_in(const asw_switch *sw) {
 }
 
 int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
-  if (!n) return ASW_OK;
-  uint64_t left = asw_switch_idle_in(sw);
-  if (left == UINT64_MAX) {
+  if (asw_switch_idle_in(sw) == UINT64_MAX) {
     snprintf(sw->err, sizeof sw->err, "skip_idle: switch has live state");
     return ASW_EINVAL;
   }
+  if (!n || !sw->arn_on) return ASW_OK; /* mode 0: idle steps change nothing */
   sw->now += n;
   /* entries whose last valid cycle has passed expired at its end */
   asw_arn_end_cycle(&sw->arn, &sw->regs, 0, sw->now - 1);

@@ -132,10 +132,11 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out);
 int asw_switch_idle(const asw_switch *sw);
 
 /* For a switch whose only live state is ARN-table entries ageing (nothing
- * buffered, streaming or queued, no root): the number of idle cycles after
- * which it is idle (the last entry has expired); 0 if already idle; UINT64_MAX
- * if other state is live (step it). asw_switch_skip_idle(sw, n) with
- * n <= that number is exactly n steps without inputs. */
+ * buffered, streaming or queued, no root): the number of input-less cycles
+ * after which it is idle (its last entry has expired); 0 if already idle;
+ * UINT64_MAX if other state is live (step it). asw_switch_skip_idle(sw, n)
+ * is exactly n steps without inputs, in O(AE), for a switch whose idle_in
+ * is not UINT64_MAX (else it returns ASW_EINVAL and changes nothing). */
 uint64_t asw_switch_idle_in(const asw_switch *sw);
 int asw_switch_skip_idle(asw_switch *sw, uint64_t n);
 

@@ -819,6 +819,7 @@ void test_arn_idle_accounting(void) {
     CHECK(asw_switch_step(s2[k], &in, NULL) == ASW_OK);
   }
   CHECK(!asw_switch_idle(a) && asw_switch_idle_in(a) == UINT64_MAX); /* queued event */
+  CHECK(asw_switch_skip_idle(a, 5) == ASW_EINVAL);
   for (int k = 0; k < 2; k++) asw_switch_step(s2[k], NULL, NULL); /* processed */
   uint64_t left = asw_switch_idle_in(a);
   CHECK(!asw_switch_idle(a) && left == 50);
@@ -832,6 +833,9 @@ void test_arn_idle_accounting(void) {
   CHECK(!asw_switch_idle(b) && rd(b, ASW_REG_ARN_ENTRY(0, 2)) == 1);
   CHECK(asw_switch_skip_idle(b, 1) == ASW_OK);
   CHECK(asw_switch_idle(b) && acnt(b, 2, ASW_ACNT_EXPIRED) == 1);
+  /* more than needed is still exact: an idle switch stays idle */
+  CHECK(asw_switch_skip_idle(b, 1000) == ASW_OK && asw_switch_idle(b) &&
+        acnt(b, 2, ASW_ACNT_EXPIRED) == 1);
   asw_switch_free(a);
   asw_switch_free(b);
 }
