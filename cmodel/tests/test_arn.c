@@ -630,6 +630,21 @@ void test_arn_input_controller(void) {
   drv_step(&d);
   CHECK(d.out.arn_mask == 0);
   CHECK(acnt(sw, 1, ASW_ACNT_SENT) == 1 && acnt(sw, 1, ASW_ACNT_ADAPTED) == 0);
+  /* three heads back to back (IW c, c+1, c+2; RC c+1..c+3): the second
+   * finds the first's message still queued (identical: not queued again),
+   * the third is queued after it left: messages on arn_out in c+3, c+5 */
+  unsigned when[3], nmsg = 0;
+  for (unsigned k = 0; k < 10; k++) {
+    if (k < 3) drv_head(&d, 1, 1, 6, 10 + k);
+    drv_step(&d);
+    if (d.out.arn_mask) {
+      CHECK(d.out.arn_mask == 1u << 1 && d.aout[1] == asw_arn_msg(6, 1, 0, 9));
+      if (nmsg < 3) when[nmsg] = k;
+      nmsg++;
+    }
+  }
+  CHECK(nmsg == 2 && when[0] == 3 && when[1] == 5);
+  CHECK(acnt(sw, 1, ASW_ACNT_SENT) == 3 && acnt(sw, 1, ASW_ACNT_OUT_DROPPED) == 0);
   /* message received in cycle c is processed in c+1 and seen by RC in c+2:
    * a head written in c (RC in c+1) is not adapted */
   drv_arn(&d, 1, asw_arn_msg(5, 1, 1, 20));
