@@ -341,6 +341,8 @@ def cmd_synth(ns):
     configs = [("p4v2", dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2)),
                ("p8v4", dict(P=8, V=4, BUF=16, LMAX=8, PW=32, DW=8, TABLE=256, VOQ=1, ITERS=2))]
     targets = ns.TARGETS.split(",")
+    if ns.CONFIGS:
+        configs = [c for c in configs if c[0] in ns.CONFIGS.split(",")]
     ok = True
     for name, cfg in configs:
         gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
@@ -395,9 +397,10 @@ def main():
     ap.add_argument("--CYCLES", type=int, default=20000)
     ap.add_argument("--SOAK_CYCLES", type=int, default=200000)
     ap.add_argument("--SOAK_SEEDS", type=int, default=3)
-    ap.add_argument("--GATE_CYCLES", type=int, default=15000)
+    ap.add_argument("--GATE_CYCLES", type=int, default=30000)
     ap.add_argument("--COV_SCALE", type=float, default=0.2)
     ap.add_argument("--TARGETS", default="generic,ice40,ecp5")
+    ap.add_argument("--CONFIGS", default="", help="subset of p4v2,p8v4")
     ns = ap.parse_args()
     return {"cosim": cmd_cosim, "test": cmd_test, "soak": cmd_soak, "gate": cmd_gate,
             "coverage": cmd_coverage, "synth": cmd_synth, "synth-check": cmd_synth_check}[ns.cmd](ns)
