@@ -156,7 +156,35 @@ struct tb_ref {
   asw_regs r;
   asw_arn t;
   uint64_t now; /* ARN time: runs only in cycles with mode != 0 */
+  tb_ref_cov cov;
 };
+
+/* Classifies the event processARN is about to take (test coverage only). */
+static void classify(tb_ref *t) {
+  unsigned n = t->P + 1;
+  for (unsigned k = 0; k < n; k++) {
+    unsigned s = (t->t.ev_ptr + k) % n;
+    const asw_arn_fifo *f = &t->t.evq[s];
+    if (!f->count) continue;
+    const asw_arn_event *e = &f->ev[f->head];
+    unsigned port = s ? s - 1 : e->port;
+    t->cov.sources_popped_mask |= 1ul << s;
+    for (unsigned j = 0; j < t->t.AE; j++) {
+      const asw_arn_entry *x = &t->t.e[j];
+      if ((t->t.valid >> j & 1u) && x->dest == e->dest && x->port == port &&
+          x->vc == e->vc) {
+        if (x->id == e->id) {
+          t->cov.refresh++;
+          return;
+        }
+        t->cov.replace++;
+      }
+    }
+    if (e->adapted) t->cov.adapted_ev++;
+    else if (e->stage == t->r.stage) t->cov.stage_match++;
+    return;
+  }
+}
 
 tb_ref *tb_ref_new(unsigned P, unsigned V, unsigned BUF, unsigned AE,
                    unsigned TABLE) {
@@ -209,9 +237,13 @@ int tb_ref_cycle(tb_ref *t, const int *lk_valid, const unsigned *lk_dest,
       uint32_t msg = 0;
       kind[i] = asw_arn_lookup(&t->t, lk_dest[i], lk_vc[i], &alt[i], &msg);
       if (kind[i] == 1) asw_regs_arn_count(&t->r, i, ASW_ACNT_ADAPTED);
-      if (kind[i] == 2 && asw_arn_send(&t->t, i, msg) < 0)
-        asw_regs_arn_count(&t->r, i, ASW_ACNT_OUT_DROPPED);
+      if (kind[i] == 2) {
+        int sent = asw_arn_send(&t->t, i, msg);
+        if (sent < 0) asw_regs_arn_count(&t->r, i, ASW_ACNT_OUT_DROPPED);
+        if (sent == 0) t->cov.dedup++;
+      }
     }
+    classify(t);
     popped = asw_arn_process(&t->t, &t->r, &t->cr, t->now); /* arn_cycle */
     if (root_push) {
       asw_arn_event e = {(uint16_t)root_ev->dest, (uint16_t)root_ev->id,
@@ -260,4 +292,12 @@ int tb_ref_out(const tb_ref *t, unsigned i, uint32_t *msg) {
 
 uint32_t tb_ref_counter(const tb_ref *t, unsigned port, unsigned k) {
   return t->r.arn_counters[port * 16u + k];
+}
+
+tb_ref_cov tb_ref_coverage(const tb_ref *t) {
+  tb_ref_cov c = t->cov;
+  for (unsigned p = 0; p < t->P; p++)
+    c.consumed += tb_ref_counter(t, p, ASW_ACNT_CONSUMED);
+  c.no_alt = c.stage_match > c.consumed ? c.stage_match - c.consumed : 0;
+  return c;
 }

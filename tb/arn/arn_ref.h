@@ -73,6 +73,12 @@ int tb_ref_entry(const tb_ref *t, unsigned k, arn_ref_event *e,
                  unsigned *consumed, unsigned *alt, unsigned *ttl);
 int tb_ref_out(const tb_ref *t, unsigned i, uint32_t *msg);
 uint32_t tb_ref_counter(const tb_ref *t, unsigned port, unsigned k);
+/* Coverage of the cases processARN and the queues went through so far. */
+typedef struct {
+  unsigned long refresh, replace, adapted_ev, stage_match, consumed, no_alt,
+      dedup, sources_popped_mask;
+} tb_ref_cov;
+tb_ref_cov tb_ref_coverage(const tb_ref *t);
 
 #ifdef __cplusplus
 }
