@@ -18,6 +18,7 @@ include $(wildcard mk/rtl.mk)
 include $(wildcard mk/tb.mk)
 include $(wildcard mk/net.mk)
 include $(wildcard mk/synth.mk)
+include $(wildcard mk/arn.mk)
 
 .PHONY: all test clean study build
 all: deps build study
