@@ -9,7 +9,7 @@ ARN_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Icmodel -Itb/arn
 ARN_CD_CONFIGS := 4_2_8 3_3_5 2_1_4
 ARN_TB_CONFIGS := 4_2_8_4_8 5_3_6_3_6 2_1_4_1_2 3_2_3_32_4
 ARN_SEEDS ?= 1 2
-ARN_CYCLES ?= 30000
+ARN_CYCLES ?= 100000
 ARN_VFLAGS := --cc --exe --build -j 1 --assert -Wall -Wno-fatal -O2 tb/arn/lint.vlt
 
 $(ARN_DIR)/libref.a: $(ARN_CSRCS) $(wildcard cmodel/*.h) tb/arn/arn_ref.h
@@ -72,3 +72,5 @@ test-arn-rtl:
 	set -- $${lp:-0 1} $${rp:-0 1}; \
 	echo "test-arn-rtl: $$(($$1+$$3)) passed, $$(($$2+$$4)) failed"; \
 	[ $$lrc -eq 0 ] && [ $$rrc -eq 0 ]
+
+TEST_TARGETS += test-arn-rtl
