@@ -19,6 +19,74 @@ struct Head {
   unsigned ovc, dest, adapted, orig_vc, occ;
 };
 
+// ---- directed prologue (every run): contract §15.2 timelines checked against
+// explicit expected values, not only against the C model ----
+// Queue A = (i=1, v=0, o=0) toward UP port 0; queue B = (i=0, v=V-1, o=1), down
+// port 1, adapted head. HCDTH = BUF-1, LCDTH = 2, FCTH = 1, CRT = 3, STAGE = 5, no
+// root-FIFO pops until cycle 22.
+static const uint64_t kDirected = 26;
+static unsigned qa() { return (1 * V + 0) * P + 0; }
+static unsigned qb() { return (0 * V + (V - 1)) * P + 1; }
+
+static void directed_stimulus(uint64_t t, std::vector<Head> &q, std::vector<unsigned> &cred,
+                              std::vector<int> &touch, int &pop, unsigned &h, unsigned &l,
+                              unsigned &f, unsigned &c, uint64_t &up, unsigned &stage) {
+  if (t == 0) {
+    for (Head &x : q) x = Head{0, 0, 0, 0, 0, 0};
+    for (unsigned &x : cred) x = BUF;
+    for (unsigned k = 0; k < q.size(); k++) touch[k] = 1;  // all queues empty, not hot
+    h = BUF - 1;
+    l = 2;
+    f = 1;
+    c = 3;
+    up = 1;
+    stage = 5;
+    q[qa()] = Head{1, 0, 9, 0, 0, BUF - 1};  // reaches HCDTH now
+    touch[qa()] = 1;
+  }
+  if (t == 7) { q[qa()].occ = 2; touch[qa()] = 1; }   // between LCDTH and HCDTH: stays hot
+  if (t == 10) cred[0 * V + 0] = 1;                     // no room downstream: a branch
+  if (t == 12) { q[qa()].occ = 1; touch[qa()] = 1; }   // below LCDTH: cold
+  if (t == 14) {
+    q[qb()] = Head{1, 0, 3, 1, 5, BUF - 1};            // adapted head, orig_vc 5
+    touch[qb()] = 1;
+  }
+  pop = t == 22;
+}
+
+static void fail_directed(uint64_t t, const char *what) {
+  std::printf("DIRECTED cycle %llu: %s\n", (unsigned long long)t, what);
+  std::exit(1);
+}
+
+// Declarations happen exactly in cycles 3, 6, 9 (output 0) and 17, 23 (output 1):
+// CRT cycles of cond, 20-21 blocked by the full root FIFO, 22 by its start count.
+static void directed_check_comb(uint64_t t, Vcongestion_detector *d) {
+  bool want = t == 3 || t == 6 || t == 9 || t == 17 || t == 23;
+  if ((bool)d->off_valid_o != want) fail_directed(t, "declaration not in the CRT timeline");
+  if (want && d->off_port_o != (t < 12 ? 0u : 1u)) fail_directed(t, "wrong declaring output");
+  bool strobe = t == 3 || t == 17;  // new roots only; 6, 9, 23 are refreshes
+  if ((d->roots_declared_o != 0) != strobe) fail_directed(t, "roots_declared strobe");
+}
+
+static void directed_check_state(uint64_t t, Vcongestion_detector *d) {
+  if (t == 3) {
+    if (!(d->root_o & 1) || getb(d->root_id_o, 0, 9) != 0 || d->next_id_o != 1)
+      fail_directed(t, "root 0 not declared with id 0");
+    if (!d->rev_valid_o || d->rev_dest_o != 9 || d->rev_port_o != 0 || d->rev_vc_o != 0 ||
+        d->rev_stage_o != 5 || d->rev_id_o != 0 || d->rev_adapted_o != 0)
+      fail_directed(t, "root event {dest 9, port 0, vc 0, stage 5 (UP), id 0}");
+  }
+  if (t == 8 && !getb(d->hot_o, qa(), 1)) fail_directed(t, "hysteresis: queue A left hot above LCDTH");
+  if ((t == 10 || t == 11) && getb(d->crt_o, 0, 24) != 0) fail_directed(t, "branch: timer not held at 0");
+  if (t == 12 && (getb(d->hot_o, qa(), 1) || !(d->root_o & 1))) fail_directed(t, "cold queue / root kept one cycle");
+  if (t == 13 && (d->root_o & 1)) fail_directed(t, "root 0 not cleared after its VOQs went cold");
+  if (t == 17 && (!(d->root_o >> 1 & 1) || getb(d->root_id_o, 9, 9) != 1 || d->next_id_o != 2))
+    fail_directed(t, "root 1 not declared with id 1");
+  if ((t == 20 || t == 21) && getb(d->crt_o, 24, 24) != 3) fail_directed(t, "blocked timer not held at CRT");
+  if (t == 23 && d->next_id_o != 2) fail_directed(t, "refresh consumed an id");
+}
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
@@ -49,6 +117,12 @@ int main(int argc, char **argv) {
 
   for (uint64_t cyc = 0; cyc < cycles; cyc++) {
     // ---- stimulus ----
+    std::vector<int> touch(NQT, 0);
+    int clear = 0, pop = 0;
+    if (cyc < kDirected) {
+      directed_stimulus(cyc, q, cred, touch, pop, hcdth, lcdth, fcth, crt, up, stage);
+      on = 1;
+    } else {
     // Phases: long quiet stretches with the same registers let timers run out.
     if (rng.chance(2)) {
       hcdth = 1 + rng.below(BUF);
@@ -58,7 +132,6 @@ int main(int argc, char **argv) {
       up = rng.next() & ((P >= 64) ? ~0ull : ((1ull << P) - 1));
       stage = rng.below(16);
     }
-    int clear = 0;
     if (off_cycles) {
       if (--off_cycles == 0) on = 1;
     } else if (rng.chance(1) && rng.chance(20)) {
@@ -75,7 +148,6 @@ int main(int argc, char **argv) {
       h.orig_vc = rng.below(8);
     }
     for (unsigned n = rng.below(3); n; n--) cred[rng.below(P * V)] = rng.below(BUF + 1);
-    std::vector<int> touch(NQT, 0);
     for (unsigned k = 0; k < NQT; k++) {
       if (!rng.chance(15)) continue;
       touch[k] = 1;
@@ -83,7 +155,8 @@ int main(int argc, char **argv) {
       int o = (int)q[k].occ + d;
       q[k].occ = o < 0 ? 0 : o > (int)BUF ? BUF : (unsigned)o;
     }
-    int pop = rng.chance(40);
+    pop = rng.chance(40);
+    }
 
     // ---- C model, start of cycle ----
     cd_ref_regs(ref, hcdth, lcdth, fcth, crt, up, stage);
@@ -129,6 +202,7 @@ int main(int argc, char **argv) {
       dut->eval();
     }
     CHECK(cyc, "declaration (off_valid_o)", declared, dut->off_valid_o);
+    if (cyc < kDirected) directed_check_comb(cyc, dut);
     if (declared) {
       CHECK(cyc, "declaring output", ev.port, dut->off_port_o);
       if (root_before[ev.port]) cov_refresh++;
@@ -198,6 +272,7 @@ int main(int argc, char **argv) {
       CHECK(cyc, "root event id", h.id, dut->rev_id_o);
       CHECK(cyc, "root event adapted", h.adapted, dut->rev_adapted_o);
     }
+    if (cyc < kDirected) directed_check_state(cyc, dut);
   }
   (void)PIW;
   dut->final();
