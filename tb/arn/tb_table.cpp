@@ -24,6 +24,64 @@ static uint16_t fwd16(uint32_t w) {  // regs.sv: {wd[31], wd[30], wd[17:16], wd[
                     (w >> 8 & 0x3Fu) << 6 | (w & 0x3Fu));
 }
 
+// ---- directed prologue (every run with AE >= 2): §15.3–§15.6 timelines checked
+// against explicit expected values. STAGE 2, ARN_TTL 10, FWD[1] multipath over all
+// ports from det_port 0, CRED[o][*] = o (port P-1 has the most credits).
+// Root events {dest 1, port 0, vc 0, stage 2}: id 7 pushed in 0 (new, consumed) and
+// 6 (refresh), id 8 in 8 (replace), id 9 adapted in 11 (invalidate only). Message
+// {id 3, stage 3, vc 0, dest 0} received on output 1 in 3 (not consumed). Lookups:
+// input 0 (dest 1) in 2, input 1 (dest 0) in 6 and 7 (same message: de-duplicated).
+static const uint64_t kDirected = 16;
+
+static void fail_directed(uint64_t t, const char *what) {
+  std::printf("DIRECTED cycle %llu: %s\n", (unsigned long long)t, what);
+  std::exit(1);
+}
+
+template <typename T>
+static uint64_t field(const T &sig, unsigned k, unsigned w) { return getb(sig, k * w, w); }
+
+static void directed_check_comb(uint64_t t, Varn_table *d) {
+  const unsigned PIW = idx_w(P);
+  if ((t == 1 || t == 7 || t == 9 || t == 12) != (bool)d->root_pop_o)
+    fail_directed(t, "root events not processed the cycle after their push");
+  if ((t == 1 || t == 9) != (bool)getb(d->cnt_consumed_o, 0, 1)) fail_directed(t, "consumed strobe of port 0");
+  if (t == 2 && (!getb(d->lk_consumed_o, 0, 1) || field(d->lk_alt_port_o, 0, PIW) != P - 1 ||
+                 !getb(d->cnt_adapted_o, 0, 1)))
+    fail_directed(t, "input 0 not sent to the alternative port P-1");
+  if ((t == 6 || t == 7) && (!getb(d->lk_notify_o, 1, 1) || getb(d->lk_consumed_o, 1, 1)))
+    fail_directed(t, "input 1 lookup of dest 0 is not a notification");
+  if ((t == 7) != (bool)getb(d->cnt_sent_o, 1, 1)) fail_directed(t, "ARN sent on input 1 only in cycle 7");
+  if (t == 14 && getb(d->cnt_expired_o, 1 * cnt_w(AE), cnt_w(AE)) != 1)
+    fail_directed(t, "entry of port 1 not expired ARN_TTL cycles after its write");
+}
+
+static void directed_check_state(uint64_t t, Varn_table *d) {
+  const unsigned PIW = idx_w(P);
+  if (t == 1 && !(getb(d->ent_valid_o, 0, 1) && field(d->ent_dest_o, 0, 16) == 1 &&
+                  field(d->ent_port_o, 0, PIW) == 0 && getb(d->ent_consumed_o, 0, 1) &&
+                  field(d->ent_alt_port_o, 0, PIW) == P - 1 && field(d->ent_id_o, 0, 9) == 7 &&
+                  field(d->ent_ttl_o, 0, 24) == 10))
+    fail_directed(t, "entry 0 {dest 1, port 0, id 7, consumed, alt P-1, ttl 10}");
+  if (t == 4 && !(getb(d->ent_valid_o, 1, 1) && field(d->ent_dest_o, 1, 16) == 0 &&
+                  field(d->ent_port_o, 1, PIW) == 1 && !getb(d->ent_consumed_o, 1, 1) &&
+                  field(d->ent_id_o, 1, 9) == 3 && field(d->ent_stage_o, 1, 4) == 3))
+    fail_directed(t, "entry 1 {dest 0, port 1, id 3, stage 3, not consumed}");
+  if (t == 7) {
+    if (!getb(d->arn_out_valid_o, 1, 1) || field(d->arn_out_data_o, 1, 32) != (3u << 23 | 3u << 19))
+      fail_directed(t, "ARN {id 3, stage 3, vc 0, dest 0} not on arn_out[1] two cycles after RC");
+    if (field(d->ent_ttl_o, 0, 24) != 10 || field(d->ent_id_o, 0, 9) != 7)
+      fail_directed(t, "entry 0 not refreshed");
+  }
+  if (t == 8 && getb(d->arn_out_valid_o, 1, 1)) fail_directed(t, "duplicate ARN was queued");
+  if (t == 9 && !(getb(d->ent_valid_o, 0, 1) && field(d->ent_id_o, 0, 9) == 8 &&
+                  getb(d->ent_valid_o, 1, 1)))
+    fail_directed(t, "entry 0 not replaced by id 8 in place");
+  if (t == 12 && getb(d->ent_valid_o, 0, 1)) fail_directed(t, "adapted root event did not invalidate entry 0");
+  if (t == 13 && !getb(d->ent_valid_o, 1, 1)) fail_directed(t, "entry 1 expired early");
+  if (t == 14 && getb(d->ent_valid_o, 1, 1)) fail_directed(t, "entry 1 still valid");
+}
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
@@ -117,6 +175,31 @@ int main(int argc, char **argv) {
       lk_vc[p] = rng.below(V);
     }
 
+    // ---- directed prologue (AE >= 2): replaces this cycle's random stimulus ----
+    const bool directed = AE >= 2 && cyc < kDirected;
+    if (directed) {
+      fwd[1] = 1u << 31 | 1u << 30 | 0u << 16 | 0u;  // multipath, CSET[0], det_port 0
+      cset[0] = pmask;
+      for (unsigned o = 0; o < P; o++)
+        for (unsigned v = 0; v < V; v++) cred[o * V + v] = o < BUF ? o : BUF;  // P-1 richest
+      mode = 1;
+      stage = 2;
+      ttl = 10;
+      clear = 0;
+      off_cycles = 0;
+      on = 1;
+      cur_mode = 1;
+      root_push = cyc == 0 || cyc == 6 || cyc == 8 || cyc == 11;
+      rev = arn_ref_event{1, 0, 0, 2, cyc == 8 ? 8u : cyc == 11 ? 9u : 7u, cyc == 11 ? 1u : 0u};
+      for (unsigned p = 0; p < P; p++) {
+        in_valid[p] = cyc == 3 && p == 1;
+        in_msg[p] = 3u << 23 | 3u << 19 | 0u << 16 | 0u;  // id 3, stage 3, vc 0, dest 0
+        lk_valid[p] = (cyc == 2 && p == 0) || ((cyc == 6 || cyc == 7) && p == 1);
+        lk_dest[p] = p == 0 ? 1 : 0;
+        lk_vc[p] = 0;
+      }
+    }
+
     // ---- RTL inputs (state at the start of the cycle) ----
     unsigned root_count = tb_ref_root_count(ref);
     arn_ref_event rh = tb_ref_root_head(ref);
@@ -160,6 +243,7 @@ int main(int argc, char **argv) {
 
     // ---- compare this cycle's combinational results ----
     CHECK(cyc, "root FIFO pop", popped == 0, dut->root_pop_o);
+    if (directed) directed_check_comb(cyc, dut);
     for (unsigned i = 0; i < P; i++) {
       if (!lk_valid[i]) continue;
       CHECK(cyc, "lookup consumed (step 1)", kind[i] == 1, getb(dut->lk_consumed_o, i, 1));
@@ -235,6 +319,7 @@ int main(int argc, char **argv) {
       CHECK(cyc, "arn_out valid", v, getb(dut->arn_out_valid_o, i, 1));
       CHECK(cyc, "arn_out data", v ? msg : 0, getb(dut->arn_out_data_o, i * 32, 32));
     }
+    if (directed) directed_check_state(cyc, dut);
   }
   tb_ref_cov c = tb_ref_coverage(ref);
   dut->final();
