@@ -4,7 +4,9 @@
 #   make arn-rtl-run ARN_SEEDS="1 2" ARN_CYCLES=100000   longer runs
 ARN_DIR := $(BUILD)/arn
 ARN_CSRCS := $(wildcard cmodel/*.c) tb/arn/arn_ref.c
-ARN_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Icmodel -Itb/arn
+# The C side is built with the sanitizers (as every C test is); Verilator's code is not.
+ARN_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ARN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror $(ARN_SAN) -Icmodel -Itb/arn
 # Detector configs P_V_BUF; table configs P_V_BUF_AE_TABLE.
 ARN_CD_CONFIGS := 4_2_8 3_3_5 2_1_4
 ARN_TB_CONFIGS := 4_2_8_4_8 5_3_6_3_6 2_1_4_1_2 3_2_3_32_4
@@ -23,7 +25,7 @@ $(ARN_DIR)/cd_%/tb_cd: rtl/asw_pkg.sv rtl/congestion_detector.sv tb/arn/tb_cd.cp
 	@w=($(subst _, ,$*)); \
 	verilator $(ARN_VFLAGS) -GP=$${w[0]} -GV=$${w[1]} -GBUF=$${w[2]} \
 	  -CFLAGS "-O1 -DCFG_P=$${w[0]} -DCFG_V=$${w[1]} -DCFG_BUF=$${w[2]} -I$(abspath tb/arn)" \
-	  -LDFLAGS "$(abspath $(ARN_DIR)/libref.a)" --Mdir $(ARN_DIR)/cd_$* -o tb_cd \
+	  -LDFLAGS "$(abspath $(ARN_DIR)/libref.a) $(ARN_SAN)" --Mdir $(ARN_DIR)/cd_$* -o tb_cd \
 	  --top-module congestion_detector rtl/asw_pkg.sv rtl/congestion_detector.sv $(abspath tb/arn/tb_cd.cpp) \
 	  > $(ARN_DIR)/cd_$*.build.log 2>&1 || { tail -30 $(ARN_DIR)/cd_$*.build.log; exit 1; }
 
@@ -33,7 +35,7 @@ $(ARN_DIR)/tb_%/tb_table: rtl/asw_pkg.sv rtl/arn_table.sv tb/arn/tb_table.cpp tb
 	verilator $(ARN_VFLAGS) -GP=$${w[0]} -GV=$${w[1]} -GBUF=$${w[2]} -GAE=$${w[3]} -GTABLE=$${w[4]} \
 	  -CFLAGS "-O1 -DCFG_P=$${w[0]} -DCFG_V=$${w[1]} -DCFG_BUF=$${w[2]} -DCFG_AE=$${w[3]} \
 	           -DCFG_TABLE=$${w[4]} -I$(abspath tb/arn)" \
-	  -LDFLAGS "$(abspath $(ARN_DIR)/libref.a)" --Mdir $(ARN_DIR)/tb_$* -o tb_table \
+	  -LDFLAGS "$(abspath $(ARN_DIR)/libref.a) $(ARN_SAN)" --Mdir $(ARN_DIR)/tb_$* -o tb_table \
 	  --top-module arn_table rtl/asw_pkg.sv rtl/arn_table.sv $(abspath tb/arn/tb_table.cpp) \
 	  > $(ARN_DIR)/tb_$*.build.log 2>&1 || { tail -30 $(ARN_DIR)/tb_$*.build.log; exit 1; }
 
