@@ -52,7 +52,8 @@ module congestion_detector #(
   output logic [P-1:0]         root_o,
   output logic [P*9-1:0]       root_id_o,
   output logic [P*24-1:0]      crt_o,
-  output logic [P*10-1:0]      hot_cnt_o,
+  input  logic [PIW-1:0]       hot_cnt_port_i,  // ROOT register read: output whose hot VOQs to count
+  output logic [9:0]           hot_cnt_o,
   output logic [8:0]           next_id_o,
   output logic [NQT-1:0]       hot_o
 );
@@ -246,14 +247,18 @@ module congestion_detector #(
   assign hot_o = hot_q;
   assign root_o = root_q;
 
+  // One population count, for the output a register read selects (ROOT[o] w0).
+  always_comb begin
+    hot_cnt_o = '0;
+    if (32'(hot_cnt_port_i) < P) begin
+      for (int unsigned k = 0; k < P * V; k++) begin
+        hot_cnt_o = hot_cnt_o + 10'(hot_q[k*P + 32'(hot_cnt_port_i)]);
+      end
+    end
+  end
+
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
-      logic [9:0] n;
-      n = '0;
-      for (int unsigned k = 0; k < P * V; k++) begin
-        n = n + 10'(hot_q[k*P+o]);
-      end
-      hot_cnt_o[o*10 +: 10] = n;
       root_id_o[o*9 +: 9] = root_q[o] ? root_id_q[o] : 9'd0;
       crt_o[o*24 +: 24] = crt_q[o];
     end
