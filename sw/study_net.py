@@ -61,7 +61,8 @@ def main(argv):
     merged = os.path.join(a.out, "results.json")
     with open(merged, "w") as f:
         json.dump([{k: v for k, v in r.items() if k != "_csv"} for r in runs], f, indent=1)
-    print(f"432-node RLFT, {a.traffic}, load 1.0, {a.cycles} cycles after "
+    nodes = runs[0]["topology"]["nodes"] if runs else 0
+    print(f"{nodes}-node RLFT, {a.traffic}, load 1.0, {a.cycles} cycles after "
           f"{a.warmup} warm-up (5.12 ns/cycle): throughput in flits/node/cycle")
     print(f"{'traffic':8} {'routing':18} {'scheme':8} {'accepted':>8} {'cold':>7} "
           f"{'hot':>7} {'lat_mean':>9} {'lat_p99':>8} {'adaptive':>9}")
@@ -76,7 +77,7 @@ def main(argv):
         if len(series) > 12:
             continue
         png = os.path.join(a.out, f"throughput_time_{traffic}.png")
-        plot_net.plot_time(png, series, f"432-node RLFT, {traffic}, 100 % load")
+        plot_net.plot_time(png, series, f"{nodes}-node RLFT, {traffic}, 100 % load")
         print(f"plot: {png}")
     for traffic in a.traffic.split(","):
         sub = [r for r in json.load(open(merged)) if r["traffic_name"] == traffic]
@@ -85,7 +86,7 @@ def main(argv):
             json.dump(sub, f)
         png = os.path.join(a.out, f"throughput_bars_{traffic}.png")
         plot_net.plot_bars(png, part, ["scheme_name"], ["routing_name"], "accepted_throughput",
-                           f"432-node RLFT, {traffic}, 100 % load: accepted throughput after warm-up")
+                           f"{nodes}-node RLFT, {traffic}, 100 % load: accepted throughput after warm-up")
         print(f"plot: {png}")
     print(f"results: {merged}")
     return 0
