@@ -12,7 +12,8 @@ ARN_CD_CONFIGS := 4_2_8 3_3_5 2_1_4
 ARN_TB_CONFIGS := 4_2_8_4_8 5_3_6_3_6 2_1_4_1_2 3_2_3_32_4
 ARN_SEEDS ?= 1 2
 ARN_CYCLES ?= 100000
-ARN_VFLAGS := --cc --exe --build -j 1 --assert -Wall -Wno-fatal -O2 tb/arn/lint.vlt
+ARN_VFLAGS := --cc --exe --build -j 1 --assert -Wall -Wno-fatal -O2 tb/arn/lint.vlt \
+  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
 
 $(ARN_DIR)/libref.a: $(ARN_CSRCS) $(wildcard cmodel/*.h) tb/arn/arn_ref.h
 	@mkdir -p $(ARN_DIR)/obj
