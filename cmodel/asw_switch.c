@@ -2,11 +2,14 @@
  * (ST, SA, RC, IW in the order of contract §5), crossbar, output and credit
  * registers, register bus. See asw_switch.h.
  */
+#define _DEFAULT_SOURCE /* mmap flags and madvise (MADV_HUGEPAGE) */
 #include "asw_switch.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "arn_table.h"
 #include "congestion_detector.h"
@@ -49,6 +52,7 @@ struct asw_switch {
   asw_ibuf *in;         /* [P] */
   asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, in one block
                            mapped lazily: untouched slots cost no memory */
+  size_t slots_map_len; /* bytes mmap'ed for slots; 0: slots from calloc */
   port_state *port;     /* [P] */
   uint64_t rr_mask;     /* inputs whose route register is valid */
   uint64_t busy_in, busy_out;
@@ -76,6 +80,35 @@ static void *aligned_calloc(size_t n, size_t size) {
   void *p = aligned_alloc(64, n * size);
   if (p) memset(p, 0, n * size);
   return p;
+}
+
+/* Zeroed slot memory of `bytes`. Blocks of at least one huge page are
+ * mmap'ed 2 MB-aligned with MADV_HUGEPAGE: big switches miss the TLB on
+ * almost every slot access otherwise. Pages are still mapped on first touch;
+ * without THP support madvise fails harmlessly. *map_len: bytes to munmap
+ * (0 when the block came from calloc). */
+#define HUGE_PAGE ((size_t)2 << 20)
+static asw_slot *slots_alloc(size_t bytes, size_t *map_len) {
+  *map_len = 0;
+  if (bytes < HUGE_PAGE) return calloc(1, bytes ? bytes : 1);
+  size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  size_t span = len + HUGE_PAGE; /* room to align the start */
+  char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  char *base = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+  if (base > raw) munmap(raw, (size_t)(base - raw));
+  size_t tail = (size_t)(raw + span - (base + len));
+  if (tail) munmap(base + len, tail);
+  /* whole huge pages only: a partly used tail page stays 4 KB-grained */
+  (void)madvise(base, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+  *map_len = len;
+  return (asw_slot *)base;
+}
+
+static void slots_free(asw_slot *slots, size_t map_len) {
+  if (map_len) munmap(slots, map_len);
+  else free(slots);
 }
 
 void asw_config_default(asw_config *c) {
@@ -131,7 +164,7 @@ void asw_switch_free(asw_switch *sw) {
   if (sw->in)
     for (unsigned p = 0; p < sw->P; p++) asw_ibuf_destroy(&sw->in[p]);
   free(sw->in);
-  free(sw->slots);
+  slots_free(sw->slots, sw->slots_map_len);
   asw_regs_destroy(&sw->regs);
   asw_credits_destroy(&sw->cred);
   asw_islip_destroy(&sw->sa);
@@ -156,9 +189,9 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   sw->payload_mask =
       cfg->payload_bits == 64 ? ~0ull : (1ull << cfg->payload_bits) - 1;
   sw->in = aligned_calloc(sw->P, sizeof *sw->in);
-  /* One block: large, so the C library maps it from the OS on demand (and
-   * applies its huge-page policy, e.g. GLIBC_TUNABLES=glibc.malloc.hugetlb=1) */
-  sw->slots = calloc((size_t)sw->P * sw->V * cfg->buf_flits, sizeof *sw->slots);
+  /* One block, mapped from the OS on demand, huge pages when large */
+  sw->slots = slots_alloc((size_t)sw->P * sw->V * cfg->buf_flits * sizeof *sw->slots,
+                          &sw->slots_map_len);
   sw->port = aligned_calloc(sw->P, sizeof *sw->port);
   sw->req_vc = calloc((size_t)sw->P * sw->V, sizeof *sw->req_vc);
   sw->match_out = calloc(sw->P, 1);
