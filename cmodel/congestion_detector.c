@@ -97,7 +97,8 @@ int asw_cd_cycle(asw_cd *cd, const asw_ibuf *in, const asw_credits *cr,
       ev->id = (uint16_t)id;
       ev->port = (uint8_t)o;
       ev->vc = (uint8_t)(adapted ? ASW_HDR_ORIG_VC(h->hdr) : v);
-      ev->stage = (uint8_t)((r->arn_up >> o & 1u) ? r->stage : r->stage - 1);
+      /* 4-bit stage field: STAGE 0 on a down port wraps to 15, as in the RTL. */
+      ev->stage = (uint8_t)(((r->arn_up >> o & 1u) ? r->stage : r->stage - 1u) & 0xFu);
       ev->adapted = (uint8_t)adapted;
     } else {
       cd->crt[o] = cd->crt[o] < r->crt ? cd->crt[o] + 1 : r->crt;
