@@ -14,10 +14,10 @@ $(BUILD)/net/test_net_unit_san: cmodel/net/tests/test_net_unit.c $(NET_SRCS) $(N
 	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE -o $@ $< cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c $(ASW_LDLIBS)
 $(BUILD)/net/test_net_sim: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE= -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
 $(BUILD)/net/test_net_sim_san: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE= -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
 
 # The tests use their own build of the asw program (same sources as
 # $(BUILD)/asw) so a concurrent partial build of $(BUILD)/asw cannot race them.
@@ -37,6 +37,7 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	$(BUILD)/net/test_net_sim || rc=1; \
 	$(BUILD)/net/test_net_sim_san --quick || rc=1; \
 	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
+	$(PYTHON) sw/test_net_arn.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
 
@@ -66,6 +67,12 @@ bench: bench-net
 STUDY := study-net
 study-net: $(BUILD)/asw
 	@$(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/study_net
+
+# ARN/AFI study of docs/results.md (seed 001 §4.3, 432-node RLFT; ~10 min, 1 core).
+.PHONY: study-arn
+study-arn: $(BUILD)/asw
+	@sw/study_arn.sh $(BUILD)/asw $(BUILD)/results/arn
+	@$(PYTHON) sw/plot_arn.py $(BUILD)/results/arn docs/figures
 
 # Studies of docs/results.md (long: tens of minutes on 2 cores).
 NET_T2_ROUTING := adaptive,adap-th-s-k,adap-th-s-k/3,adap-th-1s-k,adap-th-1s-k/3,adap-th-2s-k,adap-th-2s-k/3,dmodk,oblivious,adap-2th-s-k,adap-2th-s-k/3

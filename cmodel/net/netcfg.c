@@ -25,6 +25,7 @@ typedef struct {
 static const char *const topo_names[] = {"rlft", "kary", NULL};
 static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
                                             NULL};
+static const char *const arn_names[] = {"off", "arn", "afi", NULL};
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
                                             "obqa", "xordet", NULL};
@@ -52,6 +53,24 @@ static const key_desc keys[] = {
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
      "dmodk, oblivious, adaptive, or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
+    {"arn", K_ENUM, F(arn), 0, 0, arn_names,
+     "ARN mechanism (contract §15): off, arn (ARN_CTRL.mode 1), afi (ARN+AFI, "
+     "mode 2 and VC_CTRL.afi; the last VC is the adapted-flow channel)"},
+    {"afi", K_UINT, F(afi), 0, 1, NULL,
+     "1: VC_CTRL.afi (last VC = adapted-flow channel); with arn=off also "
+     "ARN_CTRL.mark_adapted (Adaptive-Th + AFI); implied by arn=afi"},
+    {"arn_entries", K_UINT, F(arn_entries), 0, 32, NULL,
+     "ARN-table entries per switch (AE; 0: no ARN hardware)"},
+    {"hcdth", K_UINT, F(hcdth), 1, 100, NULL,
+     "high congestion-detection threshold, % of buffer_flits (VOQ occupancy)"},
+    {"lcdth", K_UINT, F(lcdth), 1, 100, NULL,
+     "low congestion-detection threshold, % of buffer_flits"},
+    {"fcth", K_UINT, F(fcth), 0, 100, NULL,
+     "free-credits threshold telling a root from a branch, % of buffer_flits"},
+    {"crt", K_UINT, F(crt), 1, 16777215, NULL,
+     "congestion root timer, cycles"},
+    {"arn_ttl", K_UINT, F(arn_ttl), 1, 16777215, NULL,
+     "ARN-table entry time-to-live, cycles"},
     {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
@@ -150,6 +169,14 @@ void netcfg_default(net_cfg *c) {
   c->delta = 1;
   c->lfsr_seed = 1;
   c->sqs = SQS_1Q;
+  c->arn = 0;
+  c->afi = 0;
+  c->arn_entries = 8;
+  c->hcdth = 81;
+  c->lcdth = 63;
+  c->fcth = 78;
+  c->crt = 1024;
+  c->arn_ttl = 4096;
   c->traffic = TRAFFIC_UNIFORM;
   c->hs_fraction = 0.25;
   c->hs_count = 1;
@@ -292,6 +319,19 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         return 0;
       }
       if (!parse_table2_routing(c, value)) return 0;
+      /* seed 001 §4.1 configurations (contract §15.1) */
+      if (!strcmp(value, "adaptive-th") || !strcmp(value, "adaptive-th-afi")) {
+        c->routing = 2; c->trigger = 1; c->adaptive_stages = 0xFF; c->delta = 1;
+        c->arn = 0;
+        c->afi = !strcmp(value, "adaptive-th-afi");
+        return 0;
+      }
+      if (!strcmp(value, "arn") || !strcmp(value, "arn-afi")) {
+        c->routing = 0;
+        c->arn = !strcmp(value, "arn") ? 1 : 2;
+        c->afi = c->arn == 2;
+        return 0;
+      }
     }
     if (!strcmp(key, "traffic") && (value[0] == 'h' || value[0] == 'H') &&
         (value[1] == 's' || value[1] == 'S')) {
@@ -311,7 +351,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " adap-<noth|th|2th>-<s|1s|2s>-<k|k/D>",
+      strncat(why, " adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+              "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
       strncat(why, " hsX-Y", sizeof why - strlen(why) - 1);
@@ -443,9 +484,36 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
              "%u, %u, %u)", c->ltth, c->htth, c->buffer_flits);
     return -1;
   }
-  if (c->sqs == SQS_XORDET && (c->vcs & (c->vcs - 1))) {
-    snprintf(err, errlen, "sqs: xordet needs vcs a power of two (vcs = %u)",
-             c->vcs);
+  unsigned afi = c->afi || c->arn == 2;
+  if (c->arn == 1 && c->afi) {
+    snprintf(err, errlen, "afi: needs arn=off (Adaptive-Th + AFI) or arn=afi "
+             "(got arn=arn)");
+    return -1;
+  }
+  if (afi && c->vcs < 2) {
+    snprintf(err, errlen, "%s: the adapted-flow channel needs vcs >= 2 (vcs = %u)",
+             c->arn == 2 ? "arn" : "afi", c->vcs);
+    return -1;
+  }
+  if ((c->arn || afi) && c->arn_entries == 0) {
+    snprintf(err, errlen, "arn_entries: must be >= 1 with arn=%s/afi=%u (ARN "
+             "registers exist only with ARN hardware)", c->arn == 0 ? "off" :
+             c->arn == 1 ? "arn" : "afi", c->afi);
+    return -1;
+  }
+  if (c->arn && !c->voq) {
+    snprintf(err, errlen, "arn: the congestion detector needs voq=1");
+    return -1;
+  }
+  if (c->lcdth > c->hcdth) {
+    snprintf(err, errlen, "lcdth: must be <= hcdth (got %u%% > %u%%)", c->lcdth,
+             c->hcdth);
+    return -1;
+  }
+  unsigned q = c->vcs - afi; /* the AFC is not a source queue (§7.4, §13) */
+  if (c->sqs == SQS_XORDET && (q & (q - 1))) {
+    snprintf(err, errlen, "sqs: xordet needs a power-of-two number of queues "
+             "(vcs%s = %u)", afi ? " - 1 (AFC)" : "", q);
     return -1;
   }
   if (c->warmup + c->cycles > 2000000000ull) {

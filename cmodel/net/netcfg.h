@@ -34,6 +34,12 @@ typedef struct {
   /* routing */
   unsigned routing, trigger, adaptive_stages, delta, ltth, htth, lfsr_seed;
   unsigned sqs; /* sqs_kind */
+  /* congestion detection, ARN and AFI (contract §15) */
+  unsigned arn;          /* ARN_CTRL.mode: 0 off, 1 arn, 2 afi (ARN+AFI) */
+  unsigned afi;          /* VC_CTRL.afi; with arn=off also ARN_CTRL.mark_adapted */
+  unsigned arn_entries;  /* AE */
+  unsigned hcdth, lcdth, fcth; /* % of buffer_flits */
+  unsigned crt, arn_ttl; /* cycles */
   /* traffic */
   unsigned traffic; /* traffic_kind */
   double hs_fraction;

@@ -98,7 +98,7 @@ typedef struct {
 } node;
 
 typedef struct {
-  uint64_t offered, accepted, acc_hot, acc_cold, lat_count, adaptive;
+  uint64_t offered, accepted, acc_hot, acc_cold, lat_count, adaptive, adapted;
   double lat_sum;
 } window_stat;
 
@@ -106,6 +106,7 @@ struct net {
   net_cfg cfg;
   topo *t;
   unsigned N, S, P, V, W, L, LC, len, dest_bits;
+  unsigned Q; /* VCs the source scheme uses: V, or V - 1 with AFI (§7.4) */
   unsigned leaf_arity, pod_nodes; /* m_1 and m_1 * m_2 */
   asw_switch **sw;
   topo_peer *peer;        /* [S*P] copy of the topology's links (hot path) */
@@ -115,6 +116,8 @@ struct net {
   uint64_t *st_flit_mask, *st_cr_mask;  /* [W*S] */
   asw_flit *st_flit;                    /* [W*S*P] */
   uint8_t *st_cr_vc;                    /* [W*S*P] */
+  uint64_t *st_arn_mask;                /* [W*S] ARN messages (§15.6) */
+  uint32_t *st_arn;                     /* [W*S*P] */
   uint32_t *wake, *wake_n;              /* [W*S], [W] */
   uint32_t *carry, carry_n, *next_carry, next_n;
   uint64_t *stepped_at;                 /* [S] */
@@ -147,6 +150,8 @@ struct net {
   hist h_net, h_e2e, h_hot, h_cold;
   window_stat *win; size_t nwin;
   uint32_t *cnt_prev; /* adaptive counter snapshot [S*P] */
+  uint32_t *adp_prev; /* packets_adapted counter snapshot [S*P] */
+  uint64_t arn_at_nodes; /* ARN messages that reached end nodes (§15.6) */
   uint64_t adaptive_at_warmup;
   int warm_snapshot_taken;
   char routing_name[64];
@@ -367,6 +372,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->S = topo_switches(n->t);
   n->P = topo_ports(n->t);
   n->V = c->vcs;
+  n->Q = c->vcs - ((c->afi || c->arn == 2) ? 1u : 0u);
   n->L = c->link_latency;
   n->LC = c->credit_latency;
   n->W = (n->L > n->LC ? n->L : n->LC) + 1;
@@ -389,6 +395,9 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->st_cr_mask = calloc(WS, 8);
   n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
   n->st_cr_vc = calloc(WS * n->P, 1);
+  n->st_arn_mask = calloc(WS, 8);
+  n->st_arn = calloc(WS * n->P, 4);
+  n->adp_prev = calloc((size_t)n->S * n->P, 4);
   n->wake = calloc(WS, 4);
   n->wake_n = calloc(n->W, 4);
   n->carry = calloc(n->S, 4);
@@ -421,7 +430,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   n->bits_words = 1024;
   n->delivered_bits = calloc(n->bits_words, 8);
   if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
-      !n->st_cr_vc || !n->wake || !n->wake_n || !n->carry || !n->next_carry ||
+      !n->st_cr_vc || !n->st_arn_mask || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->carry || !n->next_carry ||
       !n->stepped_at || !n->out_flit || !n->out_cr_vc || !n->out_arn ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
       !n->sink_valid || !n->src_cr || !n->sinkp || !n->sink_buf ||
@@ -436,7 +445,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
     n->node_leaf[d] = topo_node_switch(n->t, d);
     n->node_port[d] = (uint8_t)topo_node_port(n->t, d);
   }
-  int det_only = c->routing == ASW_ROUTE_DET;
+  int det_only = c->routing == ASW_ROUTE_DET && c->arn == 0; /* ARN re-routes */
   n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
   if (n->r.order_checked) {
     n->flow_last = calloc((size_t)n->N * n->N, 4);
@@ -457,6 +466,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
   sc.table_entries = n->N;
   sc.voq = c->voq;
   sc.iters = c->iters;
+  sc.arn_entries = c->arn_entries;
   char e2[256];
   if (asw_config_check(&sc, e2, sizeof e2)) {
     snprintf(err, errlen, "switch parameters: %s", e2);
@@ -467,6 +477,17 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
                   .stage_mask = c->adaptive_stages & 0xFF, .delta = c->delta,
                   .obqa = c->sqs == SQS_OBQA, .ltth = c->ltth, .htth = c->htth,
                   .lfsr_seed = c->lfsr_seed};
+  unsigned afi = c->afi || c->arn == 2, B = c->buffer_flits;
+  rc.arn_regs = c->arn_entries >= 1;
+  rc.arn_mode = c->arn;
+  rc.afi = afi;
+  rc.mark_adapted = c->arn == 0 && afi; /* Adaptive-Th + AFI (§15.1) */
+  /* thresholds in % of BUF, rounded down as the register reset values */
+  rc.hcdth = c->hcdth * B / 100 ? c->hcdth * B / 100 : 1;
+  rc.lcdth = c->lcdth * B / 100 ? c->lcdth * B / 100 : 1;
+  rc.fcth = c->fcth * B / 100;
+  rc.crt = c->crt;
+  rc.arn_ttl = c->arn_ttl;
   if (rc.obqa && n->V < 1) rc.obqa = 0;
   for (unsigned s = 0; s < n->S; s++) {
     n->sw[s] = asw_switch_new(&sc, e2, sizeof e2);
@@ -535,6 +556,7 @@ void net_free(net *n) {
   free(n->sw);
   free(n->peer); free(n->node_leaf); free(n->node_port);
   free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
+  free(n->st_arn_mask); free(n->st_arn); free(n->adp_prev);
   free(n->wake); free(n->wake_n); free(n->carry); free(n->next_carry);
   free(n->stepped_at); free(n->out_flit); free(n->out_cr_vc); free(n->out_arn);
   free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
@@ -549,7 +571,7 @@ void net_free(net *n) {
 static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f) {
   unsigned slot = (unsigned)((n->cycle + n->L) % n->W);
   size_t i = (size_t)slot * n->S + s;
-  if (!(n->st_flit_mask[i] | n->st_cr_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
+  if (!(n->st_flit_mask[i] | n->st_cr_mask[i] | n->st_arn_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
   n->st_flit_mask[i] |= 1ull << port;
   n->st_flit[i * n->P + port] = *f;
 }
@@ -557,9 +579,18 @@ static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit 
 static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc) {
   unsigned slot = (unsigned)((n->cycle + n->LC) % n->W);
   size_t i = (size_t)slot * n->S + s;
-  if (!(n->st_flit_mask[i] | n->st_cr_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
+  if (!(n->st_flit_mask[i] | n->st_cr_mask[i] | n->st_arn_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
   n->st_cr_mask[i] |= 1ull << port;
   n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
+}
+
+/* An ARN travels upstream on the backward channel, like a credit. */
+static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg) {
+  unsigned slot = (unsigned)((n->cycle + n->LC) % n->W);
+  size_t i = (size_t)slot * n->S + s;
+  if (!(n->st_flit_mask[i] | n->st_cr_mask[i] | n->st_arn_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
+  n->st_arn_mask[i] |= 1ull << port;
+  n->st_arn[i * n->P + port] = msg;
 }
 
 static inline window_stat *cur_win(net *n) {
@@ -663,9 +694,9 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   if (measuring) n->r.offered_load += n->len;
   /* SL and VC are functions of (source, destination) */
   unsigned sl;
-  if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->V;
-  else sl = sqs_sl((sqs_kind)c->sqs, n->V, n->N, n->leaf_arity, n->dest_bits, s, dest);
-  unsigned vc = sl % n->V; /* identity SL2VC on the injection link */
+  if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
+  else sl = sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
+  unsigned vc = sl % n->Q; /* identity SL2VC on the injection link; never the AFC */
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   unsigned qi = NIL16;
   if (n->dmap) {
@@ -784,6 +815,17 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
     }
   n->r.adaptive_decisions += sum;
   if (ws) ws->adaptive += sum;
+  if (n->cfg.arn_entries == 0) return;
+  sum = 0;
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned p = 0; p < n->P; p++) {
+      uint32_t v = 0;
+      asw_reg_read(n->sw[s], ASW_REG_ARN_COUNTER(p, ASW_ACNT_ADAPTED), &v);
+      uint32_t *prev = &n->adp_prev[(size_t)s * n->P + p];
+      sum += (uint32_t)(v - *prev);
+      *prev = v;
+    }
+  if (ws) ws->adapted += sum;
 }
 
 static void describe_blocked(net *n) {
@@ -920,6 +962,8 @@ static int step_cycle(net *n, int generating, int measuring) {
       in.flit = &n->st_flit[i * n->P];
       in.credit_mask = n->st_cr_mask[i];
       in.credit_vc = &n->st_cr_vc[i * n->P];
+      in.arn_mask = n->st_arn_mask[i];
+      in.arn = &n->st_arn[i * n->P];
       asw_outputs out = {0};
       out.flit = n->out_flit;
       out.credit_vc = n->out_cr_vc;
@@ -927,6 +971,7 @@ static int step_cycle(net *n, int generating, int measuring) {
       int rv = asw_switch_step(n->sw[s], &in, &out);
       n->st_flit_mask[i] = 0;
       n->st_cr_mask[i] = 0;
+      n->st_arn_mask[i] = 0;
       if (rv) {
         snprintf(n->err, sizeof n->err, "switch %u, cycle %llu: step failed (%d): %s",
                  s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]));
@@ -960,6 +1005,16 @@ static int step_cycle(net *n, int generating, int measuring) {
           n->src_cr[(size_t)((n->cycle + n->LC) % n->W) * n->N + pe.id] =
               (uint8_t)(n->out_cr_vc[p] + 1);
       }
+      m = out.arn_mask;
+      while (m) {
+        unsigned p = (unsigned)__builtin_ctzll(m);
+        m &= m - 1;
+        topo_peer pe = n->peer[(size_t)s * n->P + p];
+        if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, n->out_arn[p]);
+        else if (pe.kind == PEER_NODE) n->arn_at_nodes++; /* counted, discarded */
+      }
+      /* A switch with live ARN state is not idle (asw_switch_idle): it is
+       * stepped every cycle, so skipping stays exact. */
       if (!asw_switch_idle(n->sw[s])) n->next_carry[n->next_n++] = s;
     }
   }
@@ -1057,6 +1112,24 @@ void net_get_results(const net *n, net_results *out) {
     }
   out->route_errors = re;
   out->credit_stalls = cs;
+  uint64_t acnt[ASW_ACNT_NUM] = {0};
+  if (c->arn_entries)
+    for (unsigned s = 0; s < n->S; s++)
+      for (unsigned p = 0; p < n->P; p++)
+        for (unsigned k = 0; k < ASW_ACNT_NUM; k++) {
+          uint32_t v;
+          if (!asw_reg_read(n->sw[s], ASW_REG_ARN_COUNTER(p, k), &v)) acnt[k] += v;
+        }
+  out->arn_roots = acnt[ASW_ACNT_ROOTS];
+  out->arn_sent = acnt[ASW_ACNT_SENT];
+  out->arn_received = acnt[ASW_ACNT_RECEIVED];
+  out->arn_consumed = acnt[ASW_ACNT_CONSUMED];
+  out->arn_expired = acnt[ASW_ACNT_EXPIRED];
+  out->arn_adapted = acnt[ASW_ACNT_ADAPTED];
+  out->arn_in_dropped = acnt[ASW_ACNT_IN_DROPPED];
+  out->arn_out_dropped = acnt[ASW_ACNT_OUT_DROPPED];
+  out->arn_evicted = acnt[ASW_ACNT_EVICTED];
+  out->arn_at_nodes = n->arn_at_nodes;
 }
 
 void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
@@ -1103,6 +1176,16 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
           (unsigned long long)r.adaptive_decisions, (unsigned long long)r.adaptive_measured,
           (unsigned long long)r.route_errors, (unsigned long long)r.credit_stalls);
   fprintf(f, "  \"flit_hops\": %llu,\n", (unsigned long long)r.flit_hops);
+  if (n->cfg.arn || n->cfg.afi)
+    fprintf(f, "  \"arn\": {\"roots_declared\": %llu, \"sent\": %llu, \"received\": %llu, "
+            "\"consumed\": %llu, \"expired\": %llu, \"packets_adapted\": %llu, "
+            "\"in_dropped\": %llu, \"out_dropped\": %llu, \"evicted\": %llu, "
+            "\"at_end_nodes\": %llu},\n",
+            (unsigned long long)r.arn_roots, (unsigned long long)r.arn_sent,
+            (unsigned long long)r.arn_received, (unsigned long long)r.arn_consumed,
+            (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
+            (unsigned long long)r.arn_in_dropped, (unsigned long long)r.arn_out_dropped,
+            (unsigned long long)r.arn_evicted, (unsigned long long)r.arn_at_nodes);
   /* link utilization per stage and direction over the whole run (switch
    * FLITS_OUT counters / cycles): shows where a network saturates */
   fprintf(f, "  \"link_utilization\": [");
@@ -1144,8 +1227,9 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
 }
 
 void net_write_csv(const net *n, FILE *f) {
+  int arn_cols = n->cfg.arn || n->cfg.afi; /* arn=off: the CSV of before */
   fprintf(f, "cycle,time_us,offered,accepted,accepted_hot,accepted_cold,"
-          "latency_mean,adaptive_decisions\n");
+          "latency_mean,adaptive_decisions%s\n", arn_cols ? ",packets_adapted" : "");
   uint64_t W = n->cfg.window;
   for (size_t w = 0; w < n->nwin; w++) {
     uint64_t start = w * W;
@@ -1153,11 +1237,13 @@ void net_write_csv(const net *n, FILE *f) {
     uint64_t len = (start + W <= n->total ? W : n->total - start);
     double d = (double)n->N * (double)len;
     const window_stat *s = &n->win[w];
-    fprintf(f, "%llu,%.3f,%.6f,%.6f,%.6f,%.6f,%.3f,%llu\n",
+    fprintf(f, "%llu,%.3f,%.6f,%.6f,%.6f,%.6f,%.3f,%llu",
             (unsigned long long)(start + len), (double)(start + len) * n->cfg.cycle_ns / 1000.0,
             (double)s->offered / d, (double)s->accepted / d, (double)s->acc_hot / d,
             (double)s->acc_cold / d, s->lat_count ? s->lat_sum / (double)s->lat_count : 0.0,
             (unsigned long long)s->adaptive);
+    if (arn_cols) fprintf(f, ",%llu", (unsigned long long)s->adapted);
+    fputc('\n', f);
   }
 }
 

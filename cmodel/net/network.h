@@ -58,6 +58,10 @@ typedef struct {
   uint64_t adaptive_decisions, adaptive_measured, route_errors;
   uint64_t credit_stalls;
   uint64_t flit_hops;        /* flits leaving switch outputs */
+  /* §15 counters summed over all switches and ports (whole run) */
+  uint64_t arn_roots, arn_sent, arn_received, arn_consumed, arn_expired;
+  uint64_t arn_adapted, arn_in_dropped, arn_out_dropped, arn_evicted;
+  uint64_t arn_at_nodes;     /* ARN messages received by end nodes */
   int order_checked, drained;
 } net_results;
 

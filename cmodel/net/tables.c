@@ -30,7 +30,19 @@ int tables_program_switch(const topo *t, unsigned s, const route_cfg *rc,
                   asw_route_ctrl(rc->mode, rc->trigger, rc->stage_mask,
                                  topo_level(t, s), rc->delta))))
     return rv;
-  if ((rv = write(ctx, ASW_REG_VC_CTRL, rc->obqa ? 1u : 0u))) return rv;
+  if ((rv = write(ctx, ASW_REG_VC_CTRL, (rc->obqa ? 1u : 0u) | (rc->afi ? 2u : 0u))))
+    return rv;
+  if (rc->arn_regs) {
+    if ((rv = write(ctx, ASW_REG_ARN_UP(0), (uint32_t)up))) return rv;
+    if ((rv = write(ctx, ASW_REG_ARN_UP(1), (uint32_t)(up >> 32)))) return rv;
+    if ((rv = write(ctx, ASW_REG_CD_THRESH, rc->hcdth | rc->lcdth << 16))) return rv;
+    if ((rv = write(ctx, ASW_REG_FCTH, rc->fcth))) return rv;
+    if ((rv = write(ctx, ASW_REG_CRT, rc->crt))) return rv;
+    if ((rv = write(ctx, ASW_REG_ARN_TTL, rc->arn_ttl))) return rv;
+    /* last: mode != 0 starts the mechanism with every parameter in place */
+    if ((rv = write(ctx, ASW_REG_ARN_CTRL, asw_arn_ctrl(rc->arn_mode, rc->mark_adapted))))
+      return rv;
+  }
   if (rc->ltth || rc->htth)
     if ((rv = write(ctx, ASW_REG_THRESH, rc->ltth | (rc->htth << 16))))
       return rv;

@@ -32,6 +32,11 @@ typedef struct {
   unsigned obqa;       /* VC_CTRL.mode = OBQA */
   unsigned ltth, htth; /* thresholds in credits; 0,0 = reset values */
   unsigned lfsr_seed;  /* LFSR_SEED register (16 bits) */
+  /* contract §15 (written only if arn_regs): ARN_CTRL, VC_CTRL.afi,
+   * CD_THRESH / FCTH in flits, CRT / ARN_TTL in cycles, ARN_UP = up ports */
+  unsigned arn_regs;   /* the switches have ARN hardware (AE >= 1) */
+  unsigned arn_mode, afi, mark_adapted;
+  unsigned hcdth, lcdth, fcth, crt, arn_ttl;
 } route_cfg;
 
 typedef int (*reg_write_fn)(void *ctx, uint32_t addr, uint32_t data);
