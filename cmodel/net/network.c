@@ -1261,4 +1261,11 @@ void net_write_text(const net *n, FILE *f) {
           (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered,
           (unsigned long long)r.packets_refused, (unsigned long long)r.in_flight,
           (unsigned long long)r.adaptive_decisions, (unsigned long long)r.flit_hops);
+  if (n->cfg.arn || n->cfg.afi)
+    fprintf(f, "ARN: roots %llu, sent %llu, received %llu, consumed %llu, expired %llu, "
+            "packets adapted %llu, at end nodes %llu\n",
+            (unsigned long long)r.arn_roots, (unsigned long long)r.arn_sent,
+            (unsigned long long)r.arn_received, (unsigned long long)r.arn_consumed,
+            (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
+            (unsigned long long)r.arn_at_nodes);
 }
