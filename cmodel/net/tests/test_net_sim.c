@@ -177,6 +177,43 @@ static void test_conservation(void) {
   }
 }
 
+/* ARN / AFI (contract §15): every packet delivered exactly once with ARN
+ * messages on the backward channels and adapted packets in the AFC; roots,
+ * consumption and adaptation actually happen (thresholds and CRT small). */
+static void test_arn_conservation(void) {
+  static const char *variants[] = {
+      "routing=arn vcs=1 traffic=ihs",
+      "routing=arn-afi vcs=2 traffic=ihs",
+      "routing=arn-afi vcs=4 sqs=vftree traffic=hs25-4 hs_start=500",
+      "routing=adaptive-th-afi vcs=3 sqs=vftree traffic=hs25-1",
+  };
+  for (unsigned i = 0; i < sizeof variants / sizeof *variants; i++) {
+    char s[512];
+    snprintf(s, sizeof s, "%s ports=6 stages=3 voq=1 ihs_fraction=0.5 load=0.9 "
+             "packet_flits=8 buffer_flits=64 crt=16 hcdth=50 lcdth=30 fcth=30 "
+             "warmup=0 cycles=%u drain=1 drain_limit=200000", variants[i],
+             quick ? 1500 : 4000);
+    net_results r;
+    char rep[2048];
+    int st = run(s, &r, rep, sizeof rep);
+    CHECK(st == NET_RUN_OK, "%s: run status %d %s", variants[i], st, rep);
+    CHECK(r.drained && r.packets_delivered == r.packets_generated && r.in_flight == 0 &&
+          r.duplicates == 0 && r.route_errors == 0 && r.packets_generated > 500,
+          "%s: generated %llu delivered %llu duplicates %llu", variants[i],
+          (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered,
+          (unsigned long long)r.duplicates);
+    if (strstr(variants[i], "routing=arn"))
+      CHECK(r.arn_roots > 0 && r.arn_sent > 0 && r.arn_consumed > 0 && r.arn_adapted > 0,
+            "%s: roots %llu sent %llu consumed %llu adapted %llu", variants[i],
+            (unsigned long long)r.arn_roots, (unsigned long long)r.arn_sent,
+            (unsigned long long)r.arn_consumed, (unsigned long long)r.arn_adapted);
+    else
+      CHECK(r.adaptive_decisions > 0 && r.arn_sent == 0, "%s: %llu adaptive decisions, "
+            "%llu ARNs", variants[i], (unsigned long long)r.adaptive_decisions,
+            (unsigned long long)r.arn_sent);
+  }
+}
+
 static void test_watchdog(void) {
   net_results r;
   char rep[8192];
@@ -255,6 +292,7 @@ int main(int argc, char **argv) {
   test_zero_load();
   test_saturation();
   test_conservation();
+  test_arn_conservation();
   test_watchdog();
   test_determinism();
   printf("net_sim%s: %u passed, %u failed\n", quick ? "_quick" : "", passed, failed);
