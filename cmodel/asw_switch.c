@@ -28,6 +28,7 @@ typedef struct { /* route register of one input (§6) */
 
 typedef struct { /* streaming state of a busy input (§8) */
   uint8_t out, vc, ovc;
+  uint8_t len; /* packet length, for the credit reservation after RC */
   uint16_t slot;
 } stream_state;
 
@@ -469,12 +470,16 @@ static uint64_t stage_sa(asw_switch *sw) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     unsigned o = sw->match_out[i], v = sw->match_vc[i];
     asw_ibuf *b = &sw->in[i];
-    unsigned s = asw_ibuf_pop(b, v, sw->cfg.voq ? o : 0);
+    const unsigned q = sw->cfg.voq ? o : 0;
+    /* the head's route and length from the queue descriptor: no slot read */
+    const uint32_t info = asw_ibuf_queue_info(b, v, q);
+    unsigned s = asw_ibuf_pop(b, v, q);
     if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
     stream_state *st = &sw->port[i].st;
     st->out = (uint8_t)o;
     st->vc = (uint8_t)v;
-    st->ovc = b->slot[s].ovc;
+    st->ovc = (uint8_t)ASW_QINFO_OVC(info);
+    st->len = (uint8_t)ASW_QINFO_LEN(info);
     st->slot = (uint16_t)s;
     __builtin_prefetch(&b->slot[s]);
     sw->busy_in |= 1ull << i;
@@ -665,8 +670,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   for (uint64_t m = matched; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const stream_state *st = &sw->port[i].st;
-    asw_credits_reserve(&sw->cred, st->out, st->ovc,
-                        sw->in[i].slot[st->slot].len);
+    asw_credits_reserve(&sw->cred, st->out, st->ovc, st->len);
   }
   if (in->flit_mask) stage_iw(sw, in);
   for (uint64_t m = in->credit_mask; m; m &= m - 1) {
