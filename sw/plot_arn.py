@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ARN/AFI study (sw/study_arn.sh): markdown table of accepted throughput
 before / after the hot-spot start and per-window efficiency vs time plots.
-Usage: plot_arn.py RESULTS_DIR FIGURE_DIR"""
+Usage: plot_arn.py RESULTS_DIR FIGURE_DIR [LONG_RESULTS_DIR]
+(LONG_RESULTS_DIR: 1Q HS25-1 runs over 90 000 cycles, one more figure)"""
 import csv
 import glob
 import json
@@ -52,7 +53,7 @@ def main(root, figdir):
         eff = [(float(r["time_us"]), float(r["accepted"]) / c["load"]) for r in rows]
         before = [e for t, e in eff if t * 1000 / c["cycle_ns"] <= hs and t * 1000 / c["cycle_ns"] > hs - 5000]
         after = [e for t, e in eff if t * 1000 / c["cycle_ns"] > hs + 5000]
-        a = js.get("arn", {})
+        a = js.get("arn", {}) if c["arn"] != "off" else {}
         table[(scheme, traffic, lab)] = (js["accepted_throughput"],
                                          sum(before) / max(1, len(before)),
                                          sum(after) / max(1, len(after)),
@@ -89,6 +90,27 @@ def main(root, figdir):
     out = os.path.join(figdir, "arn_efficiency_vs_time.png")
     fig.savefig(out, dpi=110)
     print(f"\nfigure: {out}")
+    if len(sys.argv) > 3:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        print("\n| routing | accepted (measured) | eff. last 20 000 cycles |\n|---|---|---|")
+        for js, rows in sorted(load(sys.argv[3]), key=lambda r: ORDER.index(label(r[0]["config"]))):
+            c = js["config"]
+            xs = [float(r["time_us"]) for r in rows]
+            ys = [float(r["accepted"]) / c["load"] for r in rows]
+            ax.plot(xs, ys, label=label(c), lw=1.2)
+            tail = ys[-(20000 // c["window"]):]
+            print(f"| {label(c)} | {js['accepted_throughput']:.3f} | {sum(tail) / len(tail):.3f} |")
+        c = runs[0][0]["config"]
+        ax.axvline(c["hs_start"] * c["cycle_ns"] / 1000, color="k", ls=":", lw=0.8)
+        ax.set_title("1Q, hs25-1, 432-node RLFT, 100 000 cycles")
+        ax.set_xlabel("time (µs)")
+        ax.set_ylabel("efficiency (accepted / offered)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        out = os.path.join(figdir, "arn_long_hs25_1q.png")
+        fig.savefig(out, dpi=110)
+        print(f"\nfigure: {out}")
 
 
 if __name__ == "__main__":
