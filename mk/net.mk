@@ -3,7 +3,7 @@
 NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c \
   cmodel/net/network.c
 ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c
-NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/*.h)
+NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildcard cmodel/*.h)
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)
 
 $(BUILD)/net/test_net_unit: cmodel/net/tests/test_net_unit.c $(NET_SRCS) $(NET_HDRS)

@@ -306,6 +306,23 @@ static int sink_flit(study_state *st, study_result *res, uint64_t cyc,
   return 0;
 }
 
+/* Takes the credits the sinks return in cycle cyc out of the delay line
+ * (one slot per output, D + 1 cycles deep; 0 = none, else VC + 1) and returns
+ * the credit mask of the switch inputs. */
+static uint64_t sink_credits_due(study_state *st, unsigned P, unsigned D, uint64_t cyc,
+                                 uint8_t *credit_vc) {
+  uint64_t mask = 0;
+  for (unsigned o = 0; o < P; o++) {
+    uint8_t *slot = &st->delay[o * (D + 1) + cyc % (D + 1)];
+    if (*slot) {
+      credit_vc[o] = (uint8_t)(*slot - 1);
+      mask |= 1ull << o;
+      *slot = 0;
+    }
+  }
+  return mask;
+}
+
 static void state_free(study_state *st) {
   if (st->q)
     for (unsigned k = 0; k < st->P * st->V; k++) free(st->q[k].buf);
@@ -433,15 +450,7 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
       st->tx_left[p]--;
     }
     /* sinks: credits due this cycle */
-    in.credit_mask = 0;
-    for (unsigned o = 0; o < P; o++) {
-      uint8_t *slot = &st->delay[o * (D + 1) + cyc % (D + 1)];
-      if (*slot) {
-        in_cr_vc[o] = (uint8_t)(*slot - 1);
-        in.credit_mask |= 1ull << o;
-        *slot = 0;
-      }
-    }
+    in.credit_mask = sink_credits_due(st, P, D, cyc, in_cr_vc);
     if (asw_switch_step(st->sw, &in, &out) != ASW_OK) {
       snprintf(err, errlen, "cycle %llu: switch protocol error: %s",
                (unsigned long long)cyc, asw_switch_error(st->sw));
@@ -467,15 +476,7 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
     /* let the last credits reach the switch, then it must be empty */
     for (unsigned k = 0; k < D + 8; k++) {
       in.flit_mask = 0;
-      in.credit_mask = 0;
-      for (unsigned o = 0; o < P; o++) {
-        uint8_t *slot = &st->delay[o * (D + 1) + cyc % (D + 1)];
-        if (*slot) {
-          in_cr_vc[o] = (uint8_t)(*slot - 1);
-          in.credit_mask |= 1ull << o;
-          *slot = 0;
-        }
-      }
+      in.credit_mask = sink_credits_due(st, P, D, cyc, in_cr_vc);
       if (asw_switch_step(st->sw, &in, &out) != ASW_OK) {
         snprintf(err, errlen, "drain: switch protocol error: %s", asw_switch_error(st->sw));
         goto out;

@@ -803,28 +803,30 @@ static void inject(net *n, unsigned s, node *nd) {
   n->last_progress = n->cycle;
 }
 
-static void accumulate_adaptive(net *n, window_stat *ws) {
+/* Sum over every switch port p of how much the per-port counter at register
+ * base + p * stride grew since the last call (prev: one value per switch
+ * port; 32-bit counters wrap). */
+static uint64_t counter_growth(net *n, uint32_t base, uint32_t stride, uint32_t *prev) {
   uint64_t sum = 0;
   for (unsigned s = 0; s < n->S; s++)
     for (unsigned p = 0; p < n->P; p++) {
       uint32_t v = 0;
-      asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_ADAPTIVE), &v);
-      uint32_t *prev = &n->cnt_prev[(size_t)s * n->P + p];
-      sum += (uint32_t)(v - *prev);
-      *prev = v;
+      asw_reg_read(n->sw[s], base + p * stride, &v);
+      uint32_t *pv = &prev[(size_t)s * n->P + p];
+      sum += (uint32_t)(v - *pv);
+      *pv = v;
     }
+  return sum;
+}
+
+static void accumulate_adaptive(net *n, window_stat *ws) {
+  uint64_t sum = counter_growth(n, ASW_REG_COUNTER(0, ASW_CNT_ADAPTIVE),
+                                ASW_REG_COUNTER(1, 0) - ASW_REG_COUNTER(0, 0), n->cnt_prev);
   n->r.adaptive_decisions += sum;
   if (ws) ws->adaptive += sum;
   if (n->cfg.arn_entries == 0) return;
-  sum = 0;
-  for (unsigned s = 0; s < n->S; s++)
-    for (unsigned p = 0; p < n->P; p++) {
-      uint32_t v = 0;
-      asw_reg_read(n->sw[s], ASW_REG_ARN_COUNTER(p, ASW_ACNT_ADAPTED), &v);
-      uint32_t *prev = &n->adp_prev[(size_t)s * n->P + p];
-      sum += (uint32_t)(v - *prev);
-      *prev = v;
-    }
+  sum = counter_growth(n, ASW_REG_ARN_COUNTER(0, ASW_ACNT_ADAPTED),
+                       ASW_REG_ARN_COUNTER(1, 0) - ASW_REG_ARN_COUNTER(0, 0), n->adp_prev);
   if (ws) ws->adapted += sum;
 }
 

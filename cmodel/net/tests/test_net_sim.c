@@ -15,18 +15,8 @@
 #include "../network.h"
 #include "../topo.h"
 
-static unsigned passed, failed;
+#include "net_check.h"
 static int quick;
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (cond) passed++;                                   \
-    else {                                                \
-      failed++;                                           \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
-      printf(__VA_ARGS__);                                \
-      printf("\n");                                       \
-    }                                                     \
-  } while (0)
 
 /* Builds a config from "key=value key=value ..." on top of the defaults. */
 static int make_cfg(net_cfg *c, const char *settings) {

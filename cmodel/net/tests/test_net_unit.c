@@ -17,17 +17,7 @@
 #define SAN_LABEL ""
 #endif
 
-static unsigned passed, failed;
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (cond) passed++;                                   \
-    else {                                                \
-      failed++;                                           \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
-      printf(__VA_ARGS__);                                \
-      printf("\n");                                       \
-    }                                                     \
-  } while (0)
+#include "net_check.h"
 
 /* Structure: counts, symmetric links, node attachment, port usage. */
 static void test_structure(topo *t, unsigned nodes, unsigned switches,
