@@ -157,6 +157,9 @@ struct net {
   char routing_name[64];
   char err[512];
   char *report; size_t report_len, report_cap;
+  asw_config sw_cfg;   /* parameters of every switch */
+  net_observer obs;    /* lockstep observer (tb/net), zero if none */
+  unsigned prog_switch; /* switch being programmed (observer's reg_write) */
 };
 
 static void report_add(net *n, const char *fmt, ...) {
@@ -185,7 +188,10 @@ const char *net_watchdog_report(const net *n) {
 const topo *net_topo(const net *n) { return n->t; }
 
 static int reg_write_cb(void *ctx, uint32_t addr, uint32_t data) {
-  return asw_reg_write((asw_switch *)ctx, addr, data);
+  net *n = ctx;
+  int rv = asw_reg_write(n->sw[n->prog_switch], addr, data);
+  if (rv == 0 && n->obs.reg_write) n->obs.reg_write(n->obs.ctx, n->prog_switch, addr, data);
+  return rv;
 }
 
 /* Default hot-spot ids: those of the seeds for their network sizes. */
@@ -360,10 +366,18 @@ static void geometric_next(net *n, node *nd, uint64_t from) {
 }
 
 net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
+  return net_new_observed(cfg, NULL, err, errlen);
+}
+
+void net_switch_config(const net *n, asw_config *out) { *out = n->sw_cfg; }
+
+net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
+                      size_t errlen) {
   if (netcfg_check(cfg, err, errlen)) return NULL;
   net *n = calloc(1, sizeof *n);
   if (!n) { snprintf(err, errlen, "out of memory"); return NULL; }
   n->cfg = *cfg;
+  if (obs) n->obs = *obs;
   const net_cfg *c = &n->cfg;
   n->t = c->topology == TOPO_RLFT ? topo_new_rlft(c->ports, c->stages, err, errlen)
                                   : topo_new_kary(c->k, c->n, err, errlen);
@@ -473,6 +487,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
     net_free(n);
     return NULL;
   }
+  n->sw_cfg = sc;
   route_cfg rc = {.mode = c->routing, .trigger = c->trigger,
                   .stage_mask = c->adaptive_stages & 0xFF, .delta = c->delta,
                   .obqa = c->sqs == SQS_OBQA, .ltth = c->ltth, .htth = c->htth,
@@ -496,7 +511,8 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
       net_free(n);
       return NULL;
     }
-    int rv = tables_program_switch(n->t, s, &rc, reg_write_cb, n->sw[s]);
+    n->prog_switch = s;
+    int rv = tables_program_switch(n->t, s, &rc, reg_write_cb, n);
     if (rv) {
       snprintf(err, errlen, "switch %u: the table generator wrote an illegal "
                "register value (%d); check delta/ltth/htth", s, rv);
@@ -971,14 +987,16 @@ static int step_cycle(net *n, int generating, int measuring) {
       out.credit_vc = n->out_cr_vc;
       out.arn = n->out_arn;
       int rv = asw_switch_step(n->sw[s], &in, &out);
-      n->st_flit_mask[i] = 0;
-      n->st_cr_mask[i] = 0;
-      n->st_arn_mask[i] = 0;
       if (rv) {
         snprintf(n->err, sizeof n->err, "switch %u, cycle %llu: step failed (%d): %s",
                  s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]));
         return -1;
       }
+      if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, n->err, sizeof n->err))
+        return -1;
+      n->st_flit_mask[i] = 0;
+      n->st_cr_mask[i] = 0;
+      n->st_arn_mask[i] = 0;
       uint64_t m = out.flit_mask;
       if (m) moved = 1;
       while (m) {

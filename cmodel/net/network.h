@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../asw_switch.h"
 #include "netcfg.h"
 #include "topo.h"
 
@@ -23,6 +24,28 @@ typedef struct net net;
  * Returns NULL with a message naming the offending key in err. */
 net *net_new(const net_cfg *cfg, char *err, size_t errlen);
 void net_free(net *n);
+
+/* Observer of every switch, for lockstep checks of another implementation of
+ * the switch (tb/net: the RTL). Both callbacks may be NULL.
+ * - reg_write: a register write net_new made to switch s while programming
+ *   its tables (all before cycle 0, in order).
+ * - step: switch s was stepped in cycle `cycle` with these inputs and
+ *   outputs. A switch that is not stepped in a cycle is idle in it: no
+ *   inputs, no outputs, no state change (asw_switch_idle). A non-zero return
+ *   stops the run with NET_RUN_ERROR and the text the observer put in err.
+ * Called in a deterministic order (cycle, then the network's switch order). */
+typedef struct {
+  void *ctx;
+  void (*reg_write)(void *ctx, unsigned s, uint32_t addr, uint32_t data);
+  int (*step)(void *ctx, unsigned s, uint64_t cycle, const asw_inputs *in,
+              const asw_outputs *out, char *err, size_t errlen);
+} net_observer;
+
+/* net_new with an observer (copied; obs may be NULL). */
+net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
+                      size_t errlen);
+/* The elaboration parameters every switch of the network was built with. */
+void net_switch_config(const net *n, asw_config *out);
 
 typedef void (*net_progress_fn)(void *ctx, uint64_t cycle, uint64_t total);
 
