@@ -19,6 +19,7 @@ include $(wildcard mk/tb.mk)
 include $(wildcard mk/net.mk)
 include $(wildcard mk/synth.mk)
 include $(wildcard mk/arn.mk)
+include $(wildcard mk/tbnet.mk)
 
 .PHONY: all test clean study build
 all: deps build study
