@@ -13,6 +13,7 @@ module asw_switch #(
   parameter int unsigned TABLE = 256,
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
+  parameter int unsigned AE = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
   input  logic            clk_i,
@@ -79,6 +80,9 @@ module asw_switch #(
   end
   if (ITERS < 1 || ITERS > 4) begin : gen_bad_iters
     $fatal(1, "asw_switch: parameter ITERS=%0d out of range 1..4", ITERS);
+  end
+  if (AE > 32) begin : gen_bad_ae
+    $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
