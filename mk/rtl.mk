@@ -1,22 +1,27 @@
 # RTL (rtl/): Verilator lint over a spread of legal configurations.
 RTL_SRCS := rtl/asw_pkg.sv rtl/lfsr.sv rtl/credits.sv rtl/route_compute.sv \
-            rtl/input_buffer.sv rtl/islip.sv rtl/regs.sv rtl/asw_switch.sv
-# Each entry is one parameter set (P:V:BUF:LMAX:PW:DW:TABLE:VOQ:ITERS).
-RTL_LINT_CONFIGS := 8:2:32:16:32:16:256:1:1 2:1:4:4:8:1:1:0:1 5:3:12:6:0:8:200:0:3 \
-                    4:2:8:8:32:8:64:1:2 8:4:16:8:64:6:64:1:4 3:1:1:1:1:4:16:1:1
-
-rtl_gflags = $(shell echo $(1) | awk -F: '{printf "-GP=%s -GV=%s -GBUF=%s -GLMAX=%s -GPW=%s -GDW=%s -GTABLE=%s -GVOQ=%s -GITERS=%s",$$1,$$2,$$3,$$4,$$5,$$6,$$7,$$8,$$9}')
+            rtl/input_buffer.sv rtl/islip.sv rtl/regs.sv rtl/congestion_detector.sv \
+            rtl/arn_table.sv rtl/asw_switch.sv
+# Each entry is one parameter set (P:V:BUF:LMAX:PW:DW:TABLE:VOQ:ITERS:AE); AE >= 1 with
+# VOQ = 1 instantiates the §15 blocks, AE >= 1 with VOQ = 0 only their registers.
+RTL_LINT_CONFIGS := 8:2:32:16:32:16:256:1:1:0 2:1:4:4:8:1:1:0:1:0 5:3:12:6:0:8:200:0:3:0 \
+                    4:2:8:8:32:8:64:1:2:0 8:4:16:8:64:6:64:1:4:0 3:1:1:1:1:4:16:1:1:0 \
+                    4:2:8:8:32:8:64:1:2:4 8:4:16:8:64:6:64:1:4:8 5:3:12:6:0:8:200:1:3:1 \
+                    5:3:12:6:0:8:200:0:3:1 2:1:4:4:8:1:1:1:1:32
 
 .PHONY: lint test-lint
 lint:
 	@fail=0; pass=0; for c in $(RTL_LINT_CONFIGS); do \
-	  g=$$(echo $$c | awk -F: '{printf "-GP=%s -GV=%s -GBUF=%s -GLMAX=%s -GPW=%s -GDW=%s -GTABLE=%s -GVOQ=%s -GITERS=%s",$$1,$$2,$$3,$$4,$$5,$$6,$$7,$$8,$$9}'); \
+	  g=$$(echo $$c | awk -F: '{printf "-GP=%s -GV=%s -GBUF=%s -GLMAX=%s -GPW=%s -GDW=%s -GTABLE=%s -GVOQ=%s -GITERS=%s -GAE=%s",$$1,$$2,$$3,$$4,$$5,$$6,$$7,$$8,$$9,$$10}'); \
 	  if verilator --lint-only -Wall $$g --top-module asw_switch $(RTL_SRCS); then \
 	    echo "lint ok   $$c"; pass=$$((pass+1)); else echo "lint FAIL $$c"; fail=$$((fail+1)); fi; \
 	done; \
 	if verilator --lint-only -Wall -GP=65 --top-module asw_switch $(RTL_SRCS) >/dev/null 2>&1; then \
 	  echo "lint FAIL illegal P=65 was accepted"; fail=$$((fail+1)); \
 	else echo "lint ok   illegal P=65 rejected"; pass=$$((pass+1)); fi; \
+	if verilator --lint-only -Wall -GAE=33 --top-module asw_switch $(RTL_SRCS) >/dev/null 2>&1; then \
+	  echo "lint FAIL illegal AE=33 was accepted"; fail=$$((fail+1)); \
+	else echo "lint ok   illegal AE=33 rejected"; pass=$$((pass+1)); fi; \
 	echo "lint: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 test-lint: lint

@@ -37,7 +37,7 @@ module asw_switch #(
   output logic [P*3-1:0]   cr_out_vc_o,
   input  logic [P-1:0]     cr_in_valid_i,
   input  logic [P*3-1:0]   cr_in_vc_i,
-  // ARN messages (reserved: outputs 0, inputs ignored)
+  // ARN messages (§15.6; AE = 0: outputs 0, inputs ignored)
   output logic [P-1:0]     arn_out_valid_o,
   output logic [P*32-1:0]  arn_out_data_o,
   input  logic [P-1:0]     arn_in_valid_i,
@@ -92,6 +92,8 @@ module asw_switch #(
   localparam int unsigned PIW = asw_pkg::idx_w(P);
   localparam int unsigned TW = asw_pkg::idx_w(TABLE);
   localparam int unsigned CW = asw_pkg::cnt_w(BUF);
+  localparam int unsigned AEE = (AE == 0) ? 1 : AE;
+  localparam int unsigned EXW = asw_pkg::cnt_w(AEE);
 
   // ---- register block ----------------------------------------------------------
   logic [1:0]  mode;
@@ -118,9 +120,47 @@ module asw_switch #(
   logic [P*V*CW-1:0] cred;
   logic [P*V-1:0] cong_next;
 
+  // §15 (ARN): registers, counter events and views; all 0 with AE = 0 or VOQ = 0
+  logic [1:0]  arn_mode;
+  logic        mark_adapted;
+  logic        arn_clear;
+  logic [P-1:0] arn_up;
+  logic [15:0] hcdth, lcdth, fcth;
+  logic [23:0] crt_thr, arn_ttl;
+  logic [P-1:0] ev_roots, ev_sent, ev_received, ev_consumed, ev_pk_adapted;
+  logic [P-1:0] ev_in_dropped, ev_out_dropped, ev_evicted;
+  logic [P*EXW-1:0] ev_expired;
+  logic [AEE-1:0] ent_valid, ent_consumed;
+  logic [AEE*16-1:0] ent_dest;
+  logic [AEE*PIW-1:0] ent_port, ent_alt_port;
+  logic [AEE*3-1:0] ent_vc;
+  logic [AEE*4-1:0] ent_stage;
+  logic [AEE*9-1:0] ent_id;
+  logic [AEE*24-1:0] ent_ttl;
+  logic [P-1:0] root_view;
+  logic [P*9-1:0] root_id_view;
+  logic [P*24-1:0] crt_view;
+  logic [PIW-1:0] hot_cnt_port;
+  logic [9:0]  hot_cnt;
+  // input port controllers (§15.5) and the detector's header read port (§15.2)
+  logic [P-1:0]     lk_valid, lk_consumed;
+  logic [P*16-1:0]  lk_dest;
+  logic [P*VW-1:0]  lk_vc;
+  logic [P*PIW-1:0] lk_alt_port;
+  logic [VW-1:0]    off_vc;
+  logic [PIW-1:0]   off_port;
+  logic [15:0]      hq_dest[P];
+  logic [P-1:0]     hq_adapted;
+  logic [2:0]       hq_orig_vc[P];
+  logic [P*V*NQ-1:0]    q_valid_all, occ_touch_all;
+  logic [P*V*NQ*VW-1:0] q_ovc_all;
+  logic [P*V*NQ*CW-1:0] occ_next_all;
+  logic [TW-1:0]    arn_fwd_addr;
+  logic [15:0]      fwd_rdata2[P];
+
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS)
+    .ITERS(ITERS), .AE(AE)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -157,7 +197,39 @@ module asw_switch #(
     .ev_route_errors_i(ev_route_errors),
     .ev_adaptive_i   (ev_adaptive),
     .occ_i           (occ_all),
-    .cred_i          (cred)
+    .cred_i          (cred),
+    .arn_mode_o      (arn_mode),
+    .mark_adapted_o  (mark_adapted),
+    .arn_clear_o     (arn_clear),
+    .arn_up_o        (arn_up),
+    .hcdth_o         (hcdth),
+    .lcdth_o         (lcdth),
+    .fcth_o          (fcth),
+    .crt_o           (crt_thr),
+    .arn_ttl_o       (arn_ttl),
+    .ev_roots_declared_i (ev_roots),
+    .ev_arn_sent_i       (ev_sent),
+    .ev_arn_received_i   (ev_received),
+    .ev_arn_consumed_i   (ev_consumed),
+    .ev_arn_expired_i    (ev_expired),
+    .ev_packets_adapted_i(ev_pk_adapted),
+    .ev_arn_in_dropped_i (ev_in_dropped),
+    .ev_arn_out_dropped_i(ev_out_dropped),
+    .ev_arn_evicted_i    (ev_evicted),
+    .ent_valid_i     (ent_valid),
+    .ent_consumed_i  (ent_consumed),
+    .ent_dest_i      (ent_dest),
+    .ent_port_i      (ent_port),
+    .ent_vc_i        (ent_vc),
+    .ent_stage_i     (ent_stage),
+    .ent_id_i        (ent_id),
+    .ent_alt_port_i  (ent_alt_port),
+    .ent_ttl_i       (ent_ttl),
+    .root_i          (root_view),
+    .root_id_i       (root_id_view),
+    .root_crt_i      (crt_view),
+    .hot_cnt_port_o  (hot_cnt_port),
+    .hot_cnt_i       (hot_cnt)
   );
 
   // ---- per-input blocks ------------------------------------------------------------
@@ -186,6 +258,7 @@ module asw_switch #(
     logic [7:0]     rc_len;
     logic [PIW-1:0] rc_oport;
     logic [VW-1:0]  rc_ovc;
+    logic           rc_mark;
     logic [VW-1:0]  in_vc;
     assign in_vc = in_vc_i[i*3 +: VW];
 
@@ -203,6 +276,8 @@ module asw_switch #(
       .fwd_wdata_i   (fwd_wdata),
       .fwd_raddr_i   (fwd_addr),
       .fwd_rdata_o   (fwd_rdata[i]),
+      .fwd_raddr2_i  (arn_fwd_addr),
+      .fwd_rdata2_o  (fwd_rdata2[i]),
       .mode_i        (mode),
       .trigger_i     (trigger),
       .stage_mask_i  (stage_mask),
@@ -216,6 +291,13 @@ module asw_switch #(
       .sl2vc_i       (sl2vc),
       .seed_we_i     (seed_we),
       .seed_i        (seed),
+      .arn_mode_i    (arn_mode),
+      .mark_adapted_i(mark_adapted),
+      .lk_valid_o    (lk_valid[i]),
+      .lk_dest_o     (lk_dest[i*16 +: 16]),
+      .lk_vc_o       (lk_vc[i*VW +: VW]),
+      .lk_consumed_i (lk_consumed[i]),
+      .lk_alt_port_i (lk_alt_port[i*PIW +: PIW]),
       .cred_i        (cred),
       .cong_next_i   (cong_next),
       .rc_valid_o    (rc_valid),
@@ -224,6 +306,7 @@ module asw_switch #(
       .rc_len_o      (rc_len),
       .rc_oport_o    (rc_oport),
       .rc_ovc_o      (rc_ovc),
+      .rc_mark_o     (rc_mark),
       .route_error_o (ev_route_errors[i]),
       .adaptive_o    (ev_adaptive[i])
     );
@@ -246,6 +329,7 @@ module asw_switch #(
       .rc_len_i      (rc_len),
       .rc_oport_i    (rc_oport),
       .rc_ovc_i      (rc_ovc),
+      .rc_mark_i     (rc_mark),
       .st_valid_o    (st_valid[i]),
       .st_out_o      (st_out[i]),
       .st_head_o     (st_head[i]),
@@ -265,7 +349,16 @@ module asw_switch #(
       .match_vc_i    (match_vc[i*VW +: VW]),
       .match_len_o   (match_len[i]),
       .match_ovc_o   (match_ovc[i]),
-      .occ_o         (occ_all[i*V*NQ*CW +: V*NQ*CW])
+      .occ_o         (occ_all[i*V*NQ*CW +: V*NQ*CW]),
+      .q_valid_o     (q_valid_all[i*V*NQ +: V*NQ]),
+      .q_ovc_o       (q_ovc_all[i*V*NQ*VW +: V*NQ*VW]),
+      .occ_touch_o   (occ_touch_all[i*V*NQ +: V*NQ]),
+      .occ_next_o    (occ_next_all[i*V*NQ*CW +: V*NQ*CW]),
+      .hq_vc_i       (off_vc),
+      .hq_port_i     (off_port),
+      .hq_dest_o     (hq_dest[i]),
+      .hq_adapted_o  (hq_adapted[i]),
+      .hq_orig_vc_o  (hq_orig_vc[i])
     );
   end
 
@@ -384,12 +477,169 @@ module asw_switch #(
     end
   end
 
-  // ARN is reserved until the ARN issue defines it (contract §3).
-  assign arn_out_valid_o = '0;
-  assign arn_out_data_o = '0;
+  // ---- §15: congestion detector and ARN table ------------------------------------------
+  // Only with AE >= 1 and VOQ = 1 (modes 1/2 are illegal with VOQ = 0, so the blocks
+  // would never act; the ARN registers and views still exist and read 0/reset values).
+  if (AE >= 1 && VOQ != 0) begin : gen_arn
+    logic           arn_on;
+    logic           off_valid;
+    logic [PIW-1:0] off_in;
+    logic           rev_valid, rev_adapted, rev_pop;
+    logic [15:0]    rev_dest;
+    logic [PIW-1:0] rev_port;
+    logic [2:0]     rev_vc;
+    logic [3:0]     rev_stage;
+    logic [8:0]     rev_id;
+    logic [8:0]     next_id;
+    logic [P*V*P-1:0] hot;
+    logic           table_busy;
+    logic [P-1:0]   lk_notify;
+    assign arn_on = arn_mode != 2'd0;
+
+    congestion_detector #(.P(P), .V(V), .BUF(BUF)) u_cd (
+      .clk_i,
+      .rst_ni,
+      .on_i            (arn_on),
+      .clear_i         (arn_clear),
+      .hcdth_i         (hcdth),
+      .lcdth_i         (lcdth),
+      .fcth_i          (fcth),
+      .crt_i           (crt_thr),
+      .arn_up_i        (arn_up),
+      .stage_i         (stage),
+      .occ_touch_i     (occ_touch_all),
+      .occ_next_i      (occ_next_all),
+      .q_nonempty_i    (q_valid_all),
+      .q_ovc_i         (q_ovc_all),
+      .cred_i          (cred),
+      .off_valid_o     (off_valid),
+      .off_in_o        (off_in),
+      .off_vc_o        (off_vc),
+      .off_port_o      (off_port),
+      .off_dest_i      (hq_dest[off_in]),
+      .off_adapted_i   (hq_adapted[off_in]),
+      .off_orig_vc_i   (hq_orig_vc[off_in]),
+      .rev_valid_o     (rev_valid),
+      .rev_dest_o      (rev_dest),
+      .rev_port_o      (rev_port),
+      .rev_vc_o        (rev_vc),
+      .rev_stage_o     (rev_stage),
+      .rev_id_o        (rev_id),
+      .rev_adapted_o   (rev_adapted),
+      .rev_pop_i       (rev_pop),
+      .roots_declared_o(ev_roots),
+      .root_o          (root_view),
+      .root_id_o       (root_id_view),
+      .crt_o           (crt_view),
+      .hot_cnt_port_i  (hot_cnt_port),
+      .hot_cnt_o       (hot_cnt),
+      .next_id_o       (next_id),
+      .hot_o           (hot)
+    );
+
+    arn_table #(.P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .AE(AE)) u_arn (
+      .clk_i,
+      .rst_ni,
+      .mode_i          (arn_mode),
+      .clear_i         (arn_clear),
+      .stage_i         (stage),
+      .arn_ttl_i       (arn_ttl),
+      .root_valid_i    (rev_valid),
+      .root_dest_i     (rev_dest),
+      .root_port_i     (rev_port),
+      .root_vc_i       (rev_vc),
+      .root_stage_i    (rev_stage),
+      .root_id_i       (rev_id),
+      .root_adapted_i  (rev_adapted),
+      .root_pop_o      (rev_pop),
+      .arn_in_valid_i,
+      .arn_in_data_i,
+      .fwd_addr_o      (arn_fwd_addr),
+      .fwd_entry_i     (fwd_rdata2[0]),
+      .cset_i          (cset),
+      .cred_i          (cred),
+      .lk_valid_i      (lk_valid),
+      .lk_dest_i       (lk_dest),
+      .lk_vc_i         (lk_vc),
+      .lk_consumed_o   (lk_consumed),
+      .lk_alt_port_o   (lk_alt_port),
+      .lk_notify_o     (lk_notify),
+      .arn_out_valid_o,
+      .arn_out_data_o,
+      .cnt_sent_o      (ev_sent),
+      .cnt_received_o  (ev_received),
+      .cnt_consumed_o  (ev_consumed),
+      .cnt_expired_o   (ev_expired),
+      .cnt_adapted_o   (ev_pk_adapted),
+      .cnt_in_dropped_o(ev_in_dropped),
+      .cnt_out_dropped_o(ev_out_dropped),
+      .cnt_evicted_o   (ev_evicted),
+      .ent_valid_o     (ent_valid),
+      .ent_consumed_o  (ent_consumed),
+      .ent_dest_o      (ent_dest),
+      .ent_port_o      (ent_port),
+      .ent_vc_o        (ent_vc),
+      .ent_stage_o     (ent_stage),
+      .ent_id_o        (ent_id),
+      .ent_alt_port_o  (ent_alt_port),
+      .ent_ttl_o       (ent_ttl),
+      .busy_o          (table_busy)
+    );
+
+    // Live §15 state (idle detection in a harness; verification only).
+    logic arn_live;
+    assign arn_live = table_busy || (root_view != '0) || (hot != '0);
+    logic unused_arn;
+    assign unused_arn = ^{off_valid, next_id, arn_live, lk_notify};
+
+`ifndef SYNTHESIS
+    // §15.5 branches, seen from the top (lookups of this cycle).
+    cov_top_ipc_consumed: cover property (@(posedge clk_i) (lk_valid & lk_consumed) != '0);
+    cov_top_ipc_two_inputs_consumed: cover property (@(posedge clk_i)
+      $countones(lk_valid & lk_consumed) >= 2);
+    cov_top_arn_in_and_out: cover property (@(posedge clk_i)
+      (arn_in_valid_i != '0) && (arn_out_valid_o != '0));
+    cov_top_clear_with_state: cover property (@(posedge clk_i) arn_clear && arn_live);
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && !arn_on) begin
+        // With mode 0 the §15 state is empty (cleared by the mode-0 write, or reset).
+        assert (ent_valid == '0 && arn_out_valid_o == '0 && root_view == '0 && !table_busy)
+          else $error("asw_switch: §15 state live with ARN_CTRL.mode = 0");
+      end
+    end
+`endif
+  end else begin : gen_no_arn
+    assign arn_out_valid_o = '0;
+    assign arn_out_data_o = '0;
+    assign lk_consumed = '0;
+    assign lk_alt_port = '0;
+    assign off_vc = '0;
+    assign off_port = '0;
+    assign arn_fwd_addr = '0;
+    assign {ev_roots, ev_sent, ev_received, ev_consumed, ev_pk_adapted} = '0;
+    assign {ev_in_dropped, ev_out_dropped, ev_evicted, ev_expired} = '0;
+    assign {ent_valid, ent_consumed, ent_dest, ent_port, ent_alt_port} = '0;
+    assign {ent_vc, ent_stage, ent_id, ent_ttl} = '0;
+    assign {root_view, root_id_view, crt_view, hot_cnt} = '0;
+    logic unused_arn;
+    assign unused_arn = ^{arn_in_valid_i, arn_in_data_i, lk_valid, lk_dest, lk_vc, hq_adapted,
+                          q_valid_all, occ_touch_all, q_ovc_all, occ_next_all, arn_up, hcdth,
+                          lcdth, fcth, crt_thr, arn_ttl, arn_clear, hot_cnt_port,
+                          fwd_rdata2[0]};
+    logic [15:0] unused_hq_dest;
+    logic [2:0]  unused_hq_orig_vc;
+    always_comb begin
+      unused_hq_dest = '0;
+      unused_hq_orig_vc = '0;
+      for (int unsigned i = 0; i < P; i++) begin
+        unused_hq_dest = unused_hq_dest ^ hq_dest[i];
+        unused_hq_orig_vc = unused_hq_orig_vc ^ hq_orig_vc[i];
+      end
+    end
+  end
 
   logic unused_inputs;
-  assign unused_inputs = ^{arn_in_valid_i, arn_in_data_i, in_vc_i, in_payload_i};
+  assign unused_inputs = ^{in_vc_i, in_payload_i};
 
 `ifndef SYNTHESIS
   // Assertions are checked from the first cycle after reset (chk_en_q keeps

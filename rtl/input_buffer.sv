@@ -35,6 +35,7 @@ module input_buffer #(
   input  logic [7:0]         rc_len_i,
   input  logic [PIW-1:0]     rc_oport_i,
   input  logic [VW-1:0]      rc_ovc_i,
+  input  logic               rc_mark_i,      // header leaves with adapted = 1, orig_vc = rc_vc_i
   // ST: flit sent this cycle (if st_valid_o) from the streaming packet
   output logic               st_valid_o,
   output logic [PIW-1:0]     st_out_o,
@@ -57,14 +58,26 @@ module input_buffer #(
   output logic [7:0]         match_len_o,    // length and next-hop VC of the matched packet
   output logic [VW-1:0]      match_ovc_o,
   // occupancy per queue (§4), index v*NQ+q
-  output logic [NQT*CW-1:0]  occ_o
+  output logic [NQT*CW-1:0]  occ_o,
+  // §15 views, index v*NQ+q: queue heads at the start of the cycle, queues with an RC
+  // append and/or ST release this cycle and their occupancy at the end of it
+  output logic [NQT-1:0]     q_valid_o,
+  output logic [NQT*VW-1:0]  q_ovc_o,
+  output logic [NQT-1:0]     occ_touch_o,
+  output logic [NQT*CW-1:0]  occ_next_o,
+  // header read port: head packet of queue (hq_vc_i, hq_port_i), stored header fields
+  input  logic [VW-1:0]      hq_vc_i,
+  input  logic [PIW-1:0]     hq_port_i,
+  output logic [15:0]        hq_dest_o,
+  output logic               hq_adapted_o,
+  output logic [2:0]         hq_orig_vc_o
 );
   // ---- memories (plain RAMs: one write port, asynchronous reads) --------
   logic [PWE+1:0]         flit_mem[B];      // {head, tail, payload}
   logic [63:0]            hdr_mem[B];
   logic [SW-1:0]          flit_next_mem[B];
   logic [SW-1:0]          pkt_next_mem[B];
-  logic [8+PIW+VW-1:0]    route_mem[B];     // {len, oport, ovc} of head slots
+  logic [8+PIW+VW:0]      route_mem[B];     // {len, oport, ovc, mark} of head slots
   logic [SW-1:0]          free_mem[B];      // FIFO of released slots
 
   // ---- state -------------------------------------------------------------
@@ -99,7 +112,15 @@ module input_buffer #(
   assign st_payload_o = st_flit[PWE-1:0];
   // Cut-through rule: the successor of a non-tail flit must have been written.
   assign st_valid_o = busy_q && (st_tail_o || (vc_last_q[s_vc_q] != s_slot_q));
-  assign st_hdr_o = st_head_o ? hdr_mem[s_slot_q] : 64'h0;
+  // RC's mark (§15.1, §15.5) rewrites adapted/orig_vc of the stored header; it lives in
+  // route_mem (written once per packet, by RC) and is applied on every header read.
+  function automatic logic [63:0] hdr_eff(input logic [63:0] h, input logic mark,
+                                          input logic [VW-1:0] v);
+    return mark ? {h[63:48], 3'(v), 1'b1, h[43:0]} : h;
+  endfunction
+  logic [8+PIW+VW:0] st_route;
+  assign st_route = route_mem[s_slot_q];
+  assign st_hdr_o = st_head_o ? hdr_eff(hdr_mem[s_slot_q], st_route[0], s_vc_q) : 64'h0;
   assign st_out_o = s_out_q;
   assign st_ovc_o = s_ovc_q;
   assign st_vc_o = s_vc_q;
@@ -137,7 +158,7 @@ module input_buffer #(
   // ---- next state ----------------------------------------------------------
   // Head of the matched queue after the pop (read before this cycle's append).
   logic [SW-1:0]       pop_next_slot;
-  logic [8+PIW+VW-1:0] pop_next_route;
+  logic [8+PIW+VW:0]   pop_next_route;
   assign pop_next_slot = pkt_next_mem[q_head_q[match_q_idx]];
   assign pop_next_route = route_mem[pop_next_slot];
 
@@ -178,7 +199,7 @@ module input_buffer #(
       if (pop) begin
         q_valid_d[k] = nonempty_after_pop;
         q_head_d[k] = pop_next_slot;
-        {q_len_d[k], q_oport_d[k], q_ovc_d[k]} = pop_next_route;
+        {q_len_d[k], q_oport_d[k], q_ovc_d[k]} = pop_next_route[8+PIW+VW:1];
       end
       if (app) begin
         q_valid_d[k] = 1'b1;
@@ -203,8 +224,26 @@ module input_buffer #(
   always_comb begin
     for (int unsigned k = 0; k < NQT; k++) begin
       occ_o[k*CW +: CW] = occ_q[k];
+      q_valid_o[k] = q_valid_q[k];
+      q_ovc_o[k*VW +: VW] = q_ovc_q[k];
+      occ_touch_o[k] = (rc_valid_i && (32'(rc_q_idx) == k)) ||
+                       (st_valid_o && (32'(st_q_idx) == k));
+      occ_next_o[k*CW +: CW] = occ_d[k];
     end
   end
+
+  // Header read port (§15.2 offender head).
+  logic [QIW-1:0]      hq_idx;
+  logic [SW-1:0]       hq_slot;
+  logic [8+PIW+VW:0]   hq_route;
+  logic [63:0]         hq_hdr;
+  assign hq_idx = (VOQ != 0) ? QIW'(32'(hq_vc_i)*NQ + 32'(hq_port_i)) : QIW'(hq_vc_i);
+  assign hq_slot = q_head_q[hq_idx];
+  assign hq_route = route_mem[hq_slot];
+  assign hq_hdr = hdr_eff(hdr_mem[hq_slot], hq_route[0], hq_vc_i);
+  assign hq_dest_o = hq_hdr[15:0];
+  assign hq_adapted_o = hq_hdr[44];
+  assign hq_orig_vc_o = hq_hdr[47:45];
 
   // ---- memory writes ---------------------------------------------------
   always_ff @(posedge clk_i) begin
@@ -217,7 +256,7 @@ module input_buffer #(
       end
     end
     if (rc_valid_i) begin
-      route_mem[rc_slot_i] <= {rc_len_i, rc_oport_i, rc_ovc_i};
+      route_mem[rc_slot_i] <= {rc_len_i, rc_oport_i, rc_ovc_i, rc_mark_i};
     end
     if (pkt_link_we) begin
       pkt_next_mem[pkt_link_addr] <= rc_slot_i;
@@ -301,6 +340,10 @@ module input_buffer #(
       end
     end
   end
+
+  logic unused_route_bits;  // route_mem read for the mark bit only; header fields unused
+  assign unused_route_bits = ^{pop_next_route[0], st_route[8+PIW+VW:1], hq_route[8+PIW+VW:1], hq_hdr[63:48],
+                               hq_hdr[43:16]};
 
 `ifndef SYNTHESIS
   // Assertions are checked from the first cycle after reset (chk_en_q keeps

@@ -11,7 +11,11 @@ module regs #(
   parameter int unsigned TABLE = 256,
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
+  parameter int unsigned AE = 0,
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
+  localparam int unsigned PIW = asw_pkg::idx_w(P),
+  localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
+  localparam int unsigned EXW = asw_pkg::cnt_w(AEE),
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned TW = asw_pkg::idx_w(TABLE),
   localparam int unsigned CW = asw_pkg::cnt_w(BUF)
@@ -56,7 +60,40 @@ module regs #(
   input  logic [P-1:0]         ev_adaptive_i,
   // read-only state
   input  logic [P*V*NQ*CW-1:0] occ_i,   // index (i*V+v)*NQ+q
-  input  logic [P*V*CW-1:0]    cred_i   // index o*V+v
+  input  logic [P*V*CW-1:0]    cred_i,  // index o*V+v
+  // §15.8 (AE >= 1; with AE = 0 the outputs are 0 and the inputs ignored)
+  output logic [1:0]           arn_mode_o,
+  output logic                 mark_adapted_o,
+  output logic                 arn_clear_o,    // legal ARN_CTRL write with mode 0
+  output logic [P-1:0]         arn_up_o,
+  output logic [15:0]          hcdth_o,
+  output logic [15:0]          lcdth_o,
+  output logic [15:0]          fcth_o,
+  output logic [23:0]          crt_o,
+  output logic [23:0]          arn_ttl_o,
+  input  logic [P-1:0]         ev_roots_declared_i,
+  input  logic [P-1:0]         ev_arn_sent_i,
+  input  logic [P-1:0]         ev_arn_received_i,
+  input  logic [P-1:0]         ev_arn_consumed_i,
+  input  logic [P*EXW-1:0]     ev_arn_expired_i,   // count per port
+  input  logic [P-1:0]         ev_packets_adapted_i,
+  input  logic [P-1:0]         ev_arn_in_dropped_i,
+  input  logic [P-1:0]         ev_arn_out_dropped_i,
+  input  logic [P-1:0]         ev_arn_evicted_i,
+  input  logic [AEE-1:0]       ent_valid_i,
+  input  logic [AEE-1:0]       ent_consumed_i,
+  input  logic [AEE*16-1:0]    ent_dest_i,
+  input  logic [AEE*PIW-1:0]   ent_port_i,
+  input  logic [AEE*3-1:0]     ent_vc_i,
+  input  logic [AEE*4-1:0]     ent_stage_i,
+  input  logic [AEE*9-1:0]     ent_id_i,
+  input  logic [AEE*PIW-1:0]   ent_alt_port_i,
+  input  logic [AEE*24-1:0]    ent_ttl_i,
+  input  logic [P-1:0]         root_i,
+  input  logic [P*9-1:0]       root_id_i,
+  input  logic [P*24-1:0]      root_crt_i,
+  output logic [PIW-1:0]       hot_cnt_port_o,     // ROOT read: output whose hot VOQs to count
+  input  logic [9:0]           hot_cnt_i
 );
   import asw_pkg::*;
 
@@ -130,6 +167,12 @@ module regs #(
     end
   end
 
+  // §15.8 registers (driven by gen_arn; constant 0 with AE = 0: unmapped)
+  logic        arn_wr_reg;   // address of a writable ARN register
+  logic        arn_wr_ok;    // ... and the value is legal
+  logic        arn_rd_hit;   // address of a readable ARN register or view
+  logic [31:0] arn_rd;
+
   logic wr;
   logic wr_ok;        // legal write to a writable register
   always_comb begin
@@ -154,6 +197,8 @@ module regs #(
     end else if (is_fwd) begin
       wr_ok = (wd[7:6] == 2'd0) && (wd[15:14] == 2'd0) && (wd[29:18] == 12'd0) &&
               !(wd[31] && (32'(wd[5:0]) >= P));
+    end else if (arn_wr_reg) begin
+      wr_ok = arn_wr_ok;
     end
   end
 
@@ -191,7 +236,7 @@ module regs #(
     end else if (a == RegParam1) begin
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
-      rd = {15'h0, 17'(TABLE)};
+      rd = {9'h0, 6'(AE), 17'(TABLE)};
     end else if (a == RegRouteCtrl) begin
       rd = {9'h0, delta_q, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin
@@ -221,6 +266,8 @@ module regs #(
     end else if (is_fwd) begin
       rd = {fwd_rdata_i[15:14], 12'h0, fwd_rdata_i[13:12], 2'h0, fwd_rdata_i[11:6], 2'h0,
             fwd_rdata_i[5:0]};
+    end else if (arn_rd_hit) begin
+      rd = arn_rd;
     end
   end
 
@@ -297,6 +344,257 @@ module regs #(
         end
       end
     end
+  end
+
+  // ---- §15.8: ARN registers, counters, table and root views ------------------------
+  localparam logic [19:0] RegArnCtrl = 20'h00020;
+  localparam logic [19:0] RegArnUp0 = 20'h00021;
+  localparam logic [19:0] RegArnUp1 = 20'h00022;
+  localparam logic [19:0] RegCdThresh = 20'h00023;
+  localparam logic [19:0] RegFcth = 20'h00024;
+  localparam logic [19:0] RegCrt = 20'h00025;
+  localparam logic [19:0] RegArnTtl = 20'h00026;
+  localparam logic [19:0] RegArnCntBase = 20'h02800;
+  localparam logic [19:0] RegArnEntryBase = 20'h03000;
+  localparam logic [19:0] RegRootBase = 20'h03100;
+  localparam int unsigned NumArnCnt = 9;  // k 0..8 of 0x02800 + 16p + k; 9..15 read 0
+
+  if (AE >= 1) begin : gen_arn
+    logic [1:0]   arn_mode_q;
+    logic         mark_q;
+    logic [P-1:0] arn_up_q;
+    logic [15:0]  hcdth_q, lcdth_q, fcth_q;
+    logic [23:0]  crt_q, ttl_q;
+    logic [NumArnCnt*32-1:0] acnt[P];   // counters of port p, k at [k*32 +: 32]
+
+    // Address decode.
+    logic [19:0] a_acnt_off, a_ent_off, a_root_off;
+    logic        is_acnt, is_ent, is_root;
+    logic [5:0]  acnt_p;
+    logic [3:0]  acnt_k;
+    logic [5:0]  ent_e;
+    logic [asw_pkg::idx_w(AE)-1:0] ent_ei;
+    logic [1:0]  ent_w;
+    logic [5:0]  root_o;
+    logic        root_w;
+    assign a_acnt_off = a - RegArnCntBase;
+    assign is_acnt = (a >= RegArnCntBase) && (32'(a) < 32'(RegArnCntBase) + 16*P);
+    assign acnt_p = a_acnt_off[9:4];
+    logic [PIW-1:0] acnt_pi;
+    assign acnt_pi = acnt_p[PIW-1:0];
+    assign acnt_k = a[3:0];
+    assign a_ent_off = a - RegArnEntryBase;
+    assign is_ent = (a >= RegArnEntryBase) && (32'(a) < 32'(RegArnEntryBase) + 4*AE);
+    assign ent_e = a_ent_off[7:2];
+    assign ent_ei = ent_e[asw_pkg::idx_w(AE)-1:0];
+    assign ent_w = a[1:0];
+    assign a_root_off = a - RegRootBase;
+    assign is_root = (a >= RegRootBase) && (32'(a) < 32'(RegRootBase) + 2*P);
+    assign root_o = a_root_off[6:1];
+    assign root_w = a[0];
+    assign hot_cnt_port_o = root_o[PIW-1:0];
+
+    // Ports >= P of an ARN_UP word must be 0.
+    logic [31:0] up_legal_mask;
+    always_comb begin
+      up_legal_mask = '0;
+      for (int unsigned b = 0; b < 32; b++) begin
+        up_legal_mask[b] = (((a == RegArnUp1) ? 32 : 0) + b) < P;
+      end
+    end
+
+    always_comb begin
+      arn_wr_reg = 1'b1;
+      arn_wr_ok = 1'b0;
+      unique case (a)
+        RegArnCtrl: begin
+          arn_wr_ok = (wd[31:3] == 29'd0) && (wd[1:0] != 2'd3) &&
+                      !((wd[1:0] != 2'd0) && (VOQ == 0)) &&
+                      !((wd[1:0] == 2'd2) && (V == 1)) && !(wd[2] && (V == 1));
+        end
+        RegArnUp0, RegArnUp1: arn_wr_ok = ((wd & ~up_legal_mask) == 32'd0);
+        RegCdThresh: begin
+          arn_wr_ok = (wd[31:16] != 16'd0) && (wd[31:16] <= wd[15:0]) &&
+                      (32'(wd[15:0]) <= BUF);
+        end
+        RegFcth: arn_wr_ok = (wd <= 32'(BUF));
+        RegCrt, RegArnTtl: arn_wr_ok = (wd != 32'd0) && (wd[31:24] == 8'd0);
+        default: arn_wr_reg = 1'b0;
+      endcase
+    end
+
+    // Read view (values at the start of the cycle).
+    always_comb begin
+      arn_rd_hit = 1'b1;
+      arn_rd = 32'h0;
+      if (a == RegArnCtrl) begin
+        arn_rd = {29'h0, mark_q, arn_mode_q};
+      end else if (a == RegArnUp0) begin
+        for (int unsigned b = 0; b < 32; b++) begin
+          if (b < P) begin
+            arn_rd[b] = arn_up_q[b];
+          end
+        end
+      end else if (a == RegArnUp1) begin
+        for (int unsigned b = 0; b < 32; b++) begin
+          if (32 + b < P) begin
+            arn_rd[b] = arn_up_q[32 + b];
+          end
+        end
+      end else if (a == RegCdThresh) begin
+        arn_rd = {lcdth_q, hcdth_q};
+      end else if (a == RegFcth) begin
+        arn_rd = {16'h0, fcth_q};
+      end else if (a == RegCrt) begin
+        arn_rd = {8'h0, crt_q};
+      end else if (a == RegArnTtl) begin
+        arn_rd = {8'h0, ttl_q};
+      end else if (is_acnt) begin
+        if (32'(acnt_k) < NumArnCnt) begin
+          arn_rd = acnt[acnt_pi][32'(acnt_k)*32 +: 32];
+        end
+      end else if (is_ent) begin
+        unique case (ent_w)
+          2'd0: arn_rd = {ent_valid_i[ent_ei], 1'b0, ent_consumed_i[ent_ei],
+                          ent_stage_i[32'(ent_e)*4 +: 4], ent_vc_i[32'(ent_e)*3 +: 3],
+                          6'(ent_port_i[32'(ent_e)*PIW +: PIW]), ent_dest_i[32'(ent_e)*16 +: 16]};
+          2'd1: arn_rd = {10'h0, 6'(ent_alt_port_i[32'(ent_e)*PIW +: PIW]), 7'h0,
+                          ent_id_i[32'(ent_e)*9 +: 9]};
+          2'd2: arn_rd = {8'h0, ent_ttl_i[32'(ent_e)*24 +: 24]};
+          default: arn_rd = 32'h0;
+        endcase
+      end else if (is_root) begin
+        if (root_w) begin
+          arn_rd = {8'h0, root_crt_i[32'(root_o)*24 +: 24]};
+        end else begin
+          arn_rd = {12'h0, hot_cnt_i, root_i[hot_cnt_port_o] ? root_id_i[32'(root_o)*9 +: 9] : 9'h0,
+                    root_i[hot_cnt_port_o]};
+        end
+      end else begin
+        arn_rd_hit = 1'b0;
+      end
+    end
+
+    logic arn_wr;
+    assign arn_wr = do_wr && arn_wr_reg;
+    logic [P-1:0] aev[NumArnCnt];
+    assign aev[0] = ev_roots_declared_i;
+    assign aev[1] = ev_arn_sent_i;
+    assign aev[2] = ev_arn_received_i;
+    assign aev[3] = ev_arn_consumed_i;
+    assign aev[4] = '0;  // arn_expired: a count, added below
+    assign aev[5] = ev_packets_adapted_i;
+    assign aev[6] = ev_arn_in_dropped_i;
+    assign aev[7] = ev_arn_out_dropped_i;
+    assign aev[8] = ev_arn_evicted_i;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        arn_mode_q <= 2'd0;
+        mark_q <= 1'b0;
+        arn_up_q <= '0;
+        hcdth_q <= 16'((BUF * 81 / 100 < 1) ? 1 : BUF * 81 / 100);
+        lcdth_q <= 16'((BUF * 63 / 100 < 1) ? 1 : BUF * 63 / 100);
+        fcth_q <= 16'(BUF * 78 / 100);
+        crt_q <= 24'd1024;
+        ttl_q <= 24'd4096;
+      end else begin
+        if (arn_wr) begin
+          unique case (a)
+            RegArnCtrl: begin
+              arn_mode_q <= wd[1:0];
+              mark_q <= wd[2];
+            end
+            RegArnUp0: begin
+              for (int unsigned b = 0; b < 32; b++) begin
+                if (b < P) begin
+                  arn_up_q[b] <= wd[b];
+                end
+              end
+            end
+            RegArnUp1: begin
+              for (int unsigned b = 0; b < 32; b++) begin
+                if (32 + b < P) begin
+                  arn_up_q[32 + b] <= wd[b];
+                end
+              end
+            end
+            RegCdThresh: begin
+              hcdth_q <= wd[15:0];
+              lcdth_q <= wd[31:16];
+            end
+            RegFcth: fcth_q <= wd[15:0];
+            RegCrt: crt_q <= wd[23:0];
+            RegArnTtl: ttl_q <= wd[23:0];
+            default: ;
+          endcase
+        end
+      end
+    end
+
+    for (genvar p = 0; p < P; p++) begin : gen_acnt
+      logic [NumArnCnt-1:0][31:0] acnt_q, acnt_d;
+      always_comb begin
+        for (int unsigned k = 0; k < NumArnCnt; k++) begin
+          acnt_d[k] = acnt_q[k] + ((k == 4) ? 32'(ev_arn_expired_i[p*EXW +: EXW]) : 32'(aev[k][p]));
+          if (cnt_clear) begin
+            acnt_d[k] = 32'd0;
+          end
+        end
+      end
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          acnt_q <= '0;
+        end else begin
+          acnt_q <= acnt_d;
+        end
+      end
+      assign acnt[p] = acnt_q;
+    end
+
+    assign arn_mode_o = arn_mode_q;
+    assign mark_adapted_o = mark_q;
+    assign arn_clear_o = arn_wr && (a == RegArnCtrl) && (wd[1:0] == 2'd0);
+    assign arn_up_o = arn_up_q;
+    assign hcdth_o = hcdth_q;
+    assign lcdth_o = lcdth_q;
+    assign fcth_o = fcth_q;
+    assign crt_o = crt_q;
+    assign arn_ttl_o = ttl_q;
+
+`ifndef SYNTHESIS
+    cov_arn_illegal_write: cover property (@(posedge clk_i) wr && arn_wr_reg && !arn_wr_ok);
+    cov_arn_clear: cover property (@(posedge clk_i) arn_clear_o);
+    cov_read_arn_entry: cover property (@(posedge clk_i) reg_en_i && !reg_we_i && is_ent);
+    cov_read_root: cover property (@(posedge clk_i) reg_en_i && !reg_we_i && is_root);
+    cov_expired_several: cover property (@(posedge clk_i)
+      ev_arn_expired_i != '0 && (ev_arn_expired_i & ~{P{EXW'(1)}}) != '0);
+`endif
+    logic unused_arn_bits;
+    assign unused_arn_bits = ^{a_acnt_off[19:10], a_acnt_off[3:0], a_ent_off[19:8], a_ent_off[1:0],
+                               a_root_off[19:7], a_root_off[0], root_o, acnt_p};
+  end else begin : gen_no_arn
+    assign arn_wr_reg = 1'b0;
+    assign arn_wr_ok = 1'b0;
+    assign arn_rd_hit = 1'b0;
+    assign arn_rd = 32'h0;
+    assign arn_mode_o = 2'd0;
+    assign mark_adapted_o = 1'b0;
+    assign arn_clear_o = 1'b0;
+    assign arn_up_o = '0;
+    assign hcdth_o = '0;
+    assign lcdth_o = '0;
+    assign fcth_o = '0;
+    assign crt_o = '0;
+    assign arn_ttl_o = '0;
+    assign hot_cnt_port_o = '0;
+    logic unused_arn_inputs;
+    assign unused_arn_inputs = ^{ev_roots_declared_i, ev_arn_sent_i, ev_arn_received_i,
+                                 ev_arn_consumed_i, ev_arn_expired_i, ev_packets_adapted_i,
+                                 ev_arn_in_dropped_i, ev_arn_out_dropped_i, ev_arn_evicted_i,
+                                 ent_valid_i, ent_consumed_i, ent_dest_i, ent_port_i, ent_vc_i,
+                                 ent_stage_i, ent_id_i, ent_alt_port_i, ent_ttl_i, root_i,
+                                 root_id_i, root_crt_i, hot_cnt_i};
   end
 
   // ---- outputs -----------------------------------------------------------------

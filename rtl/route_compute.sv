@@ -27,6 +27,8 @@ module route_compute #(
   input  logic [15:0]       fwd_wdata_i,  // asw_pkg FwdW layout
   input  logic [TW-1:0]     fwd_raddr_i,
   output logic [15:0]       fwd_rdata_o,
+  input  logic [TW-1:0]     fwd_raddr2_i,   // second read port (ARN table, §15.3 step 4)
+  output logic [15:0]       fwd_rdata2_o,
   // configuration (register values at the start of the cycle)
   input  logic [1:0]        mode_i,
   input  logic [1:0]        trigger_i,
@@ -41,6 +43,14 @@ module route_compute #(
   input  logic [P*16*VW-1:0] sl2vc_i,     // SL2VC[o][s] at (o*16+s)*VW
   input  logic              seed_we_i,
   input  logic [15:0]       seed_i,
+  // §15: ARN_CTRL and the input port controller's ARN-table lookup (§15.5)
+  input  logic [1:0]        arn_mode_i,
+  input  logic              mark_adapted_i,
+  output logic              lk_valid_o,     // non-adapted head with a valid entry, mode != 0
+  output logic [15:0]       lk_dest_o,
+  output logic [VW-1:0]     lk_vc_o,
+  input  logic              lk_consumed_i,  // a consumed entry matches: use lk_alt_port_i
+  input  logic [PIW-1:0]    lk_alt_port_i,
   // credits at the start of the cycle and this cycle's 2TH flags
   input  logic [P*V*CW-1:0] cred_i,
   input  logic [P*V-1:0]    cong_next_i,
@@ -51,6 +61,7 @@ module route_compute #(
   output logic [7:0]        rc_len_o,
   output logic [PIW-1:0]    rc_oport_o,
   output logic [VW-1:0]     rc_ovc_o,
+  output logic              rc_mark_o,       // stored header gets adapted = 1, orig_vc = rc_vc_o
   output logic              route_error_o,   // counter pulse (§7.5)
   output logic              adaptive_o       // counter pulse (§7.3)
 );
@@ -73,6 +84,7 @@ module route_compute #(
   end
 
   assign fwd_rdata_o = fwd_written_q[fwd_raddr_i] ? fwd_mem[fwd_raddr_i] : 16'h0;
+  assign fwd_rdata2_o = fwd_written_q[fwd_raddr2_i] ? fwd_mem[fwd_raddr2_i] : 16'h0;
 
   // ---- route register (IW) ----------------------------------------------
   logic [15:0] iw_dest;
@@ -147,6 +159,8 @@ module route_compute #(
   logic [PIW-1:0] det_port;
   logic [PIW-1:0] oport;
   logic          err;
+  logic          arn_alt;   // §15.5 step 1: consumed entry, alternative port
+  logic          mark;
   logic [15:0]   prod_low;  // fraction bits of (r * n) are not needed
 
   always_comb begin
@@ -237,8 +251,11 @@ module route_compute #(
     lfsr_step = 1'b0;
     adaptive_o = 1'b0;
     oport = det_port;
+    arn_alt = lk_valid_o && lk_consumed_i;
     if (err) begin
       oport = default_port_i[PIW-1:0];
+    end else if (arn_alt) begin
+      oport = lk_alt_port_i;  // no LFSR step, no adaptive_choices
     end else if (use_cands) begin
       if (mode_i == asw_pkg::RouteOblivious) begin
         oport = obl_port;
@@ -249,14 +266,29 @@ module route_compute #(
       end
     end
     route_error_o = rr_valid_q && err;
+    // adapted/orig_vc rewrite: ARN+AFI on a consumed entry, or mark_adapted (§15.1) when
+    // §7 chose a port other than det_port for a non-adapted packet.
+    if (arn_alt) begin
+      mark = (arn_mode_i == 2'd2);
+    end else begin
+      mark = mark_adapted_i && !err && (6'(oport) != e_det) && !h_adapted;
+    end
   end
+
+  // Lookup key of the input port controller (§15.5).
+  assign lk_valid_o = rr_valid_q && (arn_mode_i != 2'd0) && !h_adapted && e_valid;
+  assign lk_dest_o = h_dest;
+  assign lk_vc_o = rr_vc_q;
 
   assign rc_valid_o = rr_valid_q;
   assign rc_vc_o = rr_vc_q;
   assign rc_slot_o = rr_slot_q;
   assign rc_len_o = rr_hdr_q[43:36];
   assign rc_oport_o = oport;
-  assign rc_ovc_o = ovc_of[oport];
+  // With the rewritten header, §7.4 gives V-1 when afi is set (mark implies !h_adapted,
+  // so ovc_of already is §7.4 of the header without adapted otherwise).
+  assign rc_ovc_o = (afi_i && mark) ? VW'(V - 1) : ovc_of[oport];
+  assign rc_mark_o = rr_valid_q && mark;
 
 `ifndef SYNTHESIS
   cov_route_error: cover property (@(posedge clk_i) rr_valid_q && err);
@@ -267,6 +299,21 @@ module route_compute #(
     rr_valid_q && use_cands && (cand != cset_i[32'(e_cset)*P +: P]));
   cov_no_candidate: cover property (@(posedge clk_i) rr_valid_q && use_cands && (cand == '0));
   cov_lfsr_seed_and_step: cover property (@(posedge clk_i) seed_we_i && lfsr_step);
+  // §15.5 branches and the §15.1 mark
+  cov_ipc_alt_port: cover property (@(posedge clk_i) lk_valid_o && lk_consumed_i);
+  cov_ipc_alt_port_afi: cover property (@(posedge clk_i) lk_valid_o && lk_consumed_i && mark);
+  cov_ipc_no_consumed: cover property (@(posedge clk_i) lk_valid_o && !lk_consumed_i);
+  cov_ipc_adapted_skip: cover property (@(posedge clk_i)
+    rr_valid_q && (arn_mode_i != 2'd0) && e_valid && h_adapted);
+  cov_mark_adapted: cover property (@(posedge clk_i) rr_valid_q && !arn_alt && mark);
+  // A consumed lookup uses the table's port and never steps the LFSR.
+  always_ff @(posedge clk_i) begin
+    if (rr_valid_q && arn_alt) begin
+      assert (!lfsr_step && !adaptive_o && !err)
+        else $error("route_compute: ARN alternative port with LFSR step / adaptive choice");
+      assert (32'(lk_alt_port_i) < P) else $error("route_compute: ARN alternative port >= P");
+    end
+  end
 `endif
 
   // Bits this block does not look at: header fields other than dest/sl/len/adapted,
