@@ -33,8 +33,12 @@ int tables_program_switch(const topo *t, unsigned s, const route_cfg *rc,
   if ((rv = write(ctx, ASW_REG_VC_CTRL, (rc->obqa ? 1u : 0u) | (rc->afi ? 2u : 0u))))
     return rv;
   if (rc->arn_regs) {
-    if ((rv = write(ctx, ASW_REG_ARN_UP(0), (uint32_t)up))) return rv;
-    if ((rv = write(ctx, ASW_REG_ARN_UP(1), (uint32_t)(up >> 32)))) return rv;
+    uint64_t arn_up = up;
+    if (rc->arn_up_nodes)
+      for (unsigned p = 0; p < topo_ports(t); p++)
+        if (topo_port_peer(t, s, p).kind == PEER_NODE) arn_up |= 1ull << p;
+    if ((rv = write(ctx, ASW_REG_ARN_UP(0), (uint32_t)arn_up))) return rv;
+    if ((rv = write(ctx, ASW_REG_ARN_UP(1), (uint32_t)(arn_up >> 32)))) return rv;
     if ((rv = write(ctx, ASW_REG_CD_THRESH, rc->hcdth | rc->lcdth << 16))) return rv;
     if ((rv = write(ctx, ASW_REG_FCTH, rc->fcth))) return rv;
     if ((rv = write(ctx, ASW_REG_CRT, rc->crt))) return rv;

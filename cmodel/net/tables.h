@@ -37,6 +37,13 @@ typedef struct {
   unsigned arn_regs;   /* the switches have ARN hardware (AE >= 1) */
   unsigned arn_mode, afi, mark_adapted;
   unsigned hcdth, lcdth, fcth, crt, arn_ttl;
+  /* 1: ARN_UP of a leaf switch also has its end-node ports, so an incast
+   * root (a leaf's down port to a node) gets root stage = the leaf's STAGE
+   * instead of STAGE - 1 and its ARNs are consumed by the first stage-1
+   * switch upstream (the sources' leaves), which adapt the flows (seed 001
+   * §4.3 behaviour, see docs/results.md). 0: the pseudo-code 1 reading,
+   * incast ARNs reach the end nodes. No switch behaviour changes. */
+  unsigned arn_up_nodes;
 } route_cfg;
 
 typedef int (*reg_write_fn)(void *ctx, uint32_t addr, uint32_t data);
