@@ -1,8 +1,13 @@
 # Co-simulation (tb/): RTL vs C model in lockstep under Verilator. See tb/cosim.py.
 #   make cosim P=4 V=2 VOQ=1 ITERS=1 ROUTING=det VCMAP=sl BUF=8 PKT=8 SEED=1 CYCLES=20000
-#        (also PW DW TABLE, SCEN=random|hotspot|full|zerocred|len1|lenmax|rewrite)
+#        (also PW DW TABLE, SCEN=random|hotspot|full|zerocred|len1|lenmax|rewrite|proto
+#         and the directed §15 scenarios, see tb/README.md)
+#   make cosim ARN=afi AE=4 HCDTH=6 LCDTH=3 FCTH=2 CRT=16 TTL=200 ARN_UP=0x3 STAGE=2
+#        (ARN=off|arn|afi|adaptive-th-afi; unset §15 values are drawn per seed; REFONLY=1:
+#         the C side alone)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
-COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS ROUTING VCMAP SCEN SEED CYCLES \
+COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
+              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
 cosim_args = $(foreach v,$(COSIM_VARS),$(if $($(v)),--$(v)=$($(v))))
 

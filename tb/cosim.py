@@ -15,19 +15,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 RTL = [os.path.join(ROOT, "rtl", f) for f in (
     "asw_pkg.sv", "lfsr.sv", "credits.sv", "route_compute.sv", "input_buffer.sv",
-    "islip.sv", "regs.sv", "asw_switch.sv")]
-PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS")
+    "islip.sv", "regs.sv", "congestion_detector.sv", "arn_table.sv", "asw_switch.sv")]
+PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
+# §15 run options of `make cosim` (make variable -> binary option); unset: drawn per seed.
+ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CRT", "--crt"),
+            ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
+ARNS = ("off", "arn", "afi", "adaptive-th-afi")
 JOBS = os.environ.get("COSIM_JOBS", "2")
 
 # Parameter sets built for the matrix (few, because Verilator builds are slow).
+# b and c carry the ARN hardware (AE >= 1): their runs with ARN off check that
+# mode 0 is the plain switch, the ARN runs below use it.
 CFG = {
-    "a": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=0, ITERS=1),
-    "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2),
-    "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3),
-    "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2),
+    "a": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=0, ITERS=1, AE=0),
+    "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4),
+    "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3, AE=6),
+    "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0),
 }
-# (parameter set, routing, vcmap, scenario, cycles): every routing mode, every VC
-# map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3.
+# (parameter set, routing, vcmap, scenario, cycles[, ARN]): every routing mode, every VC
+# map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3; ARN off,
+# ARN, ARN+AFI, Adaptive-Th+AFI with thresholds/timers drawn per seed, every §15
+# directed scenario.
 MATRIX = [
     ("a", "det", "id", "random", 200000),
     ("a", "obl", "sl", "len1", 100000),
@@ -47,8 +55,19 @@ MATRIX = [
     ("b", "2th", "obqa", "rewrite", 100000),
     ("b", "ada", "sl", "proto", 20000),
     ("d", "th", "id", "proto", 20000),
-]
-GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2)
+    # §15 (ARN) runs
+    ("b", "det", "sl", "random", 100000, "arn"),
+    ("b", "det", "afi", "random", 100000, "afi"),
+    ("c", "det", "sl", "random", 100000, "arn"),
+    ("c", "det", "obqa-afi", "random", 100000, "afi"),
+    ("b", "th", "afi", "random", 50000, "adaptive-th-afi"),
+    ("c", "ada", "afi", "rewrite", 50000, "afi"),
+    ("b", "det", "sl", "hotspot", 30000, "afi"),
+] + [("b" if i % 2 == 0 else "c", "det", "id" if i % 4 < 2 else "afi", scen, 8000,
+      "arn" if i % 4 < 2 else "afi")
+     for i, scen in enumerate(("refresh", "replace", "adapted", "consume", "evict", "drop",
+                               "branch", "hyst", "fcth", "crt", "root", "clear"))]
+GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
 
 
 def tag(cfg):
@@ -76,8 +95,10 @@ def tb_sources():
     return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp")]
 
 
-def check_config(cfg):
-    """Rejects an illegal configuration with the C model's message."""
+def check_config(cfg, arn=None):
+    """Rejects an illegal configuration with the C model's message; arn: the §15
+    settings (ARN mode and the ARN_OPTS values, None when unset), each named by its
+    make variable when illegal."""
     d = os.path.join(BUILD, "cosim")
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "cfgcheck")
@@ -87,7 +108,10 @@ def check_config(cfg):
         if run(["gcc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-I" + os.path.join(ROOT, "cmodel"),
                 "-o", exe] + src) != 0:
             sys.exit("cosim: cannot build the C model (cmodel/*.c)")
-    r = subprocess.run([exe] + [str(cfg[k]) for k in PARAMS])
+    extra = []
+    if arn is not None:
+        extra = [arn["ARN"]] + ["-" if arn.get(k) is None else str(arn[k]) for k, _ in ARN_OPTS]
+    r = subprocess.run([exe] + [str(cfg[k]) for k in PARAMS] + extra)
     if r.returncode != 0:
         sys.exit(2)
 
@@ -128,9 +152,28 @@ def yosys_netlist(cfg, out_v, log):
     return yosys(script, log)
 
 
+def build_refsim(cfg):
+    """The C side alone (tb/refsim.c + stimulus + C model, with ASan/UBSan)."""
+    d = os.path.join(BUILD, "cosim", f"ref-{tag(cfg)}")
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, "refsim")
+    srcs = [os.path.join(ROOT, "tb", "refsim.c"), os.path.join(ROOT, "tb", "tb_traffic.c")] + cmodel_sources()
+    deps = srcs + glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + [os.path.join(ROOT, "tb", "tb_traffic.h")]
+    if newest(deps) <= newest([exe]):
+        return exe
+    defs = [f"-DASW_{k}={cfg[k]}" for k in PARAMS]
+    if run(["gcc", "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all", "-I" + os.path.join(ROOT, "cmodel"), "-I" + os.path.join(ROOT, "tb"),
+            "-o", exe] + defs + srcs) != 0:
+        sys.exit("cosim: cannot build tb/refsim.c")
+    return exe
+
+
 def build(cfg, kind="rtl"):
-    """kind: rtl (asserts + FST), cov (coverage), gate (Yosys netlist)."""
+    """kind: rtl (asserts + FST), cov (coverage), gate (Yosys netlist), ref (C side only)."""
     check_config(cfg)
+    if kind == "ref":
+        return build_refsim(cfg)
     lib = libref()
     d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}")
     os.makedirs(d, exist_ok=True)
@@ -164,64 +207,107 @@ def build(cfg, kind="rtl"):
     return exe
 
 
-def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=()):
+def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), arn="off"):
     os.makedirs(fst_dir, exist_ok=True)
     fst = os.path.join(fst_dir, f"fail_{label}_s{seed}.fst")
     cmd = [exe, "--routing", routing, "--vcmap", vcmap, "--scen", scen, "--seed", str(seed),
-           "--cycles", str(cycles), "--fst", fst, "--label", label] + list(extra)
+           "--cycles", str(cycles), "--fst", fst, "--label", label, "--arn", arn] + list(extra)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return r.returncode, r.stdout
 
 
 def parse_cfg(ns):
+    arn = ns.ARN if ns.ARN is not None else "off"
+    if arn not in ARNS:
+        sys.exit(f"cosim: ARN={arn} is not one of {' '.join(ARNS)}")
+    # AE: 4 ARN-table entries when the mechanism is on, else none (plain switch).
+    ae = ns.AE if ns.AE is not None else ("0" if arn == "off" else "4")
     cfg = dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW, TABLE=ns.TABLE,
-               VOQ=ns.VOQ, ITERS=ns.ITERS)
+               VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae)
     for k, v in cfg.items():
         if not re.fullmatch(r"\d+", str(v)):
-            sys.exit(f"cosim: {k}={v} is not a non-negative integer")
+            sys.exit(f"cosim: {'PKT' if k == 'LMAX' else k}={v} is not a non-negative integer")
         cfg[k] = int(v)
     return cfg
 
 
+def parse_arn(ns):
+    """The §15 settings: ARN and the ARN_OPTS variables (None: drawn per seed)."""
+    arn = {"ARN": ns.ARN if ns.ARN is not None else "off"}
+    for k, _ in ARN_OPTS:
+        v = getattr(ns, k)
+        if v is not None and not re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", str(v)):
+            sys.exit(f"cosim: {k}={v} is not a non-negative integer")
+        arn[k] = None if v is None else int(str(v), 0)
+    return arn
+
+
+def arn_args(arn):
+    out = []
+    for k, opt in ARN_OPTS:
+        if arn.get(k) is not None:
+            out += [opt, str(arn[k])]
+    return out
+
+
 ROUTINGS = ("det", "obl", "ada", "th", "2th")
 VCMAPS = ("id", "sl", "obqa", "afi", "obqa-afi")
-SCENS = ("random", "hotspot", "full", "zerocred", "len1", "lenmax", "rewrite", "proto")
+ARN_SCENS = ("refresh", "replace", "adapted", "consume", "evict", "drop", "branch", "hyst",
+             "fcth", "crt", "root", "clear")
+SCENS = ("random", "hotspot", "full", "zerocred", "len1", "lenmax", "rewrite", "proto") + ARN_SCENS
 
 
 def cmd_cosim(ns):
     cfg = parse_cfg(ns)
-    for name, val, legal in (("ROUTING", ns.ROUTING, ROUTINGS), ("VCMAP", ns.VCMAP, VCMAPS),
+    arn = parse_arn(ns)
+    # The paper's configurations (seed 001 §4.1) unless ROUTING / VCMAP are given.
+    routing = ns.ROUTING or ("th" if arn["ARN"] == "adaptive-th-afi" else "det")
+    vcmap = ns.VCMAP or ("afi" if arn["ARN"] in ("afi", "adaptive-th-afi") else "sl")
+    for name, val, legal in (("ROUTING", routing, ROUTINGS), ("VCMAP", vcmap, VCMAPS),
                              ("SCEN", ns.SCEN, SCENS)):
         if val not in legal:
             sys.exit(f"cosim: {name}={val} is not one of {' '.join(legal)}")
-    if "afi" in ns.VCMAP and cfg["V"] < 2:
-        sys.exit(f"cosim: VCMAP={ns.VCMAP} needs V >= 2 (the adapted-flow channel is VC V-1)")
-    exe = build(cfg, "rtl")
-    rc, out = run_one(exe, ns.ROUTING, ns.VCMAP, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
-                      os.path.join(BUILD, "cosim", "fst"))
+    if "afi" in vcmap and cfg["V"] < 2:
+        sys.exit(f"cosim: VCMAP={vcmap} needs V >= 2 (the adapted-flow channel is VC V-1)")
+    if ns.SCEN in ARN_SCENS and arn["ARN"] not in ("arn", "afi"):
+        sys.exit(f"cosim: SCEN={ns.SCEN} is a directed §15 scenario: it needs ARN=arn or ARN=afi")
+    check_config(cfg, arn)
+    exe = build(cfg, "ref" if ns.REFONLY else "rtl")
+    rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
+                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn), arn["ARN"])
     print(out, end="")
     return rc
 
 
-def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None):
+def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
+    matrix = MATRIX if matrix is None else matrix
     exes = {}
-    for key in sorted({m[0] for m in MATRIX}):
+    for key in sorted({m[0] for m in matrix}):
         exes[key] = build(CFG[key], kind)
     passed = failed = 0
     total_cycles = 0
+    arn_tot = {}
     for seed in seeds:
-        for key, routing, vcmap, scen, cycles in MATRIX:
-            cyc = int(cycles * cycles_scale)
-            label = f"{key}-{routing}-{vcmap}-{scen}"
+        for entry in matrix:
+            key, routing, vcmap, scen, cycles = entry[:5]
+            arn = entry[5] if len(entry) > 5 else "off"
+            # directed §15 scenarios are scripts of fixed length: never scaled down
+            cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
+            label = f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
             extra = extra_fn(label, seed) if extra_fn else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
-                              os.path.join(BUILD, "cosim", "fst"), extra)
+                              os.path.join(BUILD, "cosim", "fst"), extra, arn)
             m = re.search(r"^cycles (\d+) flits (\d+) .* fills (\d+) drains (\d+) .*\(([\d.]+) cycles/s\)",
                           out, re.M)
             ran = int(m.group(1)) if m else 0
             info = (f"flits {m.group(2)} fills {m.group(3)} drains {m.group(4)} "
                     f"{float(m.group(5)):.0f} c/s") if m else ""
+            a = re.search(r"^arn (\S+) (.*)$", out, re.M)
+            if a and arn != "off":
+                info += " | " + a.group(2)
+                for name, val in re.findall(r"(\w+) (\d+)", a.group(2)):
+                    arn_tot[name] = arn_tot.get(name, 0) + int(val)
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
             status = "PASS" if ok else "FAIL"
@@ -233,11 +319,13 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None):
                         print("    " + line)
             passed += ok
             failed += not ok
+    if arn_tot:
+        print("ARN runs, counter totals: " + " ".join(f"{k} {v}" for k, v in arn_tot.items()))
     return passed, failed, total_cycles
 
 
 def cmd_test(ns):
-    p, f, cyc = matrix_runs([ns.SEED], 1.0)
+    p, f, cyc = matrix_runs([ns.SEED], 1.0, kind="ref" if ns.REFONLY else "rtl")
     print(f"cosim matrix: {cyc} cycles in {len(MATRIX)} runs")
     print(f"cosim: {p} passed, {f} failed")
     return 1 if f else 0
@@ -246,7 +334,7 @@ def cmd_test(ns):
 def cmd_soak(ns):
     seeds = range(ns.SEED, ns.SEED + ns.SOAK_SEEDS)
     scale = ns.SOAK_CYCLES / 200000.0
-    p, f, cyc = matrix_runs(seeds, scale)
+    p, f, cyc = matrix_runs(seeds, scale, kind="ref" if ns.REFONLY else "rtl")
     print(f"soak: {cyc} cycles in {p + f} runs")
     print(f"soak: {p} passed, {f} failed")
     return 1 if f else 0
@@ -344,8 +432,8 @@ def summarize(merged, ann, annotate_out):
 def cmd_synth(ns):
     d = os.path.join(BUILD, "synth")
     os.makedirs(d, exist_ok=True)
-    configs = [("p4v2", dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2)),
-               ("p8v4", dict(P=8, V=4, BUF=16, LMAX=8, PW=32, DW=8, TABLE=256, VOQ=1, ITERS=2))]
+    configs = [("p4v2", dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=0)),
+               ("p8v4", dict(P=8, V=4, BUF=16, LMAX=8, PW=32, DW=8, TABLE=256, VOQ=1, ITERS=2, AE=0))]
     targets = ns.TARGETS.split(",")
     if ns.CONFIGS:
         configs = [c for c in configs if c[0] in ns.CONFIGS.split(",")]
@@ -377,7 +465,7 @@ def cmd_synth_check(ns):
     """Small configuration through read_slang + synth (part of make test)."""
     d = os.path.join(BUILD, "synth")
     os.makedirs(d, exist_ok=True)
-    cfg = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2)
+    cfg = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
     out_v = os.path.join(d, "check_netlist.v")
     rc = yosys_netlist(cfg, out_v, os.path.join(d, "check.log"))
     ok = rc == 0 and os.path.exists(out_v)
@@ -396,8 +484,13 @@ def main():
     for k, v in dict(P="4", V="2", BUF="8", PKT="8", PW="32", DW="6", TABLE="64", VOQ="1",
                      ITERS="1").items():
         ap.add_argument(f"--{k}", dest=k, default=v)
-    ap.add_argument("--ROUTING", default="det")
-    ap.add_argument("--VCMAP", default="sl")
+    ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
+    ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
+    for k, _ in ARN_OPTS:
+        ap.add_argument(f"--{k}", dest=k, default=None)
+    ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
+    ap.add_argument("--ROUTING", default=None)
+    ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")
     ap.add_argument("--SEED", type=int, default=1)
     ap.add_argument("--CYCLES", type=int, default=20000)

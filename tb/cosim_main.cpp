@@ -134,7 +134,7 @@ static bool compare(Vasw_switch *top, const asw_outputs &out, uint32_t read_addr
 
 // One complete run. trace_from < 0: no waveform. Returns true on PASS.
 static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cycles_run,
-                tb_stats &stats, std::string &end_msg) {
+                tb_stats &stats, std::string &end_msg, std::string &arn_line) {
   asw_config cfg{};
   cfg.ports = ASW_P;
   cfg.vcs = ASW_V;
@@ -145,6 +145,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   cfg.table_entries = ASW_TABLE;
   cfg.voq = ASW_VOQ;
   cfg.iters = ASW_ITERS;
+  cfg.arn_entries = ASW_AE;
   char err[256] = "";
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {
@@ -190,6 +191,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
 #endif
     asw_inputs in;
     tb_inputs(tb, c, &in);
+    tb_observe(tb, ref, c, &in);
     drive(top.get(), in);
     top->clk_i = 0;
     top->eval();
@@ -243,6 +245,9 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   if (tfp) tfp->close();
 #endif
   tb_get_stats(tb, &stats);
+  char rep[512];
+  tb_arn_report(tb, rep, sizeof rep);
+  arn_line = rep;
   if (ok && o.opt.scenario == TB_SCEN_PROTO) {
     if (!proto_seen) {
       ok = false;
@@ -268,20 +273,29 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
 static void usage() {
   std::fprintf(stderr,
                "usage: cosim [--routing det|obl|ada|th|2th] [--vcmap id|sl|obqa|afi|obqa-afi]\n"
-               "             [--scen random|hotspot|full|zerocred|len1|lenmax|rewrite|proto]\n"
-               "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S]\n");
+               "             [--scen %s]\n"
+               "             [--arn off|arn|afi|adaptive-th-afi] [--hcdth N] [--lcdth N] [--fcth N]\n"
+               "             [--crt N] [--ttl N] [--up MASK] [--stage N]\n"
+               "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S]\n",
+               tb_scenario_list());
 }
 
 int main(int argc, char **argv) {
   Options o;
-  o.opt.routing = TB_ROUTE_DET;
-  o.opt.vcmap = TB_VC_ID;
-  o.opt.scenario = TB_SCEN_RANDOM;
-  o.opt.seed = 1;
-  o.opt.cycles = 20000;
+  tb_opts_default(&o.opt);
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+    char err[512];
+    const int r = tb_parse_opt(&o.opt, argv[i], v, err, sizeof err);
+    if (r < 0) {
+      std::fprintf(stderr, "cosim: %s\n", err);
+      return 2;
+    }
+    if (r > 0) {
+      i++;
+      continue;
+    }
     auto need = [&]() {
       if (!v) {
         std::fprintf(stderr, "cosim: %s needs a value\n", a.c_str());
@@ -299,32 +313,7 @@ int main(int argc, char **argv) {
       }
       return static_cast<uint64_t>(n);
     };
-    int idx;
-    if (a == "--routing") {
-      if ((idx = tb_routing_from_name(need().c_str())) < 0) {
-        std::fprintf(stderr, "cosim: unknown routing '%s' (det obl ada th 2th)\n", v);
-        return 2;
-      }
-      o.opt.routing = idx;
-    } else if (a == "--vcmap") {
-      if ((idx = tb_vcmap_from_name(need().c_str())) < 0) {
-        std::fprintf(stderr, "cosim: unknown vcmap '%s' (id sl obqa afi obqa-afi)\n", v);
-        return 2;
-      }
-      o.opt.vcmap = idx;
-    } else if (a == "--scen") {
-      if ((idx = tb_scenario_from_name(need().c_str())) < 0) {
-        std::fprintf(stderr,
-                     "cosim: unknown scenario '%s' (random hotspot full zerocred len1 lenmax "
-                     "rewrite proto)\n", v);
-        return 2;
-      }
-      o.opt.scenario = idx;
-    } else if (a == "--seed") {
-      o.opt.seed = number(need());
-    } else if (a == "--cycles") {
-      o.opt.cycles = number(need());
-    } else if (a == "--window") {
+    if (a == "--window") {
       o.window = number(need());
     } else if (a == "--fst") {
       o.fst = need();
@@ -337,17 +326,17 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  std::printf("cosim %s P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u "
-              "routing=%s vcmap=%s scen=%s seed=%" PRIu64 "\n",
+  std::printf("cosim %s P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u AE=%u "
+              "routing=%s vcmap=%s scen=%s arn=%s seed=%" PRIu64 "\n",
               o.label.c_str(), ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE,
-              ASW_VOQ, ASW_ITERS, tb_routing_name(o.opt.routing), tb_vcmap_name(o.opt.vcmap),
-              tb_scenario_name(o.opt.scenario), o.opt.seed);
+              ASW_VOQ, ASW_ITERS, ASW_AE, tb_routing_name(o.opt.routing), tb_vcmap_name(o.opt.vcmap),
+              tb_scenario_name(o.opt.scenario), tb_arn_name(o.opt.arn), o.opt.seed);
   Mismatch mm{};
   uint64_t cycles = 0;
   tb_stats st{};
-  std::string end_msg;
+  std::string end_msg, arn_line;
   const auto t0 = std::chrono::steady_clock::now();
-  const bool ok = run(o, -1, mm, cycles, st, end_msg);
+  const bool ok = run(o, -1, mm, cycles, st, end_msg, arn_line);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("cycles %" PRIu64 " flits %" PRIu64 " packets %" PRIu64 " reg reads %" PRIu64
@@ -355,6 +344,7 @@ int main(int argc, char **argv) {
               cycles, st.flits_sent, st.packets_sent, st.reg_reads, st.reg_writes, st.fills,
               st.drains, secs,
               secs > 0 ? cycles / secs : 0.0);
+  std::printf("%s\n", arn_line.c_str());
   if (ok) {
     std::printf("PASS\n");
     return 0;
@@ -365,9 +355,9 @@ int main(int argc, char **argv) {
     Mismatch again{};
     uint64_t c2 = 0;
     tb_stats st2{};
-    std::string m2;
+    std::string m2, a2;
     const int64_t from = mm.cycle > o.window ? static_cast<int64_t>(mm.cycle - o.window) : 0;
-    run(o, from, again, c2, st2, m2);
+    run(o, from, again, c2, st2, m2, a2);
     std::printf("waveform of cycles %" PRId64 "..%" PRIu64 " in %s\n", from, c2, o.fst.c_str());
   }
 #endif

@@ -1,14 +1,19 @@
 /* tb_traffic.c — co-simulation stimulus, see tb_traffic.h. */
 #include "tb_traffic.h"
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const routing_names[TB_ROUTE_N] = {"det", "obl", "ada", "th", "2th"};
 static const char *const vcmap_names[TB_VC_N] = {"id", "sl", "obqa", "afi", "obqa-afi"};
-static const char *const scen_names[TB_SCEN_N] = {"random", "hotspot", "full",  "zerocred",
-                                                  "len1",   "lenmax",  "rewrite", "proto"};
+static const char *const scen_names[TB_SCEN_N] = {
+    "random", "hotspot", "full",   "zerocred", "len1", "lenmax", "rewrite", "proto",
+    "refresh", "replace", "adapted", "consume", "evict", "drop", "branch", "hyst",
+    "fcth",    "crt",     "root",    "clear"};
+static const char *const arn_names[TB_ARN_N] = {"off", "arn", "afi", "adaptive-th-afi"};
 
 static int find_name(const char *const *names, int n, const char *s) {
   for (int i = 0; i < n; i++)
@@ -21,9 +26,95 @@ int tb_scenario_from_name(const char *s) { return find_name(scen_names, TB_SCEN_
 const char *tb_routing_name(unsigned r) { return r < TB_ROUTE_N ? routing_names[r] : "?"; }
 const char *tb_vcmap_name(unsigned v) { return v < TB_VC_N ? vcmap_names[v] : "?"; }
 const char *tb_scenario_name(unsigned s) { return s < TB_SCEN_N ? scen_names[s] : "?"; }
+int tb_arn_from_name(const char *s) { return find_name(arn_names, TB_ARN_N, s); }
+const char *tb_arn_name(unsigned a) { return a < TB_ARN_N ? arn_names[a] : "?"; }
+const char *tb_scenario_list(void) {
+  static char buf[512];
+  if (!buf[0])
+    for (int i = 0; i < TB_SCEN_N; i++) {
+      strcat(buf, scen_names[i]);
+      if (i + 1 < TB_SCEN_N) strcat(buf, " ");
+    }
+  return buf;
+}
+static int parse_num(const char *s, unsigned long long max, unsigned long long *out) {
+  char *end = NULL;
+  if (!s || !*s || *s == '-') return -1;
+  unsigned long long n = strtoull(s, &end, 0);
+  if (*end || n > max) return -1;
+  *out = n;
+  return 0;
+}
 
-/* Phase kinds of the traffic pattern. */
-enum { PH_NORMAL, PH_HOTSPOT, PH_WITHHOLD, PH_LEN1, PH_LENMAX, PH_IDLE, PH_N };
+int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen) {
+  static const struct { const char *name; size_t off; unsigned long long max; } nums[] = {
+      {"--hcdth", offsetof(tb_opts, hcdth), 0xFFFF}, {"--lcdth", offsetof(tb_opts, lcdth), 0xFFFF},
+      {"--fcth", offsetof(tb_opts, fcth), 0xFFFF},   {"--crt", offsetof(tb_opts, crt), 0xFFFFFF},
+      {"--ttl", offsetof(tb_opts, ttl), 0xFFFFFF},   {"--stage", offsetof(tb_opts, stage), 15}};
+  unsigned long long n;
+  int idx;
+  if (!strcmp(name, "--routing") || !strcmp(name, "--vcmap") || !strcmp(name, "--scen") ||
+      !strcmp(name, "--arn")) {
+    int r = name[2] == 'r' && name[3] == 'o' ? 0 : name[2] == 'v' ? 1 : name[2] == 's' ? 2 : 3;
+    idx = !val ? -1 : r == 0 ? tb_routing_from_name(val) : r == 1 ? tb_vcmap_from_name(val)
+        : r == 2 ? tb_scenario_from_name(val) : tb_arn_from_name(val);
+    if (idx < 0) {
+      static const char *const lists[3] = {"det obl ada th 2th", "id sl obqa afi obqa-afi",
+                                           "off arn afi adaptive-th-afi"};
+      snprintf(err, errlen, "%s: unknown value '%s' (one of %s)", name, val ? val : "",
+               r == 2 ? tb_scenario_list() : lists[r == 3 ? 2 : r]);
+      return -1;
+    }
+    if (r == 0) o->routing = (unsigned)idx;
+    else if (r == 1) o->vcmap = (unsigned)idx;
+    else if (r == 2) o->scenario = (unsigned)idx;
+    else o->arn = (unsigned)idx;
+    return 1;
+  }
+  if (!strcmp(name, "--seed") || !strcmp(name, "--cycles")) {
+    if (parse_num(val, ~0ULL, &n)) {
+      snprintf(err, errlen, "%s: not a number: '%s'", name, val ? val : "");
+      return -1;
+    }
+    if (name[2] == 's') o->seed = n;
+    else o->cycles = n;
+    return 1;
+  }
+  if (!strcmp(name, "--up")) {
+    if (parse_num(val, ~0ULL, &n)) {
+      snprintf(err, errlen, "--up: not a port mask: '%s'", val ? val : "");
+      return -1;
+    }
+    o->up = (int64_t)n;
+    return 1;
+  }
+  for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+    if (!strcmp(name, nums[k].name)) {
+      if (parse_num(val, nums[k].max, &n)) {
+        snprintf(err, errlen, "%s: not a number in 0..%llu: '%s'", name, nums[k].max, val ? val : "");
+        return -1;
+      }
+      *(long *)((char *)o + nums[k].off) = (long)n;
+      return 1;
+    }
+  return 0;
+}
+
+void tb_opts_default(tb_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->cycles = 20000;
+  o->hcdth = o->lcdth = o->fcth = o->crt = o->ttl = o->stage = -1;
+  o->up = -1;
+}
+
+/* Phase kinds of the traffic pattern (PH_ARNBURST only with ARN on). */
+enum { PH_NORMAL, PH_HOTSPOT, PH_WITHHOLD, PH_LEN1, PH_LENMAX, PH_IDLE, PH_N, PH_ARNBURST = PH_N };
+
+/* §15 constants (contract §15.1) and the directed scenarios' destinations. */
+enum { AQ = 4 };
+enum { D_MP = 0, D_NOMP = 1, D_ONLY = 2, D_HOT = 3, D_A = 4, D_B = 5, D_C = 6, D_D = 7, D_N = 8 };
+#define POOL_MAX 36
 
 typedef struct {
   unsigned credits;   /* credits the sender holds for this VC */
@@ -40,7 +131,13 @@ typedef struct {
   pending_credit *ring; /* FIFO of credits to return, due times non-decreasing */
   unsigned head, count, cap;
   int withhold;
+  unsigned maxd; /* directed scenarios: per-output credit delay */
 } receiver;
+
+typedef struct {
+  uint16_t dest, id;
+  uint8_t vc, port;
+} arn_key;
 
 struct tb_traffic {
   asw_config cfg;
@@ -71,6 +168,51 @@ struct tb_traffic {
   uint8_t *was_full;    /* [P*V] */
   uint64_t proto_at;    /* planned / done protocol violation cycle */
   int proto_done;
+  uint64_t now;
+  /* ---- §15 ---- */
+  unsigned AE;
+  int arn_on;             /* ARN=arn|afi */
+  uint32_t arn_ctrl_cfg;  /* the configured ARN_CTRL value */
+  uint64_t restore_at;    /* restore ARN_CTRL after a mode-0 clear (0: none) */
+  unsigned stage;         /* ROUTE_CTRL.stage as last written */
+  unsigned npool;
+  uint16_t pool[POOL_MAX]; /* destinations of ARN traffic (and much data traffic) */
+  unsigned nkeys;
+  arn_key keys[POOL_MAX];
+  unsigned arn_rate;      /* % of cycles with an ARN message (random) */
+  unsigned burst_left;    /* cycles left of a burst of ARN messages */
+  const asw_switch *ref;
+  uint64_t acc[ASW_ACNT_NUM]; /* counter totals accumulated at CNT_CLEARs */
+  uint64_t arn_out_msgs, marked;
+  uint8_t *sent_adapted;  /* [P][65536/8]: adapted bit sent, by (src, seq) */
+  char fail[320];         /* first failed assertion */
+  /* ---- directed scenarios ---- */
+  int directed;
+  uint64_t s0;            /* first cycle after programming */
+  int done;               /* the scenario's script reached its end */
+  uint32_t wq[32];        /* register writes to issue, (addr, data) pairs */
+  unsigned wq_n, wq_pos;
+  uint64_t dsrc;          /* inputs sending */
+  uint16_t ddest[64];
+  uint8_t dvc[64];
+  unsigned dsl, dadapted, dlen_lo, dlen_hi;
+  double dload;
+  uint64_t v[32];         /* scenario scratch */
+  uint32_t arn_in_now[64];
+  uint64_t arn_in_mask;
+  /* branch scenario tallies */
+  uint64_t br_pk[4], br_ok[4], br_msgs;
+  /* hysteresis model */
+  uint16_t *h_occ;
+  uint8_t *h_hot;
+  /* own models of the directed scenarios */
+  int mkey[32];           /* evict: key in each table entry (-1 none) */
+  uint64_t mwr[32];       /* evict: cycle of its last write/refresh */
+  uint64_t mev;           /* evict: expected evictions */
+  unsigned mq[65], mptr;  /* drop: event FIFO fill, ev_ptr */
+  uint64_t mdrop[64];     /* drop: expected drops per output */
+  uint64_t mcnt[ASW_ACNT_NUM];
+  uint32_t mhist[64];     /* crt: timer history */
 };
 
 /* ---- random numbers (xorshift64*) --------------------------------------- */
@@ -83,6 +225,32 @@ static uint64_t rnd(tb_traffic *t) {
 static unsigned rnd_below(tb_traffic *t, unsigned n) { return n ? (unsigned)(rnd(t) % n) : 0; }
 static int chance(tb_traffic *t, unsigned percent) { return rnd_below(t, 100) < percent; }
 
+/* ---- observation of the C model (register reads, no time advance) ---------- */
+static void failf(tb_traffic *t, const char *fmt, ...) {
+  if (t->fail[0]) return;
+  char m[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  snprintf(t->fail, sizeof t->fail, "cycle %llu (scenario cycle %lld): %s",
+           (unsigned long long)t->now, (long long)(t->now - t->s0), m);
+}
+static uint32_t rd(const tb_traffic *t, uint32_t a) {
+  uint32_t d = 0;
+  if (t->ref) asw_reg_read(t->ref, a, &d);
+  return d;
+}
+static uint64_t cnt(const tb_traffic *t, unsigned p, unsigned k) {
+  return rd(t, ASW_REG_ARN_COUNTER(p, k));
+}
+static uint64_t csum(const tb_traffic *t, unsigned k) {
+  uint64_t s = 0;
+  for (unsigned p = 0; p < t->P; p++) s += cnt(t, p, k);
+  return s;
+}
+static uint64_t port_mask(const tb_traffic *t) { return t->P >= 64 ? ~0ULL : (1ULL << t->P) - 1; }
+
 /* ---- register values ------------------------------------------------------ */
 static uint32_t route_ctrl_value(tb_traffic *t, int vary) {
   unsigned mode = 0, trig = 0;
@@ -93,13 +261,15 @@ static uint32_t route_ctrl_value(tb_traffic *t, int vary) {
   case TB_ROUTE_2TH: mode = ASW_ROUTE_ADAPTIVE; trig = ASW_TRIG_2TH; break;
   default: break;
   }
-  unsigned mask = 0xFF, stage = 1, delta = 1;
+  unsigned mask = 0xFF, stage = t->opt.stage >= 0 ? (unsigned)t->opt.stage : t->stage, delta = 1;
+  if (t->directed) vary = 0;
   if (vary) {
     if (chance(t, 30)) delta = 1 + rnd_below(t, 4);
     if (chance(t, 5)) delta = 1 + rnd_below(t, 127);
-    if (chance(t, 20)) stage = 1 + rnd_below(t, 15);
+    if (chance(t, 20) && t->opt.stage < 0) stage = 1 + rnd_below(t, 15);
     if (chance(t, 20)) mask = rnd_below(t, 256);
   }
+  t->stage = stage;
   return asw_route_ctrl(mode, trig, mask, stage, delta);
 }
 
@@ -159,7 +329,106 @@ static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   }
 }
 
+/* ---- §15 register values (user-fixed values win) ---------------------------- */
+static uint32_t cd_thresh_value(tb_traffic *t) {
+  unsigned buf = t->cfg.buf_flits, h, l;
+  if (t->opt.hcdth >= 0) h = (unsigned)t->opt.hcdth;
+  else if (t->opt.lcdth >= 0) h = (unsigned)t->opt.lcdth + rnd_below(t, buf - (unsigned)t->opt.lcdth + 1);
+  else h = 1 + rnd_below(t, (3 * buf + 3) / 4);
+  l = t->opt.lcdth >= 0 ? (unsigned)t->opt.lcdth : 1 + rnd_below(t, h);
+  return h | (uint32_t)l << 16;
+}
+static uint32_t fcth_value(tb_traffic *t) {
+  return t->opt.fcth >= 0 ? (uint32_t)t->opt.fcth : rnd_below(t, t->cfg.buf_flits / 2 + 1);
+}
+static uint32_t crt_value(tb_traffic *t) {
+  return t->opt.crt >= 0 ? (uint32_t)t->opt.crt : 1 + rnd_below(t, 32);
+}
+static uint32_t ttl_value(tb_traffic *t) {
+  return t->opt.ttl >= 0 ? (uint32_t)t->opt.ttl : 16 + rnd_below(t, chance(t, 80) ? 200 : 800);
+}
+static uint32_t up_value(tb_traffic *t, unsigned w) {
+  uint64_t m = t->opt.up >= 0 ? (uint64_t)t->opt.up : rnd(t);
+  m &= port_mask(t);
+  return (uint32_t)(w ? m >> 32 : m);
+}
+
+static void arn_illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  unsigned buf = t->cfg.buf_flits;
+  switch (rnd_below(t, 14)) {
+  case 0: *a = ASW_REG_ARN_CTRL; *d = 3; break;
+  case 1: *a = ASW_REG_ARN_CTRL; *d = t->arn_ctrl_cfg | 8u << rnd_below(t, 29); break;
+  case 2: *a = ASW_REG_CD_THRESH; *d = 1u | 2u << 16; break; /* LCDTH > HCDTH */
+  case 3: *a = ASW_REG_CD_THRESH; *d = (buf + 1) | 1u << 16; break;
+  case 4: *a = ASW_REG_CD_THRESH; *d = 1; break; /* LCDTH 0 */
+  case 5: *a = ASW_REG_FCTH; *d = buf + 1 + rnd_below(t, 3); break;
+  case 6: *a = ASW_REG_FCTH; *d = 1u << 16; break;
+  case 7: *a = chance(t, 50) ? ASW_REG_CRT : ASW_REG_ARN_TTL; *d = 0; break;
+  case 8: *a = chance(t, 50) ? ASW_REG_CRT : ASW_REG_ARN_TTL; *d = 1u << 24 | 5u; break;
+  case 9: /* ARN_UP bit >= P */
+    if (t->P < 32) { *a = ASW_REG_ARN_UP(0); *d = 1u << t->P; }
+    else if (t->P < 64) { *a = ASW_REG_ARN_UP(1); *d = 1u << (t->P - 32); }
+    else { *a = ASW_REG_ARN_CTRL; *d = 3; }
+    break;
+  case 10: *a = ASW_REG_ARN_COUNTER(rnd_below(t, t->P), rnd_below(t, 16)); *d = 0; break;
+  case 11: *a = ASW_REG_ARN_ENTRY(rnd_below(t, t->AE), rnd_below(t, 4)); *d = 0; break;
+  case 12: *a = ASW_REG_ROOT(rnd_below(t, t->P), rnd_below(t, 2)); *d = 0; break;
+  default: /* modes the configuration does not allow */
+    *a = ASW_REG_ARN_CTRL;
+    if (!t->cfg.voq) *d = 1;
+    else if (t->V == 1) *d = chance(t, 50) ? 2 : 4 | 1;
+    else *d = 3 | 4;
+    break;
+  }
+}
+
+/* A rewrite of a §15 register (AE >= 1), mostly legal. */
+static void arn_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  unsigned k = rnd_below(t, 100);
+  if (k < 30) {
+    *a = ASW_REG_ARN_CTRL;
+    *d = t->arn_ctrl_cfg;
+    if (t->arn_on && !t->restore_at && chance(t, 50)) { /* clear (mode 0), restored later */
+      *d = t->arn_ctrl_cfg & 4u;
+      t->restore_at = t->now + 20 + rnd_below(t, 600);
+    } else if (t->restore_at) {
+      *d = t->arn_ctrl_cfg & 4u; /* stays cleared until the restore */
+    }
+    if (t->opt.scenario == TB_SCEN_REWRITE && t->V >= 2 && chance(t, 30)) *d ^= 4u;
+  } else if (k < 45) {
+    *a = ASW_REG_CD_THRESH;
+    *d = cd_thresh_value(t);
+  } else if (k < 55) {
+    *a = ASW_REG_FCTH;
+    *d = fcth_value(t);
+  } else if (k < 65) {
+    *a = ASW_REG_CRT;
+    *d = crt_value(t);
+  } else if (k < 75) {
+    *a = ASW_REG_ARN_TTL;
+    *d = ttl_value(t);
+  } else if (k < 85) {
+    unsigned w = t->P > 32 ? rnd_below(t, 2) : 0;
+    *a = ASW_REG_ARN_UP(w);
+    *d = up_value(t, w);
+  } else {
+    arn_illegal_write(t, a, d);
+  }
+}
+
+static uint32_t arn_read_addr(tb_traffic *t) {
+  unsigned k = rnd_below(t, 100);
+  if (k < 40) return ASW_REG_ARN_COUNTER(rnd_below(t, t->P), rnd_below(t, 16));
+  if (k < 65) return ASW_REG_ARN_ENTRY(rnd_below(t, t->AE), rnd_below(t, 4));
+  if (k < 85) return ASW_REG_ROOT(rnd_below(t, t->P), rnd_below(t, 2));
+  return ASW_REG_ARN_CTRL + rnd_below(t, 7);
+}
+
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
+    arn_random_write(t, a, d);
+    return;
+  }
   unsigned k = rnd_below(t, 100);
   if (k < 40) {
     unsigned dst = rnd_below(t, t->cfg.table_entries);
@@ -182,6 +451,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     if (chance(t, 20)) *d |= (uint32_t)rnd(t) << 23; /* bits above the fields: ignored */
     if (t->opt.scenario == TB_SCEN_REWRITE) /* any mode and trigger while traffic flows */
       *d = (*d & ~0xFu) | rnd_below(t, 3) | (rnd_below(t, 3) << 2);
+    t->stage = *d >> 12 & 0xFu;
   } else if (k < 80 && t->opt.scenario == TB_SCEN_REWRITE) {
     *a = ASW_REG_VC_CTRL;
     *d = rnd_below(t, t->V >= 2 ? 4 : 2);
@@ -200,6 +470,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 }
 
 static uint32_t random_read_addr(tb_traffic *t) {
+  if (t->AE && chance(t, 30)) return arn_read_addr(t);
   unsigned k = rnd_below(t, 100);
   if (k < 20) return ASW_REG_COUNTER(rnd_below(t, t->P), rnd_below(t, 8));
   if (k < 35) return ASW_REG_OCC(rnd_below(t, t->P), rnd_below(t, t->V), rnd_below(t, t->NQ));
@@ -225,6 +496,681 @@ static int script_push(tb_traffic *t, unsigned cap, uint32_t a, uint32_t d) {
   return 0;
 }
 
+/* ==== directed §15 scenarios ================================================
+ * Time e = cycle - s0 (s0: first cycle after the programming script). Each
+ * scenario drives flows (inputs -> destination, VC), ARN messages and register
+ * writes at fixed e, and checks the C model's counters and state (register
+ * reads) against the contract and against its own small models. */
+enum { MAXCRT = 0xFFFFFF };
+
+static unsigned dmode(const tb_traffic *t) { return t->opt.arn == TB_ARN_AFI ? 2u : 1u; }
+static unsigned davc(const tb_traffic *t) { return dmode(t) == 2 ? t->V - 1 : 0; }
+static void dir_write(tb_traffic *t, uint32_t a, uint32_t d) {
+  if (t->wq_n + 2 <= sizeof t->wq / sizeof t->wq[0]) {
+    t->wq[t->wq_n++] = a;
+    t->wq[t->wq_n++] = d;
+  }
+}
+static void dir_msg(tb_traffic *t, asw_inputs *in, unsigned port, uint32_t msg) {
+  t->arn[port] = msg;
+  in->arn_mask |= 1ULL << port;
+}
+static void flow(tb_traffic *t, unsigned p, unsigned dest, unsigned vc) {
+  t->dsrc |= 1ULL << p;
+  t->ddest[p] = (uint16_t)dest;
+  t->dvc[p] = (uint8_t)vc;
+}
+static void fast_receivers(tb_traffic *t, unsigned maxd) {
+  for (unsigned o = 0; o < t->P; o++) {
+    t->rcv[o].withhold = 0;
+    t->rcv[o].maxd = maxd;
+  }
+}
+/* Index of the valid entry {dest, port, vc}, -1 if none. */
+static int find_entry(const tb_traffic *t, unsigned dest, unsigned port, unsigned vc) {
+  for (unsigned k = 0; k < t->AE; k++) {
+    uint32_t w = rd(t, ASW_REG_ARN_ENTRY(k, 0));
+    if ((w >> 31) && (w & 0xFFFFu) == dest && (w >> 16 & 0x3Fu) == port && (w >> 22 & 7u) == vc)
+      return (int)k;
+  }
+  return -1;
+}
+static unsigned valid_entries(const tb_traffic *t) {
+  unsigned n = 0;
+  for (unsigned k = 0; k < t->AE; k++) n += rd(t, ASW_REG_ARN_ENTRY(k, 0)) >> 31;
+  return n;
+}
+/* selectAlternativeOport of §15.3 step 4 from register reads (CSET[0] = all
+ * ports): the candidate != port with the most CRED[o][avc], first in the scan
+ * order from det_port among equals. *differ: the candidates' credits differ. */
+static int expected_alt(const tb_traffic *t, unsigned det, unsigned port, unsigned avc, int *differ) {
+  int best = -1;
+  uint32_t max = 0, min = UINT32_MAX;
+  for (unsigned k = 0; k < t->P; k++) {
+    unsigned o = (det + k) % t->P;
+    if (o == port) continue;
+    uint32_t c = rd(t, ASW_REG_CRED(o, avc));
+    if (c < min) min = c;
+    if (best < 0 || c > max) {
+      best = (int)o;
+      max = c;
+    }
+  }
+  if (differ) *differ = min != max;
+  return best;
+}
+static int check_entry(tb_traffic *t, const char *what, unsigned dest, unsigned port, unsigned vc,
+                       int consumed) {
+  int k = find_entry(t, dest, port, vc);
+  if (k < 0) {
+    failf(t, "%s: no valid ARN entry {dest %u, port %u, vc %u}", what, dest, port, vc);
+    return -1;
+  }
+  unsigned c = rd(t, ASW_REG_ARN_ENTRY(k, 0)) >> 29 & 1u;
+  if ((int)c != consumed) failf(t, "%s: entry %d consumed %u, expected %d", what, k, c, consumed);
+  return k;
+}
+
+static void dir_thresholds(tb_traffic *t, unsigned *up_all, unsigned *h, unsigned *l,
+                           unsigned *fc, unsigned *crt, unsigned *ttl) {
+  unsigned buf = t->cfg.buf_flits, half = buf / 2 ? buf / 2 : 1;
+  *up_all = 0;
+  *h = buf;
+  *l = buf;
+  *fc = 0;
+  *crt = MAXCRT;
+  *ttl = 200;
+  switch (t->opt.scenario) {
+  case TB_SCEN_CONSUME: *ttl = 3000; break;
+  case TB_SCEN_EVICT: *ttl = 400; break;
+  case TB_SCEN_DROP: *ttl = 100; break;
+  case TB_SCEN_BRANCH: *ttl = MAXCRT; break;
+  case TB_SCEN_ADAPTED: *up_all = 1; *h = half; *l = 1; *crt = 8; break;
+  case TB_SCEN_HYST:
+    *h = (3 * buf) / 4 > 2 ? (3 * buf) / 4 : 2;
+    *l = buf / 4 > 1 ? buf / 4 : 1;
+    if (*l >= *h) *l = *h - 1;
+    *ttl = 100;
+    break;
+  case TB_SCEN_FCTH: *h = half; *l = 1; *fc = half; *crt = 8; *ttl = 100; break;
+  case TB_SCEN_CRT: *h = half; *l = 1; *crt = 12; *ttl = 100; break;
+  case TB_SCEN_ROOT: *h = half; *l = 1; *crt = 10; *ttl = 60; break;
+  case TB_SCEN_CLEAR: *up_all = 1; *h = half; *l = 1; *crt = 10; *ttl = 200; break;
+  default: break;
+  }
+}
+
+static int dir_program(tb_traffic *t, unsigned cap) {
+  int bad = 0;
+  unsigned P = t->P, up_all, h, l, fc, crt, ttl;
+  bad |= script_push(t, cap, ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, t->stage, 1));
+  bad |= script_push(t, cap, ASW_REG_VC_CTRL, dmode(t) == 2 ? 2u : 0u);
+  uint64_t all = port_mask(t);
+  uint64_t cs[4] = {all, 1ULL << 2, 3ULL << 1, all & ~1ULL};
+  for (unsigned c = 0; c < 4; c++) {
+    bad |= script_push(t, cap, ASW_REG_CSET(c, 0), (uint32_t)cs[c]);
+    if (P > 32) bad |= script_push(t, cap, ASW_REG_CSET(c, 1), (uint32_t)(cs[c] >> 32));
+  }
+  static const struct { unsigned det, cset, mp; } fwd[D_N] = {
+      [D_MP] = {3, 0, 1}, [D_NOMP] = {1, 0, 0}, [D_ONLY] = {2, 1, 1}, [D_HOT] = {1, 0, 1},
+      [D_A] = {1, 0, 0},  [D_B] = {2, 0, 0},    [D_C] = {3, 0, 0},    [D_D] = {0, 0, 1}};
+  for (unsigned d = 0; d < D_N; d++)
+    bad |= script_push(t, cap, ASW_REG_FWD(d), asw_fwd_entry(fwd[d].det, 0, fwd[d].cset, fwd[d].mp));
+  dir_thresholds(t, &up_all, &h, &l, &fc, &crt, &ttl);
+  bad |= script_push(t, cap, ASW_REG_ARN_UP(0), up_all ? (uint32_t)all : 0);
+  if (P > 32) bad |= script_push(t, cap, ASW_REG_ARN_UP(1), up_all ? (uint32_t)(all >> 32) : 0);
+  bad |= script_push(t, cap, ASW_REG_CD_THRESH, h | l << 16);
+  bad |= script_push(t, cap, ASW_REG_FCTH, fc);
+  bad |= script_push(t, cap, ASW_REG_CRT, crt);
+  bad |= script_push(t, cap, ASW_REG_ARN_TTL, ttl);
+  bad |= script_push(t, cap, ASW_REG_ARN_CTRL, dmode(t));
+  t->arn_ctrl_cfg = dmode(t);
+  t->v[10] = h;
+  t->v[11] = l;
+  t->v[12] = crt;
+  t->v[13] = ttl;
+  fast_receivers(t, 1);
+  t->dsl = 0;
+  t->dlen_lo = 1;
+  t->dlen_hi = 2;
+  t->dload = 1.0;
+  for (unsigned k = 0; k < 32; k++) t->mkey[k] = -1;
+  return bad;
+}
+
+/* evict: the key of message j (distinct for j < 8 V P). */
+static uint32_t evict_msg(const tb_traffic *t, unsigned j, unsigned *port) {
+  *port = (j / (8 * t->V)) % t->P;
+  return asw_arn_msg(j % 8, (j / 8) % t->V, (t->stage + 1) & 0xFu, j & 0x1FFu);
+}
+
+static void dir_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
+  const int64_t e = (int64_t)(cycle - t->s0);
+  const unsigned S = t->stage, S1 = (t->stage + 1) & 0xFu, P = t->P, V = t->V;
+  switch (t->opt.scenario) {
+  case TB_SCEN_REFRESH:
+  case TB_SCEN_REPLACE:
+    if (e >= 10 && e <= 460 && (e - 10) % 50 == 0) {
+      unsigned k = (unsigned)(e - 10) / 50;
+      unsigned id = t->opt.scenario == TB_SCEN_REPLACE && (k & 1) ? 6 : 5;
+      dir_msg(t, in, 1, asw_arn_msg(D_MP, 0, S, id));
+    }
+    break;
+  case TB_SCEN_CONSUME:
+    if (e == 10) {
+      t->dsl = davc(t); /* identity SL2VC: the flows use the VC step 4 compares */
+      flow(t, 0, D_A, 0);
+      flow(t, 1, D_C, 0);
+      flow(t, 2, D_D, 0);
+      t->rcv[1].withhold = t->rcv[3].withhold = 1;
+      t->rcv[0].maxd = 30;
+    }
+    if (e == 300) dir_msg(t, in, 3, asw_arn_msg(D_MP, 0, S, 11));
+    if (e == 310) dir_msg(t, in, 0, asw_arn_msg(D_NOMP, 0, S, 12));
+    if (e == 320) dir_msg(t, in, 2, asw_arn_msg(D_ONLY, 0, S, 13));
+    if (e == 330) dir_msg(t, in, 1, asw_arn_msg(D_MP, 1, S1, 14));
+    if (e == 340 && V < 8) dir_msg(t, in, 0, asw_arn_msg(D_MP, V, S, 15));
+    if (e == 350 && t->cfg.table_entries < (1u << t->cfg.dest_bits))
+      dir_msg(t, in, 0, asw_arn_msg(t->cfg.table_entries, 0, S, 16));
+    if (e == 400) {
+      t->dsrc = 0;
+      fast_receivers(t, 1);
+    }
+    break;
+  case TB_SCEN_EVICT: {
+    unsigned N = t->AE + 3, port;
+    if (e >= 10 && e < 10 + 3 * (int64_t)N && (e - 10) % 3 == 0) {
+      uint32_t m = evict_msg(t, (unsigned)(e - 10) / 3, &port);
+      dir_msg(t, in, port, m);
+    }
+    if (e == 10 + 3 * (int64_t)N) { /* refresh the oldest entry: it is not the victim next */
+      unsigned k = 0;
+      for (unsigned j = 1; j < t->AE; j++)
+        if (t->mwr[j] < t->mwr[k]) k = j;
+      t->v[0] = k;
+      uint32_t m = evict_msg(t, (unsigned)t->mkey[k], &port);
+      dir_msg(t, in, port, m);
+    }
+    if (e == 13 + 3 * (int64_t)N) {
+      uint32_t m = evict_msg(t, N, &port);
+      dir_msg(t, in, port, m);
+    }
+    break;
+  }
+  case TB_SCEN_DROP:
+    if (e >= 10 && e < 22)
+      for (unsigned p = 0; p < P; p++)
+        dir_msg(t, in, p, asw_arn_msg((p + (unsigned)e) % 8, 0, S1, ((unsigned)e * P + p) & 0x1FFu));
+    break;
+  case TB_SCEN_BRANCH:
+    if (e == 10) dir_msg(t, in, 3, asw_arn_msg(D_MP, 0, S, 1));
+    if (e == 12) dir_msg(t, in, 2, asw_arn_msg(D_NOMP, 0, S1, 2));
+    if (e == 30) {
+      flow(t, 1, D_MP, 0);   /* branch 1: consumed entry -> alt port */
+      flow(t, 2, D_NOMP, 0); /* branch 2: non-consumed entry -> ARN upstream */
+      flow(t, 0, D_MP, 1);   /* branch 3: no entry for VC 1 */
+      flow(t, 3, D_A, 0);    /* branch 3: no entry for the destination */
+      t->dload = 0.5;
+      t->dlen_lo = 2; /* >= 2: RCs of one input never in consecutive cycles (no de-dup) */
+      t->dlen_hi = t->cfg.max_packet;
+    }
+    if (e == 2030) t->dsrc = 0;
+    break;
+  case TB_SCEN_ADAPTED:
+    if (e == 10 || e == 1900) {
+      for (unsigned p = 0; p < P; p++) flow(t, p, D_HOT, 0);
+      t->dadapted = e == 10;
+      fast_receivers(t, 0);
+    }
+    if (e == 1510 || e == 3400) t->dsrc = 0;
+    break;
+  case TB_SCEN_HYST:
+    if (e >= 10 && e < 6010 && (e - 10) % 150 == 0) {
+      static const double loads[] = {1.0, 0.5, 0.2, 0.1, 0.0};
+      static const unsigned delays[] = {0, 2, 6};
+      for (unsigned p = 0; p < P; p++) flow(t, p, D_HOT, 0);
+      t->dload = loads[rnd_below(t, 5)];
+      fast_receivers(t, delays[rnd_below(t, 3)]);
+    }
+    if (e == 6010) t->dsrc = 0;
+    break;
+  case TB_SCEN_FCTH:
+    if (e == 10) {
+      flow(t, 0, D_A, 0);
+      flow(t, 1, D_A, 0);
+      flow(t, 2, D_B, 0);
+      flow(t, 3, D_B, 0);
+      t->dlen_hi = 1;
+      fast_receivers(t, 0);
+      t->rcv[2].withhold = 1; /* output 2: no credits -> a branch, not a root */
+    }
+    if (e == 1510) { /* credits flow again: a pause lets them recover, then the same load */
+      t->rcv[2].withhold = 0;
+      t->dsrc = 0;
+    }
+    if (e == 1600)
+      for (unsigned p = 0; p < 4; p++) flow(t, p, p < 2 ? D_A : D_B, 0);
+    if (e == 3010) t->dsrc = 0;
+    break;
+  case TB_SCEN_CRT:
+    if (e >= 10 && e < 4210 && (e - 10) % 600 == 0) {
+      for (unsigned p = 0; p < 3; p++) flow(t, p, D_A, 0);
+      t->dlen_hi = 1;
+      fast_receivers(t, 0);
+    }
+    if (e >= 310 && (e - 310) % 600 == 0) t->dsrc = 0;
+    if (e == 2310) { /* while idle: CRT 12 -> 3 */
+      dir_write(t, ASW_REG_CRT, 3);
+      t->v[12] = 3;
+    }
+    break;
+  case TB_SCEN_ROOT:
+    if (e == 10 || e == 2600) {
+      for (unsigned p = 0; p < 3; p++) flow(t, p, D_HOT, 0);
+      fast_receivers(t, 0);
+    }
+    if (e == 2010 || e == 3600) t->dsrc = 0;
+    break;
+  case TB_SCEN_CLEAR:
+    if (e == 10) {
+      for (unsigned p = 0; p < 3; p++) flow(t, p, D_HOT, 0);
+      fast_receivers(t, 0);
+    }
+    if (e >= 20 && e < 2000 && e % 50 == 0)
+      dir_msg(t, in, 3, asw_arn_msg(D_MP, 0, S, (unsigned)(e / 50) & 0x1FFu));
+    if (e == 1000) {
+      dir_write(t, ASW_REG_ARN_CTRL, 0);
+      t->v[0] = cycle;
+    }
+    if (e == 1300) {
+      dir_write(t, ASW_REG_ARN_CTRL, t->arn_ctrl_cfg);
+      t->v[1] = cycle;
+    }
+    if (e == 2500) t->dsrc = 0;
+    break;
+  default: break;
+  }
+}
+
+static void dir_observe(tb_traffic *t, uint64_t cycle) {
+  const int64_t e = (int64_t)(cycle - t->s0);
+  const unsigned P = t->P, V = t->V;
+  switch (t->opt.scenario) {
+  case TB_SCEN_REFRESH:
+  case TB_SCEN_REPLACE: {
+    const int replace = t->opt.scenario == TB_SCEN_REPLACE;
+    const int64_t last = 460, ttl = (int64_t)t->v[13];
+    if (e >= 12 && e <= 462 && (e - 12) % 50 == 0) { /* written / refreshed in e-1 */
+      unsigned k = (unsigned)(e - 12) / 50, id = replace && (k & 1) ? 6 : 5;
+      uint32_t w0 = rd(t, ASW_REG_ARN_ENTRY(0, 0)), w1 = rd(t, ASW_REG_ARN_ENTRY(0, 1)),
+               w2 = rd(t, ASW_REG_ARN_ENTRY(0, 2));
+      if (!(w0 >> 31) || (w0 & 0xFFFFu) != D_MP || (w0 >> 16 & 0x3Fu) != 1 || (w0 >> 29 & 1u) != 1 ||
+          (w1 & 0x1FFu) != id || w2 != ttl)
+        failf(t, "message %u: entry 0 w0 0x%08x w1 0x%08x w2 %u, expected {dest %u, port 1, "
+                 "consumed, id %u, ttl %lld}", k, w0, w1, w2, D_MP, id, (long long)ttl);
+      for (unsigned j = 1; j < t->AE; j++)
+        if (rd(t, ASW_REG_ARN_ENTRY(j, 0))) failf(t, "entry %u valid: one key, one entry", j);
+    }
+    if (e >= 12 && e <= last + 1 + ttl && !(rd(t, ASW_REG_ARN_ENTRY(0, 0)) >> 31))
+      failf(t, "entry 0 invalid in its lifetime (refresh must extend it)");
+    if (e == last + 1 + ttl && csum(t, ASW_ACNT_EXPIRED))
+      failf(t, "entry expired before ARN_TTL cycles");
+    if (e == last + 2 + ttl && ((rd(t, ASW_REG_ARN_ENTRY(0, 0)) >> 31) || csum(t, ASW_ACNT_EXPIRED) != 1))
+      failf(t, "entry not expired exactly ARN_TTL cycles after its last refresh");
+    if (e == last + ttl + 10) {
+      uint64_t rcv = cnt(t, 1, ASW_ACNT_RECEIVED), con = cnt(t, 1, ASW_ACNT_CONSUMED);
+      if (rcv != 10 || con != (replace ? 10u : 1u) || csum(t, ASW_ACNT_EXPIRED) != 1 ||
+          csum(t, ASW_ACNT_EVICTED) || csum(t, ASW_ACNT_IN_DROPPED))
+        failf(t, "counters: received %llu consumed %llu expired %llu evicted %llu, expected 10 %u 1 0",
+              (unsigned long long)rcv, (unsigned long long)con,
+              (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
+              replace ? 10u : 1u);
+      t->done = 1;
+    }
+    break;
+  }
+  case TB_SCEN_CONSUME: {
+    const unsigned S1 = (t->stage + 1) & 0xFu;
+    (void)S1;
+    if (e == 301) { /* processing cycle of message a: what step 4 reads */
+      int differ = 0;
+      t->v[0] = (uint64_t)expected_alt(t, 3, 3, davc(t), &differ);
+      if (!differ) failf(t, "the candidates' credits are all equal: the choice is not exercised");
+      if (find_entry(t, D_MP, 3, 0) >= 0) failf(t, "entry visible in its processing cycle");
+    }
+    if (e == 302) {
+      int k = check_entry(t, "with candidate", D_MP, 3, 0, 1);
+      if (k >= 0 && (rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu) != t->v[0])
+        failf(t, "alt_port %u, expected %llu (most credits on VC %u)",
+              rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu, (unsigned long long)t->v[0], davc(t));
+      if (cnt(t, 3, ASW_ACNT_CONSUMED) != 1) failf(t, "arn_consumed[3] != 1");
+    }
+    if (e == 312) check_entry(t, "FWD not multipath", D_NOMP, 0, 0, 0);
+    if (e == 322) check_entry(t, "no candidate but the entry port", D_ONLY, 2, 0, 0);
+    if (e == 332) check_entry(t, "stage mismatch", D_MP, 1, 1, 0);
+    if (e == 342 && V < 8) check_entry(t, "vc >= V", D_MP, 0, V, dmode(t) == 2);
+    if (e == 352 && t->cfg.table_entries < (1u << t->cfg.dest_bits))
+      check_entry(t, "dest >= TABLE", t->cfg.table_entries, 0, 0, 0);
+    if (e == 360) {
+      uint64_t want = 1 + (dmode(t) == 2 && V < 8);
+      if (csum(t, ASW_ACNT_CONSUMED) != want)
+        failf(t, "arn_consumed %llu, expected %llu", (unsigned long long)csum(t, ASW_ACNT_CONSUMED),
+              (unsigned long long)want);
+      t->done = 1;
+    }
+    break;
+  }
+  case TB_SCEN_EVICT: {
+    const unsigned N = t->AE + 3, AE = t->AE;
+    int64_t j = -1;
+    if (e >= 12 && e < 12 + 3 * (int64_t)N && (e - 12) % 3 == 0) j = (e - 12) / 3;
+    if (e == 15 + 3 * (int64_t)N) j = N;
+    if (j >= 0) { /* own model of step 5: lowest free entry, else the oldest write */
+      unsigned k = 0;
+      int found = 0;
+      for (unsigned x = 0; x < AE && !found; x++)
+        if (t->mkey[x] < 0) k = x, found = 1;
+      if (!found) {
+        for (unsigned x = 1; x < AE; x++)
+          if (t->mwr[x] < t->mwr[k]) k = x;
+        t->mev++;
+      }
+      t->mkey[k] = (int)j;
+      t->mwr[k] = cycle - 1;
+      if ((rd(t, ASW_REG_ARN_ENTRY(k, 1)) & 0x1FFu) != (unsigned)j ||
+          !(rd(t, ASW_REG_ARN_ENTRY(k, 0)) >> 31))
+        failf(t, "message %lld: expected in entry %u, which holds id %u", (long long)j, k,
+              rd(t, ASW_REG_ARN_ENTRY(k, 1)) & 0x1FFu);
+      if (csum(t, ASW_ACNT_EVICTED) != t->mev)
+        failf(t, "arn_evicted %llu, expected %llu", (unsigned long long)csum(t, ASW_ACNT_EVICTED),
+              (unsigned long long)t->mev);
+    }
+    if (e == 12 + 3 * (int64_t)N) { /* the refresh */
+      unsigned k = (unsigned)t->v[0];
+      t->mwr[k] = cycle - 1;
+      if (rd(t, ASW_REG_ARN_ENTRY(k, 2)) != t->v[13] || csum(t, ASW_ACNT_EVICTED) != t->mev)
+        failf(t, "refresh of entry %u: ttl %u, evicted %llu", k, rd(t, ASW_REG_ARN_ENTRY(k, 2)),
+              (unsigned long long)csum(t, ASW_ACNT_EVICTED));
+    }
+    if (e == 20 + 3 * (int64_t)N + (int64_t)t->v[13]) {
+      if (csum(t, ASW_ACNT_EXPIRED) != AE || csum(t, ASW_ACNT_EVICTED) != N + 1 - AE ||
+          csum(t, ASW_ACNT_RECEIVED) != N + 2 || valid_entries(t))
+        failf(t, "expired %llu evicted %llu received %llu, expected %u %u %u",
+              (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
+              (unsigned long long)csum(t, ASW_ACNT_RECEIVED), AE, N + 1 - AE, N + 2);
+      t->done = 1;
+    }
+    break;
+  }
+  case TB_SCEN_DROP:
+    if (e >= 10 && e < 60) { /* own model of §15.4 (root FIFO 0 stays empty) */
+      unsigned n = P + 1, chosen = n;
+      for (unsigned k = 0; k < n; k++)
+        if (t->mq[(t->mptr + k) % n]) {
+          chosen = (t->mptr + k) % n;
+          break;
+        }
+      uint64_t push = 0;
+      if (e < 22)
+        for (unsigned p = 0; p < P; p++) {
+          if (t->mq[1 + p] == AQ) t->mdrop[p]++;
+          else push |= 1ULL << p;
+        }
+      if (chosen < n) {
+        t->mq[chosen]--;
+        t->mptr = (chosen + 1) % n;
+      }
+      for (unsigned p = 0; p < P; p++) t->mq[1 + p] += push >> p & 1u;
+    }
+    if (e == 60) {
+      uint64_t tot = 0;
+      for (unsigned p = 0; p < P; p++) {
+        tot += t->mdrop[p];
+        if (cnt(t, p, ASW_ACNT_IN_DROPPED) != t->mdrop[p] || cnt(t, p, ASW_ACNT_RECEIVED) != 12)
+          failf(t, "output %u: arn_in_dropped %llu (expected %llu), arn_received %llu (12)", p,
+                (unsigned long long)cnt(t, p, ASW_ACNT_IN_DROPPED), (unsigned long long)t->mdrop[p],
+                (unsigned long long)cnt(t, p, ASW_ACNT_RECEIVED));
+      }
+      if (!tot) failf(t, "no drop: the burst does not overflow the event FIFOs");
+      t->done = 1;
+    }
+    break;
+  case TB_SCEN_BRANCH:
+    if (e == 11) t->v[1] = (uint64_t)expected_alt(t, 3, 3, davc(t), NULL);
+    if (e == 14) {
+      int k = check_entry(t, "branch 1 entry", D_MP, 3, 0, 1);
+      t->v[0] = k >= 0 ? rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu : 99;
+      if (t->v[0] != t->v[1]) failf(t, "alt_port %llu, expected %llu", (unsigned long long)t->v[0],
+                                    (unsigned long long)t->v[1]);
+      check_entry(t, "branch 2 entry", D_NOMP, 2, 0, 0);
+    }
+    if (e == 2400) {
+      for (unsigned b = 1; b <= 3; b++)
+        if (!t->br_pk[b] || t->br_ok[b] != t->br_pk[b])
+          failf(t, "branch %u: %llu packets, %llu routed as expected", b,
+                (unsigned long long)t->br_pk[b], (unsigned long long)t->br_ok[b]);
+      if (cnt(t, 1, ASW_ACNT_ADAPTED) != t->br_pk[1] || csum(t, ASW_ACNT_ADAPTED) != t->br_pk[1])
+        failf(t, "packets_adapted %llu (input 1: %llu), expected %llu",
+              (unsigned long long)csum(t, ASW_ACNT_ADAPTED), (unsigned long long)cnt(t, 1, ASW_ACNT_ADAPTED),
+              (unsigned long long)t->br_pk[1]);
+      if (cnt(t, 2, ASW_ACNT_SENT) != t->br_pk[2] || csum(t, ASW_ACNT_SENT) != t->br_pk[2] ||
+          t->br_msgs != t->br_pk[2])
+        failf(t, "arn_sent %llu (input 2: %llu), messages seen %llu, expected %llu",
+              (unsigned long long)csum(t, ASW_ACNT_SENT), (unsigned long long)cnt(t, 2, ASW_ACNT_SENT),
+              (unsigned long long)t->br_msgs, (unsigned long long)t->br_pk[2]);
+      t->done = 1;
+    }
+    break;
+  case TB_SCEN_ADAPTED:
+    if (e >= 10 && e <= 1510 && valid_entries(t))
+      failf(t, "an ARN entry exists although every offender is adapted (step 3)");
+    if (e == 1510) {
+      if (!cnt(t, 1, ASW_ACNT_ROOTS) || csum(t, ASW_ACNT_CONSUMED) || csum(t, ASW_ACNT_SENT) ||
+          csum(t, ASW_ACNT_ADAPTED))
+        failf(t, "adapted offenders: roots[1] %llu consumed %llu sent %llu adapted %llu, expected >0 0 0 0",
+              (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)csum(t, ASW_ACNT_CONSUMED),
+              (unsigned long long)csum(t, ASW_ACNT_SENT), (unsigned long long)csum(t, ASW_ACNT_ADAPTED));
+    }
+    if (e == 3400) {
+      if (!cnt(t, 1, ASW_ACNT_CONSUMED) || !csum(t, ASW_ACNT_ADAPTED))
+        failf(t, "non-adapted offenders: consumed[1] %llu adapted %llu, expected > 0",
+              (unsigned long long)cnt(t, 1, ASW_ACNT_CONSUMED), (unsigned long long)csum(t, ASW_ACNT_ADAPTED));
+      t->done = 1;
+    }
+    break;
+  case TB_SCEN_HYST:
+    if (e >= 10 && e <= 6100) {
+      const unsigned H = (unsigned)t->v[10], L = (unsigned)t->v[11];
+      for (unsigned q = 0; q < P; q++) {
+        unsigned hot = 0;
+        for (unsigned i = 0; i < P; i++)
+          for (unsigned v = 0; v < V; v++) {
+            size_t x = ((size_t)i * V + v) * P + q;
+            unsigned occ = rd(t, ASW_REG_OCC(i, v, q));
+            if (occ != t->h_occ[x]) {
+              unsigned nh = occ >= H || (t->h_hot[x] && occ >= L);
+              if (nh && !t->h_hot[x]) t->v[3]++;
+              if (!nh && t->h_hot[x]) t->v[4]++;
+              t->h_hot[x] = (uint8_t)nh;
+              t->h_occ[x] = (uint16_t)occ;
+            }
+            if (occ >= L && occ < H) t->v[t->h_hot[x] ? 1 : 2]++;
+            hot += t->h_hot[x];
+          }
+        unsigned got = rd(t, ASW_REG_ROOT(q, 0)) >> 10 & 0x3FFu;
+        if (got != hot) failf(t, "output %u: %u hot VOQs (ROOT), hysteresis model says %u", q, got, hot);
+      }
+    }
+    if (e == 6100) {
+      if (!t->v[1] || !t->v[2] || !t->v[3] || !t->v[4])
+        failf(t, "hysteresis band not exercised: hot in band %llu, cold in band %llu, rises %llu, falls %llu",
+              (unsigned long long)t->v[1], (unsigned long long)t->v[2], (unsigned long long)t->v[3],
+              (unsigned long long)t->v[4]);
+      t->done = 1;
+    }
+    break;
+  case TB_SCEN_FCTH:
+    if (e >= 10 && e < 1510 && (rd(t, ASW_REG_ROOT(2, 0)) >> 10 & 0x3FFu)) t->v[0]++;
+    if (e == 1510 && (!cnt(t, 1, ASW_ACNT_ROOTS) || cnt(t, 2, ASW_ACNT_ROOTS) || !t->v[0]))
+      failf(t, "credits > FCTH on 1, withheld on 2: roots %llu / %llu, cycles output 2 hot %llu",
+            (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)cnt(t, 2, ASW_ACNT_ROOTS),
+            (unsigned long long)t->v[0]);
+    if (e == 3010) {
+      if (!cnt(t, 2, ASW_ACNT_ROOTS)) failf(t, "output 2 not a root once its credits flow");
+      t->done = 1;
+    }
+    break;
+  case TB_SCEN_CRT:
+    if (e >= 10 && e <= 4300) {
+      uint32_t crt = rd(t, ASW_REG_ROOT(1, 1)) & 0xFFFFFFu, lim = (uint32_t)t->v[12];
+      uint64_t roots = cnt(t, 1, ASW_ACNT_ROOTS);
+      uint32_t prev = t->mhist[(e - 1) % 64];
+      if (e > 2310 && lim != 3) lim = 3;
+      if (crt > lim) failf(t, "crt %u > CRT %u", crt, lim);
+      if (e > 10 && roots != t->v[6]) { /* a new root declared in cycle e-1 */
+        for (uint32_t k = 0; k < lim; k++)
+          if (t->mhist[(e - 1 - k) % 64] != lim - 1 - k)
+            failf(t, "root declared without CRT = %u consecutive cycles of cond (crt %u cycles before: %u)",
+                  lim, k, t->mhist[(e - 1 - k) % 64]);
+        if (crt != 0 || !(rd(t, ASW_REG_ROOT(1, 0)) & 1u))
+          failf(t, "after a declaration: crt %u, root bit %u", crt, rd(t, ASW_REG_ROOT(1, 0)) & 1u);
+        t->v[lim == 3 ? 8 : 7]++;
+      } else if (e > 10 && crt != 0 && crt != prev + 1 && !(crt == lim && prev == lim)) {
+        failf(t, "crt went from %u to %u", prev, crt);
+      }
+      t->v[6] = roots;
+      t->mhist[e % 64] = crt;
+    }
+    if (e == 4300) {
+      if (t->v[7] < 3 || t->v[8] < 2)
+        failf(t, "new roots checked: %llu with CRT 12, %llu with CRT 3 (expected >= 3, >= 2)",
+              (unsigned long long)t->v[7], (unsigned long long)t->v[8]);
+      t->done = 1;
+    }
+    break;
+  case TB_SCEN_ROOT: {
+    uint32_t w = rd(t, ASW_REG_ROOT(1, 0));
+    unsigned bit = w & 1u, id = w >> 1 & 0x1FFu;
+    if (e > 10 && e <= 2010) {
+      if (!t->v[0] && bit) {
+        t->v[0] = 1;
+        t->v[1] = id;
+      } else if (t->v[0] && (!bit || id != t->v[1])) {
+        failf(t, "root cleared or id changed (%u -> %u) under sustained congestion", (unsigned)t->v[1], id);
+      }
+      if (t->v[0] && e > 100 && e % 8 == 0) { /* the local entry carries the root's id */
+        int k = find_entry(t, D_HOT, 1, 0);
+        if (k < 0 || (rd(t, ASW_REG_ARN_ENTRY(k, 1)) & 0x1FFu) != id ||
+            (rd(t, ASW_REG_ARN_ENTRY(k, 0)) >> 29 & 1u))
+          failf(t, "no non-consumed entry {dest %u, port 1, vc 0} with the root id %u", D_HOT, id);
+      }
+    }
+    if (e == 2010) {
+      if (cnt(t, 1, ASW_ACNT_ROOTS) != 1 || csum(t, ASW_ACNT_EXPIRED) || !csum(t, ASW_ACNT_SENT))
+        failf(t, "sustained root: roots[1] %llu (1), expired %llu (0: refreshed), sent %llu (> 0)",
+              (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)csum(t, ASW_ACNT_EXPIRED),
+              (unsigned long long)csum(t, ASW_ACNT_SENT));
+      t->v[2] = csum(t, ASW_ACNT_ROOTS);
+    }
+    if (e == 2600 && (bit || !csum(t, ASW_ACNT_EXPIRED)))
+      failf(t, "after the congestion: root bit %u, expired %llu", bit,
+            (unsigned long long)csum(t, ASW_ACNT_EXPIRED));
+    if (e > 2600 && e <= 3600 && bit && !t->v[3]) {
+      t->v[3] = 1;
+      if (id != (t->v[2] & 0x1FFu)) failf(t, "new root id %u, expected next_id %llu", id,
+                                          (unsigned long long)(t->v[2] & 0x1FFu));
+    }
+    if (e == 3600) {
+      if (cnt(t, 1, ASW_ACNT_ROOTS) != 2 || !t->v[3]) failf(t, "second congestion: roots[1] %llu, expected 2",
+                                                           (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS));
+      t->done = 1;
+    }
+    break;
+  }
+  case TB_SCEN_CLEAR: {
+    const uint64_t wc = t->v[0], rc = t->v[1];
+    if (wc && cycle == wc) {
+      unsigned live = valid_entries(t);
+      for (unsigned o = 0; o < P; o++) live += rd(t, ASW_REG_ROOT(o, 0)) & 1u;
+      if (!live) failf(t, "nothing to clear: no root and no entry before the mode-0 write");
+      for (unsigned k = 0; k < ASW_ACNT_NUM; k++) t->mcnt[k] = csum(t, k);
+    }
+    if (wc && cycle > wc && (!rc || cycle <= rc)) {
+      for (unsigned o = 0; o < P; o++)
+        if (rd(t, ASW_REG_ROOT(o, 0)) || rd(t, ASW_REG_ROOT(o, 1)))
+          failf(t, "ROOT[%u] = 0x%x / 0x%x after the mode-0 write", o, rd(t, ASW_REG_ROOT(o, 0)),
+                rd(t, ASW_REG_ROOT(o, 1)));
+      if (valid_entries(t)) failf(t, "ARN entries valid after the mode-0 write");
+      for (unsigned k = 0; k < ASW_ACNT_NUM; k++) {
+        uint64_t c = csum(t, k);
+        if (cycle == wc + 1) {
+          if (c < t->mcnt[k]) failf(t, "counter %u cleared by the mode-0 write", k);
+          t->mcnt[k] = c;
+        } else if (c != t->mcnt[k]) {
+          failf(t, "counter %u changed in mode 0", k);
+        }
+      }
+      t->v[2] = csum(t, ASW_ACNT_ROOTS);
+    }
+    if (rc && cycle > rc && !t->v[4]) {
+      for (unsigned o = 0; o < P; o++) {
+        uint32_t w = rd(t, ASW_REG_ROOT(o, 0));
+        if (w & 1u) {
+          t->v[4] = 1;
+          if ((w >> 1 & 0x1FFu) != (t->v[2] & 0x1FFu))
+            failf(t, "first root after the clear has id %u, expected next_id %llu (kept)", w >> 1 & 0x1FFu,
+                  (unsigned long long)(t->v[2] & 0x1FFu));
+        }
+      }
+    }
+    if (e == 2600) {
+      if (!t->v[4]) failf(t, "no root declared after ARN_CTRL was restored");
+      t->done = 1;
+    }
+    break;
+  }
+  default: break;
+  }
+}
+
+static void dir_output(tb_traffic *t, unsigned o, const asw_flit *f) {
+  if (t->opt.scenario != TB_SCEN_BRANCH) return;
+  unsigned src = ASW_HDR_SRC(f->hdr), ad = ASW_HDR_ADAPTED(f->hdr);
+  if (src == 1) {
+    t->br_pk[1]++;
+    int afi = dmode(t) == 2;
+    t->br_ok[1] += o == t->v[0] && ad == (unsigned)afi &&
+                   (afi ? ASW_HDR_ORIG_VC(f->hdr) == 0 && f->vc == t->V - 1 : f->vc == 0);
+  } else if (src == 2) {
+    t->br_pk[2]++;
+    t->br_ok[2] += o == 1 && !ad;
+  } else if (src == 0 || src == 3) {
+    t->br_pk[3]++;
+    t->br_ok[3] += !ad && o == (src == 0 ? 3u : 1u);
+  }
+}
+
+static void dir_arn_out(tb_traffic *t, unsigned i, uint32_t msg) {
+  const int64_t e = (int64_t)(t->now - t->s0);
+  switch (t->opt.scenario) {
+  case TB_SCEN_BRANCH:
+    if (i == 2 && msg == asw_arn_msg(D_NOMP, 0, (t->stage + 1) & 0xFu, 2)) t->br_msgs++;
+    else failf(t, "unexpected ARN message 0x%08x on input %u", msg, i);
+    break;
+  case TB_SCEN_ADAPTED:
+    if (e <= 1600) failf(t, "ARN message 0x%08x on input %u with adapted offenders only", msg, i);
+    break;
+  case TB_SCEN_CLEAR:
+    if (t->v[0] && t->now > t->v[0] && (!t->v[1] || t->now <= t->v[1] + 1))
+      failf(t, "ARN message 0x%08x on input %u in mode 0", msg, i);
+    break;
+  case TB_SCEN_REFRESH: case TB_SCEN_REPLACE: case TB_SCEN_EVICT: case TB_SCEN_DROP: case TB_SCEN_CONSUME:
+    failf(t, "ARN message 0x%08x on input %u without any non-consumed entry hit", msg, i);
+    break;
+  default: break;
+  }
+}
+
 tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t errlen) {
   if (asw_config_check(cfg, err, errlen) != ASW_OK) return NULL;
   if (o->routing >= TB_ROUTE_N || o->vcmap >= TB_VC_N || o->scenario >= TB_SCEN_N) {
@@ -234,6 +1180,30 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if ((o->vcmap == TB_VC_AFI || o->vcmap == TB_VC_OBQA_AFI) && cfg->vcs < 2) {
     snprintf(err, errlen, "VCMAP=%s needs V >= 2 (the adapted-flow channel is VC V-1)",
              vcmap_names[o->vcmap]);
+    return NULL;
+  }
+  if (o->arn >= TB_ARN_N) {
+    snprintf(err, errlen, "unknown ARN option");
+    return NULL;
+  }
+  if (o->arn != TB_ARN_OFF && cfg->arn_entries == 0) {
+    snprintf(err, errlen, "ARN=%s needs AE >= 1 (ARN-table entries)", arn_names[o->arn]);
+    return NULL;
+  }
+  if ((o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI) && !cfg->voq) {
+    snprintf(err, errlen, "ARN=%s needs VOQ=1 (contract 15.1)", arn_names[o->arn]);
+    return NULL;
+  }
+  if ((o->arn == TB_ARN_AFI || o->arn == TB_ARN_ADTH) && cfg->vcs < 2) {
+    snprintf(err, errlen, "ARN=%s needs V >= 2 (contract 15.1)", arn_names[o->arn]);
+    return NULL;
+  }
+  if (o->scenario >= TB_FIRST_ARN_SCEN &&
+      (!(o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI) || cfg->ports < 4 || cfg->vcs < 2 ||
+       cfg->table_entries < D_N || cfg->max_packet < 2)) {
+    snprintf(err, errlen,
+             "SCEN=%s needs ARN=arn or ARN=afi, AE >= 1, P >= 4, V >= 2, TABLE >= %d, PKT >= 2",
+             scen_names[o->scenario], D_N);
     return NULL;
   }
   tb_traffic *t = calloc(1, sizeof *t);
@@ -256,10 +1226,18 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->seq = calloc(t->P, sizeof *t->seq);
   t->was_full = calloc((size_t)t->P * t->V, 1);
   t->rcv = calloc(t->P, sizeof *t->rcv);
-  unsigned cap = 2 * (16 + 8 + t->P * 16 + cfg->table_entries);
+  t->sent_adapted = calloc((size_t)t->P * 8192, 1);
+  t->h_occ = calloc((size_t)t->P * t->V * t->P, sizeof *t->h_occ);
+  t->h_hot = calloc((size_t)t->P * t->V * t->P, 1);
+  t->AE = cfg->arn_entries;
+  t->arn_on = o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI;
+  t->arn_ctrl_cfg = o->arn == TB_ARN_ARN ? 1u : o->arn == TB_ARN_AFI ? 2u : o->arn == TB_ARN_ADTH ? 4u : 0u;
+  t->directed = o->scenario >= TB_FIRST_ARN_SCEN;
+  t->stage = o->stage >= 0 ? (unsigned)o->stage : t->AE ? 1 + rnd_below(t, 15) : 1;
+  unsigned cap = 2 * (32 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
   t->script = calloc(cap, sizeof *t->script);
   if (!t->flit || !t->credit_vc || !t->arn || !t->snd || !t->seq || !t->rcv || !t->script ||
-      !t->was_full) {
+      !t->was_full || !t->sent_adapted || !t->h_occ || !t->h_hot) {
     tb_free(t);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -288,7 +1266,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     bad |= script_push(t, cap, ASW_REG_CSET(c, 0), cset_value(t, 0));
     if (t->P > 32) bad |= script_push(t, cap, ASW_REG_CSET(c, 1), cset_value(t, 1));
   }
-  if (o->vcmap != TB_VC_ID)
+  if (o->vcmap != TB_VC_ID && !t->directed) /* directed: identity SL2VC (reset value) */
     for (unsigned p = 0; p < t->P; p++)
       for (unsigned s = 0; s < 16; s++) bad |= script_push(t, cap, ASW_REG_SL2VC(p, s), sl2vc_value(t, s));
   for (unsigned d = 0; d < cfg->table_entries; d++) {
@@ -296,6 +1274,30 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     if (chance(t, 2)) e = 0;
     bad |= script_push(t, cap, ASW_REG_FWD(d), e);
   }
+  if (t->AE && !t->directed) {
+    /* Destinations of the ARN traffic: in the table, mostly multipath. */
+    t->npool = t->AE + 4 < cfg->table_entries ? t->AE + 4 : cfg->table_entries;
+    if (t->npool > POOL_MAX) t->npool = POOL_MAX;
+    for (unsigned k = 0; k < t->npool; k++) {
+      t->pool[k] = (uint16_t)rnd_below(t, cfg->table_entries);
+      bad |= script_push(t, cap, ASW_REG_FWD(t->pool[k]),
+                         asw_fwd_entry(rnd_below(t, t->P), rnd_below(t, 64), rnd_below(t, 4),
+                                       chance(t, 85)));
+    }
+    t->nkeys = t->AE + 2 < POOL_MAX ? t->AE + 2 : POOL_MAX;
+    for (unsigned k = 0; k < t->nkeys; k++)
+      t->keys[k] = (arn_key){t->pool[rnd_below(t, t->npool)], (uint16_t)rnd_below(t, 512),
+                             (uint8_t)rnd_below(t, t->V), (uint8_t)rnd_below(t, t->P)};
+    t->arn_rate = 1 + rnd_below(t, 6);
+    bad |= script_push(t, cap, ASW_REG_CD_THRESH, cd_thresh_value(t));
+    bad |= script_push(t, cap, ASW_REG_FCTH, fcth_value(t));
+    bad |= script_push(t, cap, ASW_REG_CRT, crt_value(t));
+    bad |= script_push(t, cap, ASW_REG_ARN_TTL, ttl_value(t));
+    bad |= script_push(t, cap, ASW_REG_ARN_UP(0), up_value(t, 0));
+    if (t->P > 32) bad |= script_push(t, cap, ASW_REG_ARN_UP(1), up_value(t, 1));
+    bad |= script_push(t, cap, ASW_REG_ARN_CTRL, t->arn_ctrl_cfg);
+  }
+  if (t->directed) bad |= dir_program(t, cap);
   if (bad) {
     tb_free(t);
     snprintf(err, errlen, "internal: programming script overflow");
@@ -323,6 +1325,9 @@ void tb_free(tb_traffic *t) {
   free(t->seq);
   free(t->was_full);
   free(t->script);
+  free(t->sent_adapted);
+  free(t->h_occ);
+  free(t->h_hot);
   free(t);
 }
 
@@ -336,10 +1341,16 @@ static void new_phase(tb_traffic *t) {
   case TB_SCEN_LEN1: kind = PH_LEN1; break;
   case TB_SCEN_LENMAX: kind = PH_LENMAX; break;
   case TB_SCEN_REWRITE: kind = PH_NORMAL; break;
-  default: kind = rnd_below(t, PH_N); break;
+  default:
+    kind = rnd_below(t, PH_N);
+    if (t->arn_on && chance(t, 50)) {
+      static const unsigned arn_kinds[3] = {PH_HOTSPOT, PH_ARNBURST, PH_IDLE};
+      kind = arn_kinds[rnd_below(t, 3)];
+    }
+    break;
   }
   t->phase = kind;
-  t->phase_left = 300 + rnd_below(t, 2000);
+  t->phase_left = kind == PH_ARNBURST ? 5 + rnd_below(t, 40) : 300 + rnd_below(t, 2000);
   t->load = (double)(30 + rnd_below(t, 71)) / 100.0;
   t->max_delay = rnd_below(t, 12);
   if (t->opt.scenario == TB_SCEN_FULL) {
@@ -349,6 +1360,8 @@ static void new_phase(tb_traffic *t) {
   if (kind == PH_LEN1 || kind == PH_LENMAX || kind == PH_HOTSPOT) t->load = 1.0;
   if (kind == PH_IDLE) t->load = 0.0;
   t->hot_dest = rnd_below(t, t->cfg.table_entries);
+  if (t->npool && chance(t, 70)) t->hot_dest = t->pool[rnd_below(t, t->npool)];
+  if (t->arn_on && kind == PH_HOTSPOT && chance(t, 70)) t->max_delay = rnd_below(t, 3);
   for (unsigned p = 0; p < t->P; p++) {
     /* withhold: all outputs in ZEROCRED, a random subset in a random run */
     t->rcv[p].withhold =
@@ -358,6 +1371,7 @@ static void new_phase(tb_traffic *t) {
 
 static unsigned draw_len(tb_traffic *t) {
   unsigned lmax = t->cfg.max_packet;
+  if (t->directed) return t->dlen_lo + rnd_below(t, t->dlen_hi - t->dlen_lo + 1);
   if (t->phase == PH_LEN1) return 1;
   if (t->phase == PH_LENMAX) return lmax;
   if (chance(t, 20)) return chance(t, 50) ? 1 : lmax;
@@ -367,15 +1381,55 @@ static unsigned draw_len(tb_traffic *t) {
 static uint64_t draw_header(tb_traffic *t, unsigned p, unsigned len) {
   unsigned table = t->cfg.table_entries;
   unsigned dest;
+  if (t->directed) {
+    unsigned seq = t->seq[p]++;
+    t->sent_adapted[p * 8192 + seq / 8] &= (uint8_t)~(1u << seq % 8);
+    if (t->dadapted) t->sent_adapted[p * 8192 + seq / 8] |= (uint8_t)(1u << seq % 8);
+    return asw_hdr_make(t->ddest[p], p, t->dsl, len, t->dadapted, t->dvc[p], seq);
+  }
   if (t->phase == PH_HOTSPOT)
     dest = t->hot_dest;
   else if (chance(t, 2) && table < (1u << t->cfg.dest_bits))
     dest = table + rnd_below(t, (1u << t->cfg.dest_bits) - table); /* beyond the table */
+  else if (t->npool && chance(t, 40))
+    dest = t->pool[rnd_below(t, t->npool)];
   else
     dest = rnd_below(t, table);
   unsigned adapted = (t->opt.vcmap == TB_VC_AFI || t->opt.vcmap == TB_VC_OBQA_AFI) ? chance(t, 15)
                                                                                   : chance(t, 3);
-  return asw_hdr_make(dest, p, rnd_below(t, 16), len, adapted, rnd_below(t, 8), t->seq[p]++);
+  unsigned seq = t->seq[p]++;
+  t->sent_adapted[p * 8192 + seq / 8] &= (uint8_t)~(1u << seq % 8);
+  if (adapted) t->sent_adapted[p * 8192 + seq / 8] |= (uint8_t)(1u << seq % 8);
+  return asw_hdr_make(dest, p, rnd_below(t, 16), len, adapted, rnd_below(t, 8), seq);
+}
+
+/* ---- ARN messages of the random scenarios (§15.6) ------------------------ */
+static unsigned other_stage(tb_traffic *t) { return (t->stage + 1 + rnd_below(t, 15)) & 0xFu; }
+
+static void arn_stimulus(tb_traffic *t, asw_inputs *in) {
+  if (t->phase == PH_IDLE) return; /* quiet: entries expire */
+  if (t->burst_left == 0 && rnd_below(t, 1000) < 2) t->burst_left = 5 + rnd_below(t, 20);
+  if (t->phase == PH_ARNBURST || t->burst_left) { /* distinct messages on many outputs: drops, evictions */
+    if (t->burst_left) t->burst_left--;
+    for (unsigned o = 0; o < t->P; o++) {
+      if (!chance(t, 70)) continue;
+      unsigned dest = chance(t, 70) ? t->pool[rnd_below(t, t->npool)] : rnd_below(t, t->cfg.table_entries);
+      t->arn[o] = asw_arn_msg(dest, rnd_below(t, t->V), chance(t, 50) ? t->stage : other_stage(t),
+                              rnd_below(t, 512));
+      in->arn_mask |= 1ULL << o;
+    }
+    return;
+  }
+  if (chance(t, 2)) { /* junk: no field is checked (vc >= V, dest >= TABLE never match) */
+    unsigned o = rnd_below(t, t->P);
+    t->arn[o] = (uint32_t)rnd(t);
+    in->arn_mask |= 1ULL << o;
+  }
+  if (!chance(t, t->arn_rate)) return;
+  arn_key *k = &t->keys[rnd_below(t, t->nkeys)];
+  if (chance(t, 25)) k->id = (uint16_t)((k->id + 1) & 0x1FFu); /* the root moved: replace */
+  t->arn[k->port] = asw_arn_msg(k->dest, k->vc, chance(t, 60) ? t->stage : other_stage(t), k->id);
+  in->arn_mask |= 1ULL << k->port;
 }
 
 /* ---- per cycle -------------------------------------------------------------- */
@@ -386,19 +1440,24 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   in->arn = t->arn;
   int programming = t->script_pos < t->script_len;
   int draining = cycle >= t->drain_from;
-  if (!programming && t->phase_left == 0) new_phase(t);
+  t->now = cycle;
+  if (!programming && !t->s0) t->s0 = cycle;
+  if (!programming && t->phase_left == 0 && !t->directed) new_phase(t);
   if (!programming && t->phase_left) t->phase_left--;
 
   /* senders */
   for (unsigned p = 0; p < t->P && !programming; p++) {
     sender_vc *s = &t->snd[p * t->V];
     unsigned cand[8], n = 0;
-    int want_new = !draining && t->load > 0 && (double)(rnd(t) >> 11) / 9007199254740992.0 < t->load;
+    double load = t->directed ? ((t->dsrc >> p & 1u) ? t->dload : 0.0) : t->load;
+    int want_new = !draining && load > 0 && (double)(rnd(t) >> 11) / 9007199254740992.0 < load;
     for (unsigned v = 0; v < t->V; v++) {
+      if (t->directed && !s[v].remaining && (s[v].next_len < t->dlen_lo || s[v].next_len > t->dlen_hi))
+        s[v].next_len = draw_len(t); /* the flow's lengths from its first packet */
       if (s[v].remaining) {
         /* a packet in progress continues, with random gaps */
         if (want_new || draining || chance(t, 50)) cand[n++] = v;
-      } else if (want_new && s[v].credits >= s[v].next_len) {
+      } else if (want_new && s[v].credits >= s[v].next_len && (!t->directed || v == t->dvc[p])) {
         cand[n++] = v;
       }
     }
@@ -454,15 +1513,34 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
     r->count--;
   }
 
-  /* ARN inputs are reserved and ignored: drive junk to check that. */
-  if (chance(t, 5)) {
+  /* ARN inputs: real §15.6 messages with ARN on, else junk (ignored in mode 0). */
+  if (t->directed) {
+    if (!programming) dir_inputs(t, cycle, in);
+  } else if (t->arn_on && !programming && !draining) {
+    arn_stimulus(t, in);
+  } else if (chance(t, 5)) {
     unsigned o = rnd_below(t, t->P);
     in->arn_mask |= 1ULL << o;
     t->arn[o] = (uint32_t)rnd(t);
   }
 
   /* register bus */
-  if (programming) {
+  if (!programming && t->wq_pos < t->wq_n) { /* directed scenarios' writes */
+    in->reg_en = 1;
+    in->reg_we = 1;
+    in->reg_addr = t->wq[t->wq_pos];
+    in->reg_wdata = t->wq[t->wq_pos + 1];
+    t->wq_pos += 2;
+    if (t->wq_pos == t->wq_n) t->wq_pos = t->wq_n = 0;
+    t->st.reg_writes++;
+  } else if (!programming && t->restore_at && cycle >= t->restore_at) {
+    in->reg_en = 1; /* restore ARN_CTRL after a random mode-0 clear */
+    in->reg_we = 1;
+    in->reg_addr = ASW_REG_ARN_CTRL;
+    in->reg_wdata = t->arn_ctrl_cfg;
+    t->restore_at = 0;
+    t->st.reg_writes++;
+  } else if (programming) {
     in->reg_en = 1;
     in->reg_we = 1;
     in->reg_addr = t->script[t->script_pos];
@@ -471,7 +1549,7 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
     t->st.reg_writes++;
   } else if (rnd_below(t, t->reg_rate) == 0) {
     in->reg_en = 1;
-    if (chance(t, t->rewrite_rate)) {
+    if (!t->directed && chance(t, t->rewrite_rate)) {
       in->reg_we = 1;
       random_write(t, &in->reg_addr, &in->reg_wdata);
       t->st.reg_writes++;
@@ -487,7 +1565,7 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
   for (unsigned o = 0; o < t->P; o++) {
     if (!((out->flit_mask >> o) & 1)) continue;
     receiver *r = &t->rcv[o];
-    uint64_t due = cycle + 1 + rnd_below(t, t->max_delay + 1);
+    uint64_t due = cycle + 1 + rnd_below(t, (t->directed ? r->maxd : t->max_delay) + 1);
     if (r->count) {
       uint64_t last = r->ring[(r->head + r->count - 1) % r->cap].due;
       if (due < last) due = last;
@@ -498,6 +1576,17 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
     }
     t->st.flits_recv++;
     if (--t->outstanding == 0) t->st.drains++;
+    const asw_flit *f = &out->flit[o];
+    if (f->head && ASW_HDR_ADAPTED(f->hdr)) {
+      unsigned src = ASW_HDR_SRC(f->hdr), seq = ASW_HDR_SEQ(f->hdr);
+      if (src < t->P && !(t->sent_adapted[src * 8192 + seq / 8] >> seq % 8 & 1u)) t->marked++;
+    }
+    if (t->directed && f->head) dir_output(t, o, f);
+  }
+  for (uint64_t m = out->arn_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    t->arn_out_msgs++;
+    if (t->directed) dir_arn_out(t, i, out->arn[i]);
   }
   for (unsigned p = 0; p < t->P; p++)
     if ((out->credit_mask >> p) & 1) t->snd[p * t->V + out->credit_vc[p]].credits++;
@@ -508,7 +1597,95 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
   }
 }
 
+void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_inputs *in) {
+  t->ref = ref;
+  t->now = cycle;
+  if (t->AE && in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
+    for (unsigned k = 0; k < ASW_ACNT_NUM; k++) t->acc[k] += csum(t, k);
+  if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
+}
+
+void tb_get_arn_totals(const tb_traffic *t, tb_arn_totals *a) {
+  memset(a, 0, sizeof *a);
+  for (unsigned k = 0; k < ASW_ACNT_NUM; k++) a->cnt[k] = t->acc[k] + (t->AE ? csum(t, k) : 0);
+  a->arn_out_msgs = t->arn_out_msgs;
+  a->marked = t->marked;
+}
+
+void tb_arn_report(const tb_traffic *t, char *buf, size_t len) {
+  if (!t->AE) {
+    snprintf(buf, len, "arn AE=0 marked %llu", (unsigned long long)t->marked);
+    return;
+  }
+  tb_arn_totals a;
+  tb_get_arn_totals(t, &a);
+  snprintf(buf, len,
+           "arn %s roots %llu sent %llu received %llu consumed %llu expired %llu adapted %llu "
+           "in_dropped %llu out_dropped %llu evicted %llu arn_out %llu marked %llu",
+           arn_names[t->opt.arn], (unsigned long long)a.cnt[ASW_ACNT_ROOTS],
+           (unsigned long long)a.cnt[ASW_ACNT_SENT], (unsigned long long)a.cnt[ASW_ACNT_RECEIVED],
+           (unsigned long long)a.cnt[ASW_ACNT_CONSUMED], (unsigned long long)a.cnt[ASW_ACNT_EXPIRED],
+           (unsigned long long)a.cnt[ASW_ACNT_ADAPTED], (unsigned long long)a.cnt[ASW_ACNT_IN_DROPPED],
+           (unsigned long long)a.cnt[ASW_ACNT_OUT_DROPPED], (unsigned long long)a.cnt[ASW_ACNT_EVICTED],
+           (unsigned long long)a.arn_out_msgs, (unsigned long long)t->marked);
+}
+
+/* The §15 events a random run must have seen (fails the run otherwise). */
+static int arn_requirements(const tb_traffic *t, char *msg, size_t msglen) {
+  tb_arn_totals a;
+  tb_get_arn_totals(t, &a);
+  if (!t->AE) return 0;
+  if (!t->arn_on) { /* mode 0 all along (ARN=off or Adaptive-Th+AFI): nothing of §15 */
+    for (unsigned k = 0; k < ASW_ACNT_NUM; k++)
+      if (a.cnt[k]) {
+        snprintf(msg, msglen, "ARN=%s: ARN counter %u is %llu in mode 0", arn_names[t->opt.arn], k,
+                 (unsigned long long)a.cnt[k]);
+        return -1;
+      }
+    if (a.arn_out_msgs) {
+      snprintf(msg, msglen, "ARN=%s: %llu ARN messages sent in mode 0", arn_names[t->opt.arn],
+               (unsigned long long)a.arn_out_msgs);
+      return -1;
+    }
+    if (t->opt.arn == TB_ARN_ADTH && t->opt.routing != TB_ROUTE_DET &&
+        t->opt.scenario == TB_SCEN_RANDOM && t->opt.cycles >= 20000 && !t->marked) {
+      snprintf(msg, msglen, "ARN=adaptive-th-afi: no packet was marked adapted");
+      return -1;
+    }
+    return 0;
+  }
+  if (t->opt.cycles < 20000) return 0; /* too short to ask for every event */
+  static const struct { unsigned k; const char *name; } need[] = {
+      {ASW_ACNT_ROOTS, "roots_declared"}, {ASW_ACNT_SENT, "arn_sent"},
+      {ASW_ACNT_RECEIVED, "arn_received"}, {ASW_ACNT_CONSUMED, "arn_consumed"},
+      {ASW_ACNT_EXPIRED, "arn_expired"},   {ASW_ACNT_ADAPTED, "packets_adapted"},
+      {ASW_ACNT_IN_DROPPED, "arn_in_dropped"}, {ASW_ACNT_EVICTED, "arn_evicted"}};
+  unsigned n = t->opt.scenario == TB_SCEN_RANDOM ? sizeof need / sizeof need[0]
+             : t->opt.scenario == TB_SCEN_HOTSPOT ? 1 : 0;
+  for (unsigned j = 0; j < n; j++)
+    if (!a.cnt[need[j].k]) {
+      snprintf(msg, msglen, "scenario %s asks for %s events and saw none",
+               scen_names[t->opt.scenario], need[j].name);
+      return -1;
+    }
+  if (n && t->opt.arn == TB_ARN_AFI && !t->marked) {
+    snprintf(msg, msglen, "ARN=afi: no packet left adapted after entering non-adapted");
+    return -1;
+  }
+  return 0;
+}
+
 int tb_check_end(const tb_traffic *t, char *msg, size_t msglen) {
+  if (t->fail[0]) {
+    snprintf(msg, msglen, "%s", t->fail);
+    return -1;
+  }
+  if (t->directed && !t->done) {
+    snprintf(msg, msglen, "scenario %s did not reach its end (CYCLES too small?)",
+             scen_names[t->opt.scenario]);
+    return -1;
+  }
+  if (arn_requirements(t, msg, msglen)) return -1;
   if (t->st.flits_sent != t->st.flits_recv) {
     snprintf(msg, msglen, "conservation: %llu flits sent, %llu received after the drain",
              (unsigned long long)t->st.flits_sent, (unsigned long long)t->st.flits_recv);

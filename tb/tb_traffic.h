@@ -27,8 +27,27 @@ enum {
   TB_SCEN_REWRITE,  /* frequent table/mode rewrites while traffic flows */
   TB_SCEN_PROTO,    /* negative test: one link-protocol violation mid-run, which
                        both the C model (ASW_EPROTO) and the RTL (assertion) flag */
+  /* Directed §15 scenarios (need AE >= 1 and ARN on, except as noted). Each
+   * asserts its own counter / state outcome read from the C model. */
+  TB_SCEN_REFRESH,  /* §15.3 step 1: same message repeated: 1 entry, refreshed */
+  TB_SCEN_REPLACE,  /* step 2: same {dest, port, vc}, new ids: replaced, not expired */
+  TB_SCEN_ADAPTED,  /* step 3: roots of adapted offenders make no entry */
+  TB_SCEN_CONSUME,  /* step 4: consumed with a candidate (most credits), without one,
+                       stage mismatch; timeline of an entry (valid c+1..c+TTL) */
+  TB_SCEN_EVICT,    /* step 5: add until full, then evict the smallest ttl */
+  TB_SCEN_DROP,     /* §15.4: event FIFO overflow (arn_in_dropped) */
+  TB_SCEN_BRANCH,   /* §15.5 branches 1 (alt port), 2 (ARN upstream), 3 (plain) */
+  TB_SCEN_HYST,     /* §15.2 hot flags with hysteresis (vs an own model) */
+  TB_SCEN_FCTH,     /* root (credits > FCTH) vs branch (credits withheld) */
+  TB_SCEN_CRT,      /* root declared after CRT cycles of cond, timer checks */
+  TB_SCEN_ROOT,     /* root refresh (same id, entry kept alive) and clear */
+  TB_SCEN_CLEAR,    /* ARN_CTRL mode 0 in mid-traffic resets all §15 state */
   TB_SCEN_N
 };
+/* ARN configuration (ARN=...): off, ARN (mode 1), ARN+AFI (mode 2),
+ * Adaptive-Th + AFI (mark_adapted, mode 0). */
+enum { TB_ARN_OFF, TB_ARN_ARN, TB_ARN_AFI, TB_ARN_ADTH, TB_ARN_N };
+#define TB_FIRST_ARN_SCEN TB_SCEN_REFRESH
 
 typedef struct {
   unsigned routing;  /* TB_ROUTE_* */
@@ -36,13 +55,30 @@ typedef struct {
   unsigned scenario; /* TB_SCEN_* */
   uint64_t seed;
   uint64_t cycles;   /* total, the last part is a drain */
+  /* §15 (AE = cfg.arn_entries >= 1): values < 0 are drawn per seed and may be
+   * rewritten during the run; values >= 0 are fixed. */
+  unsigned arn;      /* TB_ARN_* */
+  long hcdth, lcdth, fcth, crt, ttl, stage;
+  int64_t up;        /* ARN_UP port mask */
 } tb_opts;
+
+/* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
+void tb_opts_default(tb_opts *o);
+/* Parses one run option shared by the co-simulation binaries: --routing
+ * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
+ * --up --stage. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * `name` is not one of them, -1 with a message if `val` is invalid. */
+int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
 /* Parses names ("det", "obl", "ada", "th", "2th"; "id", "sl", "obqa", "afi",
  * "obqa-afi"; scenario names as in the enum, lower case). -1 if unknown. */
 int tb_routing_from_name(const char *s);
 int tb_vcmap_from_name(const char *s);
 int tb_scenario_from_name(const char *s);
+int tb_arn_from_name(const char *s); /* "off" "arn" "afi" "adaptive-th-afi" */
+const char *tb_arn_name(unsigned a);
+/* Space-separated list of the scenario names (for messages). */
+const char *tb_scenario_list(void);
 const char *tb_routing_name(unsigned r);
 const char *tb_vcmap_name(unsigned v);
 const char *tb_scenario_name(unsigned s);
@@ -55,13 +91,18 @@ void tb_free(tb_traffic *t);
 
 /* The inputs of cycle `cycle` (pointers stay valid until the next call). */
 void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in);
+/* Called after tb_inputs and before the reference steps the same cycle: the
+ * stimulus observes the C model (registers read without advancing time) for
+ * its counter accounting and the directed scenarios' assertions. */
+void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_inputs *in);
 /* The outputs of the same cycle (as produced by the reference). */
 void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out);
 
 /* Cycle of the injected protocol violation (TB_SCEN_PROTO), UINT64_MAX if none yet. */
 uint64_t tb_proto_cycle(const tb_traffic *t);
 
-/* After the drain: every flit sent arrived and every credit came back.
+/* After the drain: every flit sent arrived and every credit came back, the
+ * scenario's §15 assertions held and every event it asks for happened.
  * 0 if so, else -1 with a message. */
 int tb_check_end(const tb_traffic *t, char *msg, size_t msglen);
 
@@ -71,6 +112,17 @@ typedef struct {
   uint64_t drains; /* times the switch became empty again after holding flits */
 } tb_stats;
 void tb_get_stats(const tb_traffic *t, tb_stats *s);
+
+/* §15.8 counter totals over the run (summed over ports, CNT_CLEAR accounted
+ * for), index ASW_ACNT_*, plus messages seen on arn_out and packets that
+ * left adapted after entering non-adapted. Valid after the last tb_observe. */
+typedef struct {
+  uint64_t cnt[ASW_ACNT_NUM];
+  uint64_t arn_out_msgs, marked;
+} tb_arn_totals;
+void tb_get_arn_totals(const tb_traffic *t, tb_arn_totals *a);
+/* One line "arn roots N sent N ..." (empty if AE = 0). */
+void tb_arn_report(const tb_traffic *t, char *buf, size_t len);
 
 #ifdef __cplusplus
 }
