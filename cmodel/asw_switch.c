@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE /* mmap flags and madvise (MADV_HUGEPAGE) */
 #include "asw_switch.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +278,32 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
   /* entries whose last valid cycle has passed expired at its end */
   asw_arn_end_cycle(&sw->arn, &sw->regs, 0, sw->now - 1);
   return ASW_OK;
+}
+
+void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
+  if (level == 0) {
+    const char *p = (const char *)sw;
+    for (size_t k = 0; k < offsetof(asw_switch, regs) + 64; k += 64)
+      __builtin_prefetch(p + k);
+    return;
+  }
+  uint64_t m = (sw->busy_in | sw->nonempty_in | sw->rr_mask | sw->cr_mask |
+                sw->out_mask | in_mask) & sw->port_mask;
+  if (m) {
+    __builtin_prefetch(sw->sa.gp);
+    __builtin_prefetch(sw->sa.ap);
+    __builtin_prefetch(sw->sa.req);
+  }
+  for (; m; m &= m - 1) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    const char *b = (const char *)&sw->in[p];
+    __builtin_prefetch(b);
+    __builtin_prefetch(b + 64);
+    __builtin_prefetch(b + 128);
+    __builtin_prefetch(&sw->port[p]);
+    __builtin_prefetch(&sw->cred.out[p]);
+    __builtin_prefetch(&sw->regs.counters[p * 8]);
+  }
 }
 
 int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {

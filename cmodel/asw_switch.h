@@ -140,6 +140,14 @@ int asw_switch_idle(const asw_switch *sw);
 uint64_t asw_switch_idle_in(const asw_switch *sw);
 int asw_switch_skip_idle(asw_switch *sw, uint64_t n);
 
+/* Performance hint with no effect on state: starts loading into the cache
+ * what the next asw_switch_step of sw touches. Level 0: the switch's own
+ * record; level 1 (once level 0 had time to complete): the per-port state of
+ * the active ports and of the ports in in_mask (those with inputs next
+ * step). A network stepping many switches calls level 0 two switches ahead
+ * and level 1 one switch ahead. */
+void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask);
+
 /* Register access outside the cycle loop (equivalent to a register access in
  * an otherwise idle cycle, without advancing time). Write returns ASW_EINVAL
  * for an illegal value or RO/unmapped address (and counts it in

@@ -15,7 +15,8 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
   b->own_slots = slots == NULL;
   b->slot = slots ? slots : calloc(b->slots, sizeof *b->slot);
   b->q = calloc((size_t)vcs * nq, sizeof *b->q);
-  if (!b->slot || !b->q) {
+  b->free_stk = calloc(b->slots, sizeof *b->free_stk);
+  if (!b->slot || !b->q || !b->free_stk) {
     asw_ibuf_destroy(b);
     return -1;
   }
@@ -26,12 +27,13 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
 void asw_ibuf_destroy(asw_ibuf *b) {
   if (b->own_slots) free(b->slot);
   free(b->q);
+  free(b->free_stk);
   b->slot = NULL;
   b->q = NULL;
+  b->free_stk = NULL;
 }
 
 void asw_ibuf_reset(asw_ibuf *b) {
-  b->free_head = 0;
   b->free_count = 0;
   b->fresh = 0;
   b->used = 0;

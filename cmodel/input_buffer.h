@@ -1,10 +1,11 @@
 /* input_buffer.h — buffer of one input port (contract §4, §6, §8).
  *
- * B = V*BUF slots shared by the port's VCs, a free list, flits of a packet
- * chained slot to slot (flit_next), packets chained into V*NQ queues by
- * their head slots (pkt_next), vc_last per VC, occupancy counters, and the
- * link-protocol state of each input VC (flits still due in the current
- * packet, flits held or due against the BUF credits of the upstream).
+ * B = V*BUF slots shared by the port's VCs, a free list (a stack of slot
+ * numbers), flits of a packet chained slot to slot (flit_next), packets
+ * chained into V*NQ queues by their head slots (pkt_next), vc_last per VC,
+ * occupancy counters, and the link-protocol state of each input VC (flits
+ * still due in the current packet, flits held or due against the BUF
+ * credits of the upstream).
  *
  * Internal to the C model: the struct is visible so the switch can embed it
  * and the hot helpers can be inlined; callers outside cmodel/ use
@@ -42,7 +43,9 @@ typedef struct {
   /* hot fields first: for V <= 4 an operation touches at most two lines */
   _Alignas(64) asw_slot *slot; /* [slots] */
   asw_queue *q;        /* [V*NQ] queue (v, q) at index v*NQ + q */
-  uint32_t free_head;  /* LIFO free list linked through flit_next */
+  uint16_t *free_stk; /* [slots] LIFO free list: free_stk[free_count - 1] is
+                          the next slot handed out (kept apart from the slot
+                          memory: a pop reads no slot, so no cache miss) */
   uint32_t free_count; /* slots on the free list */
   uint32_t fresh;      /* slots [fresh, slots) never used since reset */
   uint32_t used;       /* slots holding a flit */
@@ -95,9 +98,7 @@ static inline unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head,
                                       uint64_t payload) {
   unsigned s;
   if (b->free_count) {
-    s = b->free_head;
-    b->free_head = b->slot[s].flit_next;
-    b->free_count--;
+    s = b->free_stk[--b->free_count];
   } else {
     s = b->fresh++;
   }
@@ -172,9 +173,7 @@ static inline unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc,
   b->q[vc * b->nq + q].occ--;
   b->vc_held[vc]--;
   b->used--;
-  b->slot[slot].flit_next = (uint16_t)b->free_head;
-  b->free_head = slot;
-  b->free_count++;
+  b->free_stk[b->free_count++] = (uint16_t)slot;
   return next;
 }
 

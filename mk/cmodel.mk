@@ -3,7 +3,7 @@
 ASW_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Icmodel -Icmodel/app
 ASW_SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
   -fno-sanitize-recover=all
-ASW_LDLIBS := -lm
+ASW_LDLIBS := -lm -pthread
 ASW_EXTRA_SRCS ?=
 
 CMODEL_SRCS := $(wildcard cmodel/*.c)

@@ -147,6 +147,9 @@ static const key_desc keys[] = {
      "delivered"},
     {"drain_limit", K_U64, F(drain_limit), 1, 2e9, NULL,
      "maximum drain cycles"},
+    {"threads", K_UINT, F(threads), 1, 64, NULL,
+     "threads stepping the switches and end nodes (same results for any "
+     "value; not echoed in the JSON)"},
 };
 #undef F
 enum { NKEYS = sizeof keys / sizeof *keys };
@@ -200,6 +203,7 @@ void netcfg_default(net_cfg *c) {
   c->check_order = 2;
   c->drain = 0;
   c->drain_limit = 1000000;
+  c->threads = 1;
 }
 
 static const key_desc *find_key(const char *name) {
@@ -579,6 +583,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[512];
+    if (keys[i].off == offsetof(net_cfg, threads)) continue; /* same bytes for any */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }

@@ -61,6 +61,8 @@ typedef struct {
   uint64_t cycles, warmup, window, seed, watchdog, starvation, drain_limit;
   unsigned check_order; /* 0 off, 1 on, 2 auto */
   unsigned drain;
+  /* how, not what: not echoed in the JSON (same results for any value) */
+  unsigned threads; /* threads stepping the switches */
 } net_cfg;
 
 void netcfg_default(net_cfg *c);

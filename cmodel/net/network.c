@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "../asw_switch.h"
 #include "tables.h"
@@ -102,6 +103,20 @@ typedef struct {
   double lat_sum;
 } window_stat;
 
+/* One thread of the switch phase (worker 0 is the calling thread). */
+typedef struct {
+  struct net *n;
+  thrd_t thread;
+  asw_flit *out_flit;     /* [P] outputs of the switch being stepped */
+  uint8_t *out_cr_vc;     /* [P] */
+  uint32_t *out_arn;      /* [P] */
+  uint32_t *carry, carry_n; /* [S] switches it stepped that are not idle */
+  uint64_t flit_hops, arn_at_nodes;
+  int moved, failed;
+  unsigned err_switch;
+  char err[512];
+} net_worker;
+
 struct net {
   net_cfg cfg;
   topo *t;
@@ -119,11 +134,19 @@ struct net {
   uint64_t *st_arn_mask;                /* [W*S] ARN messages (§15.6) */
   uint32_t *st_arn;                     /* [W*S*P] */
   uint32_t *wake, *wake_n;              /* [W*S], [W] */
-  uint32_t *carry, carry_n, *next_carry, next_n;
+  uint8_t *woken;                       /* [W*S] on the wake list of slot */
+  uint32_t *carry, carry_n;             /* [S] not idle after last cycle */
   uint64_t *stepped_at;                 /* [S] */
-  asw_flit *out_flit;
-  uint8_t *out_cr_vc;
-  uint32_t *out_arn;
+  uint32_t *todo;                       /* [S] switches to step this cycle */
+  unsigned slot_now, slot_fl, slot_cr;  /* this cycle's slot, flits' and
+                                           credits' arrival slots */
+  window_stat *ws;                      /* this cycle's window (or NULL) */
+  /* threads (cfg.threads; 1 with an observer) */
+  unsigned nthreads;
+  net_worker *wk;                       /* [nthreads] */
+  uint64_t range;                       /* todo entries left: hi << 32 | lo */
+  uint64_t go, done, done_target;
+  int quit;
   /* end nodes */
   node *nodes;
   src_pkt *pool;   /* [N*cap] */
@@ -414,12 +437,26 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->adp_prev = calloc((size_t)n->S * n->P, 4);
   n->wake = calloc(WS, 4);
   n->wake_n = calloc(n->W, 4);
+  n->woken = calloc(WS, 1);
   n->carry = calloc(n->S, 4);
-  n->next_carry = calloc(n->S, 4);
+  n->nthreads = obs && obs->step ? 1 : c->threads; /* observer: in order */
+  if (n->nthreads < 1) n->nthreads = 1;
+  n->wk = calloc(n->nthreads, sizeof *n->wk);
+  for (unsigned t = 0; n->wk && t < n->nthreads; t++) {
+    net_worker *w = &n->wk[t];
+    w->n = n;
+    w->out_flit = calloc(n->P, sizeof(asw_flit));
+    w->out_cr_vc = calloc(n->P, 1);
+    w->out_arn = calloc(n->P, 4);
+    w->carry = calloc(n->S, 4);
+    if (!w->out_flit || !w->out_cr_vc || !w->out_arn || !w->carry) {
+      snprintf(err, errlen, "out of memory building the network");
+      net_free(n);
+      return NULL;
+    }
+  }
   n->stepped_at = calloc(n->S, 8);
-  n->out_flit = calloc(n->P, sizeof(asw_flit));
-  n->out_cr_vc = calloc(n->P, 1);
-  n->out_arn = calloc(n->P, 4);
+  n->todo = calloc(n->S, 4);
   n->nodes = calloc(n->N, sizeof(node));
   n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
   n->dq = calloc((size_t)n->N * n->V * n->cap, sizeof(dest_q));
@@ -444,8 +481,8 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->bits_words = 1024;
   n->delivered_bits = calloc(n->bits_words, 8);
   if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
-      !n->st_cr_vc || !n->st_arn_mask || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->carry || !n->next_carry ||
-      !n->stepped_at || !n->out_flit || !n->out_cr_vc || !n->out_arn ||
+      !n->st_cr_vc || !n->st_arn_mask || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->woken || !n->carry || !n->wk ||
+      !n->stepped_at || !n->todo ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
       !n->sink_valid || !n->src_cr || !n->sinkp || !n->sink_buf ||
       !n->cnt_prev || !n->win || !n->delivered_bits) {
@@ -573,8 +610,13 @@ void net_free(net *n) {
   free(n->peer); free(n->node_leaf); free(n->node_port);
   free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
   free(n->st_arn_mask); free(n->st_arn); free(n->adp_prev);
-  free(n->wake); free(n->wake_n); free(n->carry); free(n->next_carry);
-  free(n->stepped_at); free(n->out_flit); free(n->out_cr_vc); free(n->out_arn);
+  free(n->wake); free(n->wake_n); free(n->woken); free(n->carry);
+  for (unsigned t = 0; n->wk && t < n->nthreads; t++) {
+    free(n->wk[t].out_flit); free(n->wk[t].out_cr_vc); free(n->wk[t].out_arn);
+    free(n->wk[t].carry);
+  }
+  free(n->wk);
+  free(n->stepped_at); free(n->todo);
   free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
   free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
@@ -584,29 +626,46 @@ void net_free(net *n) {
 }
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
-static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f) {
-  unsigned slot = (unsigned)((n->cycle + n->L) % n->W);
+/* Puts switch s on the wake list of `slot` unless it is there already. */
+static inline void wake_switch(net *n, unsigned slot, unsigned s, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  if (!(n->st_flit_mask[i] | n->st_cr_mask[i] | n->st_arn_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
-  n->st_flit_mask[i] |= 1ull << port;
-  n->st_flit[i * n->P + port] = *f;
+  if (mt) {
+    if (__atomic_exchange_n(&n->woken[i], 1, __ATOMIC_RELAXED)) return;
+    uint32_t k = __atomic_fetch_add(&n->wake_n[slot], 1, __ATOMIC_RELAXED);
+    n->wake[(size_t)slot * n->S + k] = s;
+  } else {
+    if (n->woken[i]) return;
+    n->woken[i] = 1;
+    n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
+  }
 }
 
-static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc) {
-  unsigned slot = (unsigned)((n->cycle + n->LC) % n->W);
-  size_t i = (size_t)slot * n->S + s;
-  if (!(n->st_flit_mask[i] | n->st_cr_mask[i] | n->st_arn_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
-  n->st_cr_mask[i] |= 1ull << port;
+static inline void mask_set(uint64_t *m, unsigned bit, int mt) {
+  if (mt) __atomic_fetch_or(m, 1ull << bit, __ATOMIC_RELAXED);
+  else *m |= 1ull << bit;
+}
+
+/* Each (switch, port) entry of a slot has one writer: the link's far end. */
+static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
+  size_t i = (size_t)n->slot_fl * n->S + s;
+  n->st_flit[i * n->P + port] = *f;
+  mask_set(&n->st_flit_mask[i], port, mt);
+  wake_switch(n, n->slot_fl, s, mt);
+}
+
+static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, int mt) {
+  size_t i = (size_t)n->slot_cr * n->S + s;
   n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
+  mask_set(&n->st_cr_mask[i], port, mt);
+  wake_switch(n, n->slot_cr, s, mt);
 }
 
 /* An ARN travels upstream on the backward channel, like a credit. */
-static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg) {
-  unsigned slot = (unsigned)((n->cycle + n->LC) % n->W);
-  size_t i = (size_t)slot * n->S + s;
-  if (!(n->st_flit_mask[i] | n->st_cr_mask[i] | n->st_arn_mask[i])) n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
-  n->st_arn_mask[i] |= 1ull << port;
+static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg, int mt) {
+  size_t i = (size_t)n->slot_cr * n->S + s;
   n->st_arn[i * n->P + port] = msg;
+  mask_set(&n->st_arn_mask[i], port, mt);
+  wake_switch(n, n->slot_cr, s, mt);
 }
 
 static inline window_stat *cur_win(net *n) {
@@ -636,14 +695,15 @@ static int grow_bits(net *n, uint64_t id) {
   return 0;
 }
 
-static void sink_consume_credit(net *n, unsigned d, unsigned vc) {
-  stage_credit(n, n->node_leaf[d], n->node_port[d], vc);
+static void sink_consume_credit(net *n, unsigned d, unsigned vc, int mt) {
+  stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
   n->consumed_flits++;
 }
 
-static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring) {
+static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
+                         int mt) {
   sink_pkt *sp = &n->sinkp[(size_t)d * n->V + f->vc];
-  window_stat *ws = cur_win(n);
+  window_stat *ws = n->ws;
   if (f->head) {
     sp->id = (uint32_t)f->payload;
     sp->gen = (uint32_t)(f->payload >> 32) & 0x7FFFFFFFu;
@@ -678,7 +738,7 @@ static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring) {
       hist_add(sp->hot ? &n->h_hot : &n->h_cold, lat);
     }
   }
-  if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc);
+  if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc, mt);
   else n->sink_buf[(size_t)d * n->V + f->vc]++;
 }
 
@@ -705,7 +765,7 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
     dest = nd->perm_dest;
     if (dest == s) return; /* fixed point of the permutation: silent node */
   }
-  window_stat *ws = cur_win(n);
+  window_stat *ws = n->ws;
   if (ws) ws->offered += n->len;
   if (measuring) n->r.offered_load += n->len;
   /* SL and VC are functions of (source, destination) */
@@ -715,6 +775,10 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   unsigned vc = sl % n->Q; /* identity SL2VC on the injection link; never the AFC */
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   unsigned qi = NIL16;
+  if (nd->queued >= n->cap) { /* full pool: refused, no queue lookup */
+    n->r.packets_refused++;
+    return;
+  }
   if (n->dmap) {
     unsigned m = n->dmap[(size_t)s * n->N + dest];
     if (m) qi = m - 1;
@@ -757,7 +821,7 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
 }
 
-static void inject(net *n, unsigned s, node *nd) {
+static void inject(net *n, unsigned s, node *nd, int mt) {
   unsigned leaf = n->node_leaf[s], port = n->node_port[s];
   asw_flit f = {0};
   if (!nd->streaming) {
@@ -767,11 +831,12 @@ static void inject(net *n, unsigned s, node *nd) {
     uint16_t *cr = &n->credits[(size_t)s * n->V];
     unsigned vc = NIL16;
     for (unsigned j = 0; j < n->V; j++) {
-      unsigned v = (nd->rr_vc + j) % n->V;
+      unsigned v = nd->rr_vc + j; /* (rr_vc + j) mod V */
+      if (v >= n->V) v -= n->V;
       if (nd->nactive[v] && cr[v] >= n->len) { vc = v; break; }
     }
     if (vc == NIL16) return;
-    nd->rr_vc = (uint8_t)((vc + 1) % n->V);
+    nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
     dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
     src_pkt *pool = &n->pool[(size_t)s * n->cap];
     unsigned pick = nd->rr[vc] % nd->nactive[vc];
@@ -814,7 +879,7 @@ static void inject(net *n, unsigned s, node *nd) {
     f.tail = 1;
     nd->streaming = 0;
   }
-  stage_flit(n, leaf, port, &f);
+  stage_flit(n, leaf, port, &f, mt);
   n->injected_flits++;
   n->last_progress = n->cycle;
 }
@@ -911,34 +976,40 @@ static int check_starvation(net *n) {
   return found != 0;
 }
 
-static int step_cycle(net *n, int generating, int measuring) {
+/* Nodes' phase of a cycle: credits and flits arriving at the end nodes,
+ * slow sinks, generation, injection. It reads only the slot of this cycle
+ * and stages into the slots of later cycles, like the switch phase: with
+ * threads the two run at the same time (mt: staging with atomics). */
+static void end_nodes(net *n, int generating, int measuring, int mt) {
   const net_cfg *c = &n->cfg;
-  unsigned slot = (unsigned)(n->cycle % n->W);
-  /* end nodes */
+  const unsigned slot = n->slot_now, V = n->V;
+  uint8_t *src_cr = &n->src_cr[(size_t)slot * n->N];
+  uint8_t *sink_valid = &n->sink_valid[(size_t)slot * n->N];
+  const asw_flit *sink_in = &n->sink_in[(size_t)slot * n->N];
   for (unsigned d = 0; d < n->N; d++) {
     node *nd = &n->nodes[d];
-    size_t si = (size_t)slot * n->N + d;
-    if (n->src_cr[si]) {
-      n->credits[(size_t)d * n->V + n->src_cr[si] - 1]++;
-      n->src_cr[si] = 0;
+    if (src_cr[d]) {
+      n->credits[(size_t)d * V + src_cr[d] - 1]++;
+      src_cr[d] = 0;
     }
-    if (n->sink_valid[si]) {
-      sink_receive(n, d, &n->sink_in[si], measuring);
-      n->sink_valid[si] = 0;
+    if (sink_valid[d]) {
+      sink_receive(n, d, &sink_in[d], measuring, mt);
+      sink_valid[d] = 0;
     }
     if (nd->sink_slow) {
       nd->sink_acc += nd->sink_rate;
       int have = 0;
-      for (unsigned v = 0; v < n->V; v++) have |= n->sink_buf[(size_t)d * n->V + v] != 0;
+      for (unsigned v = 0; v < V; v++) have |= n->sink_buf[(size_t)d * V + v] != 0;
       if (!have) { if (nd->sink_acc > 1.0) nd->sink_acc = 1.0; }
       else if (nd->sink_acc >= 1.0) {
-        for (unsigned j = 0; j < n->V; j++) {
-          unsigned v = (nd->sink_rr + j) % n->V;
-          if (n->sink_buf[(size_t)d * n->V + v]) {
-            n->sink_buf[(size_t)d * n->V + v]--;
-            nd->sink_rr = (uint8_t)((v + 1) % n->V);
+        for (unsigned j = 0; j < V; j++) {
+          unsigned v = nd->sink_rr + j;
+          if (v >= V) v -= V;
+          if (n->sink_buf[(size_t)d * V + v]) {
+            n->sink_buf[(size_t)d * V + v]--;
+            nd->sink_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             nd->sink_acc -= 1.0;
-            sink_consume_credit(n, d, v);
+            sink_consume_credit(n, d, v, mt);
             break;
           }
         }
@@ -962,87 +1033,250 @@ static int step_cycle(net *n, int generating, int measuring) {
         }
       }
     }
-    if (nd->streaming || nd->queued) inject(n, d, nd);
+    if (nd->streaming || nd->queued) inject(n, d, nd, mt);
   }
-  /* switches: those with pending work or inputs this cycle */
-  n->next_n = 0;
+}
+
+/* Steps switch s with the inputs staged for this cycle and stages its
+ * outputs. Returns 0, or -1 with the message in w->err. */
+static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
+  const unsigned slot = n->slot_now;
+  size_t i = (size_t)slot * n->S + s;
+  asw_inputs in = {0};
+  in.flit_mask = n->st_flit_mask[i];
+  in.flit = &n->st_flit[i * n->P];
+  in.credit_mask = n->st_cr_mask[i];
+  in.credit_vc = &n->st_cr_vc[i * n->P];
+  in.arn_mask = n->st_arn_mask[i];
+  in.arn = &n->st_arn[i * n->P];
+  asw_outputs out = {0};
+  out.flit = w->out_flit;
+  out.credit_vc = w->out_cr_vc;
+  out.arn = w->out_arn;
+  int rv = asw_switch_step(n->sw[s], &in, &out);
+  if (rv) {
+    snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s",
+             s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]));
+    return -1;
+  }
+  if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
+    return -1;
+  n->st_flit_mask[i] = 0;
+  n->st_cr_mask[i] = 0;
+  n->st_arn_mask[i] = 0;
+  n->woken[i] = 0;
+  const topo_peer *peer = &n->peer[(size_t)s * n->P];
+  uint64_t m = out.flit_mask;
+  if (m) w->moved = 1;
+  while (m) {
+    unsigned o = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    w->flit_hops++;
+    topo_peer pe = peer[o];
+    if (pe.kind == PEER_SWITCH) stage_flit(n, pe.id, pe.port, &w->out_flit[o], mt);
+    else if (pe.kind == PEER_NODE) {
+      size_t si = (size_t)n->slot_fl * n->N + pe.id;
+      n->sink_in[si] = w->out_flit[o];
+      n->sink_valid[si] = 1;
+    } else {
+      snprintf(w->err, sizeof w->err, "switch %u sent a flit on unconnected port %u",
+               s, o);
+      return -1;
+    }
+  }
+  m = out.credit_mask;
+  while (m) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    topo_peer pe = peer[p];
+    if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, w->out_cr_vc[p], mt);
+    else if (pe.kind == PEER_NODE)
+      n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
+  }
+  m = out.arn_mask;
+  while (m) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    topo_peer pe = peer[p];
+    if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
+    else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
+  }
+  /* A switch with live ARN state is not idle (asw_switch_idle): it is
+   * stepped every cycle, so skipping stays exact. */
+  if (!asw_switch_idle(n->sw[s])) w->carry[w->carry_n++] = s;
+  return 0;
+}
+
+/* Steps todo[from..to) in order, warming the cache ahead (no effect on
+ * results): the switch record two switches ahead, its per-port state one
+ * switch ahead. */
+#ifndef NET_PREFETCH
+#define NET_PREFETCH 1
+#endif
+static int step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
+  const uint32_t *todo = n->todo;
+  if (!NET_PREFETCH) {
+    for (uint32_t j = from; j < to; j++)
+      if (step_switch(n, w, todo[j], mt)) {
+        w->err_switch = todo[j];
+        return -1;
+      }
+    return 0;
+  }
+  const size_t base = (size_t)n->slot_now * n->S;
+  for (uint32_t j = from; j < to && j < from + 2; j++) asw_switch_prefetch(n->sw[todo[j]], 0, 0);
+  if (from < to) asw_switch_prefetch(n->sw[todo[from]], 1, n->st_flit_mask[base + todo[from]]);
+  for (uint32_t j = from; j < to; j++) {
+    if (j + 2 < to) asw_switch_prefetch(n->sw[todo[j + 2]], 0, 0);
+    if (j + 1 < to)
+      asw_switch_prefetch(n->sw[todo[j + 1]], 1, n->st_flit_mask[base + todo[j + 1]]);
+    if (step_switch(n, w, todo[j], mt)) {
+      w->err_switch = todo[j];
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- threads: the switch phase split over workers ------------------------
+ * Switches interact only through links of latency >= 1 and the end nodes
+ * only read this cycle's slot, so within a cycle the steps of different
+ * switches and the nodes' phase are independent; only the staging of
+ * outputs into later slots is shared (each staged entry has one writer; the
+ * masks and wake lists are updated with atomics). The carry lists are
+ * merged in worker order; the order switches are stepped in does not change
+ * any result, so any number of threads gives the same bytes. */
+enum { CHUNK = 8 };
+
+/* Claims up to CHUNK switches of todo from the front (worker threads) or
+ * the back (the main thread, after the end nodes). */
+static int claim(net *n, int back, uint32_t *from, uint32_t *to) {
+  uint64_t v = __atomic_load_n(&n->range, __ATOMIC_RELAXED), nv;
+  uint32_t lo, hi;
+  do {
+    lo = (uint32_t)v;
+    hi = (uint32_t)(v >> 32);
+    if (lo >= hi) return 0;
+    if (back) {
+      *to = hi;
+      *from = hi - lo > CHUNK ? hi - CHUNK : lo;
+      nv = (uint64_t)*from << 32 | lo;
+    } else {
+      *from = lo;
+      *to = hi - lo > CHUNK ? lo + CHUNK : hi;
+      nv = (uint64_t)hi << 32 | *to;
+    }
+  } while (!__atomic_compare_exchange_n(&n->range, &v, nv, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+  return 1;
+}
+
+static void work_chunks(net *n, net_worker *w, int back) {
+  uint32_t from, to;
+  while (!w->failed && claim(n, back, &from, &to))
+    if (step_switches(n, w, from, to, 1)) w->failed = 1;
+}
+
+static void spin_until(const uint64_t *p, uint64_t want) {
+  for (unsigned k = 0; __atomic_load_n(p, __ATOMIC_ACQUIRE) != want; k++) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    if (k >= 256) thrd_yield(); /* the other core may be busy elsewhere */
+  }
+}
+
+static int worker_main(void *arg) {
+  net_worker *w = arg;
+  net *n = w->n;
+  for (uint64_t round = 1;; round++) {
+    spin_until(&n->go, round);
+    if (n->quit) break;
+    work_chunks(n, w, 0);
+    __atomic_fetch_add(&n->done, 1, __ATOMIC_RELEASE);
+  }
+  return 0;
+}
+
+static void start_workers(net *n) {
+  n->go = n->done = n->done_target = n->quit = 0;
+  for (unsigned t = 1; t < n->nthreads; t++)
+    if (thrd_create(&n->wk[t].thread, worker_main, &n->wk[t]) != thrd_success) {
+      n->nthreads = t; /* run with the ones started (same results) */
+      break;
+    }
+}
+
+static void stop_workers(net *n) {
+  if (n->nthreads < 2) return;
+  __atomic_store_n(&n->quit, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&n->go, 1, __ATOMIC_RELEASE);
+  for (unsigned t = 1; t < n->nthreads; t++) thrd_join(n->wk[t].thread, NULL);
+}
+
+static int step_cycle(net *n, int generating, int measuring) {
+  const unsigned slot = (unsigned)(n->cycle % n->W);
+  n->slot_now = slot;
+  n->slot_fl = (unsigned)((n->cycle + n->L) % n->W);
+  n->slot_cr = (unsigned)((n->cycle + n->LC) % n->W);
+  size_t wi = (size_t)(n->cycle / n->cfg.window);
+  n->ws = wi < n->nwin ? &n->win[wi] : NULL;
+  /* switches to step: those with pending work or inputs this cycle, in the
+   * order carried over, then woken (each once) */
   uint32_t *lists[2] = {n->carry, &n->wake[(size_t)slot * n->S]};
   uint32_t counts[2] = {n->carry_n, n->wake_n[slot]};
-  int moved = 0;
-  for (int li = 0; li < 2; li++) {
+  uint32_t nt = 0;
+  for (int li = 0; li < 2; li++)
     for (uint32_t j = 0; j < counts[li]; j++) {
       unsigned s = lists[li][j];
       if (n->stepped_at[s] == n->cycle + 1) continue;
       n->stepped_at[s] = n->cycle + 1;
-      size_t i = (size_t)slot * n->S + s;
-      asw_inputs in = {0};
-      in.flit_mask = n->st_flit_mask[i];
-      in.flit = &n->st_flit[i * n->P];
-      in.credit_mask = n->st_cr_mask[i];
-      in.credit_vc = &n->st_cr_vc[i * n->P];
-      in.arn_mask = n->st_arn_mask[i];
-      in.arn = &n->st_arn[i * n->P];
-      asw_outputs out = {0};
-      out.flit = n->out_flit;
-      out.credit_vc = n->out_cr_vc;
-      out.arn = n->out_arn;
-      int rv = asw_switch_step(n->sw[s], &in, &out);
-      if (rv) {
-        snprintf(n->err, sizeof n->err, "switch %u, cycle %llu: step failed (%d): %s",
-                 s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]));
-        return -1;
-      }
-      if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, n->err, sizeof n->err))
-        return -1;
-      n->st_flit_mask[i] = 0;
-      n->st_cr_mask[i] = 0;
-      n->st_arn_mask[i] = 0;
-      uint64_t m = out.flit_mask;
-      if (m) moved = 1;
-      while (m) {
-        unsigned o = (unsigned)__builtin_ctzll(m);
-        m &= m - 1;
-        n->r.flit_hops++;
-        topo_peer pe = n->peer[(size_t)s * n->P + o];
-        if (pe.kind == PEER_SWITCH) stage_flit(n, pe.id, pe.port, &n->out_flit[o]);
-        else if (pe.kind == PEER_NODE) {
-          size_t si = (size_t)((n->cycle + n->L) % n->W) * n->N + pe.id;
-          n->sink_in[si] = n->out_flit[o];
-          n->sink_valid[si] = 1;
-        } else {
-          snprintf(n->err, sizeof n->err, "switch %u sent a flit on unconnected port %u",
-                   s, o);
-          return -1;
-        }
-      }
-      m = out.credit_mask;
-      while (m) {
-        unsigned p = (unsigned)__builtin_ctzll(m);
-        m &= m - 1;
-        topo_peer pe = n->peer[(size_t)s * n->P + p];
-        if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, n->out_cr_vc[p]);
-        else if (pe.kind == PEER_NODE)
-          n->src_cr[(size_t)((n->cycle + n->LC) % n->W) * n->N + pe.id] =
-              (uint8_t)(n->out_cr_vc[p] + 1);
-      }
-      m = out.arn_mask;
-      while (m) {
-        unsigned p = (unsigned)__builtin_ctzll(m);
-        m &= m - 1;
-        topo_peer pe = n->peer[(size_t)s * n->P + p];
-        if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, n->out_arn[p]);
-        else if (pe.kind == PEER_NODE) n->arn_at_nodes++; /* counted, discarded */
-      }
-      /* A switch with live ARN state is not idle (asw_switch_idle): it is
-       * stepped every cycle, so skipping stays exact. */
-      if (!asw_switch_idle(n->sw[s])) n->next_carry[n->next_n++] = s;
+      n->todo[nt++] = s;
     }
+  for (unsigned t = 0; t < n->nthreads; t++) {
+    net_worker *w = &n->wk[t];
+    w->carry_n = 0;
+    w->moved = 0;
+    w->failed = 0;
   }
+  if (n->nthreads < 2) {
+    end_nodes(n, generating, measuring, 0);
+    if (step_switches(n, &n->wk[0], 0, nt, 0)) n->wk[0].failed = 1;
+  } else {
+    n->range = (uint64_t)nt << 32;
+    __atomic_fetch_add(&n->go, 1, __ATOMIC_RELEASE);
+    end_nodes(n, generating, measuring, 1);
+    work_chunks(n, &n->wk[0], 1);
+    n->done_target += n->nthreads - 1;
+    spin_until(&n->done, n->done_target);
+  }
+  /* merge the workers' results in worker order */
   n->wake_n[slot] = 0;
-  uint32_t *tmp = n->carry;
-  n->carry = n->next_carry;
-  n->next_carry = tmp;
-  n->carry_n = n->next_n;
+  uint32_t cn = 0;
+  int moved = 0, failed = 0;
+  unsigned bad = UINT32_MAX;
+  for (unsigned t = 0; t < n->nthreads; t++) {
+    net_worker *w = &n->wk[t];
+    if (w->failed && w->err_switch < bad) {
+      bad = w->err_switch;
+      snprintf(n->err, sizeof n->err, "%s", w->err);
+      failed = 1;
+    }
+    if (n->nthreads < 2) { /* the carry list was read into todo: swap */
+      uint32_t *x = n->carry;
+      n->carry = w->carry;
+      w->carry = x;
+    } else {
+      memcpy(n->carry + cn, w->carry, w->carry_n * sizeof *w->carry);
+    }
+    cn += w->carry_n;
+    n->r.flit_hops += w->flit_hops;
+    n->arn_at_nodes += w->arn_at_nodes;
+    w->flit_hops = w->arn_at_nodes = 0;
+    moved |= w->moved;
+  }
+  n->carry_n = cn;
+  if (failed) return -1;
   if (moved) n->last_progress = n->cycle;
   return 0;
 }
@@ -1052,6 +1286,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   uint64_t total = n->total;
   int status = NET_RUN_OK;
   n->last_progress = 0;
+  if (n->nthreads > 1) start_workers(n);
   for (n->cycle = 0;; n->cycle++) {
     int in_run = n->cycle < total;
     if (!in_run) {
@@ -1096,6 +1331,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
     }
     if (progress && (n->cycle & 255) == 0) progress(ctx, n->cycle, total);
   }
+  stop_workers(n);
   if (n->total % c->window && n->cycle >= n->total) accumulate_adaptive(n, &n->win[n->nwin - 1]);
   else accumulate_adaptive(n, NULL);
   n->r.cycles_run = n->cycle;

@@ -261,6 +261,63 @@ static void test_determinism(void) {
   for (int i = 0; i < 3; i++) free(out[i]);
 }
 
+/* JSON + CSV of one run (wall-clock figures zero). */
+static char *run_bytes(const char *settings, size_t *len, int *status) {
+  net_cfg c;
+  char err[512], *out = NULL;
+  *len = 0;
+  if (make_cfg(&c, settings)) return NULL;
+  net *n = net_new(&c, err, sizeof err);
+  if (!n) {
+    printf("net_new: %s\n", err);
+    return NULL;
+  }
+  *status = net_run(n, NULL, NULL);
+  FILE *f = open_memstream(&out, len);
+  net_write_json(n, f, 0.0, 0);
+  net_write_csv(n, f);
+  fputs(net_watchdog_report(n), f);
+  fclose(f);
+  net_free(n);
+  return out;
+}
+
+/* The switch phase on several threads: the same bytes as on one, for plain
+ * runs, ARN/AFI (ARN messages on the backward channel), slow sinks with
+ * drain, bursty adaptive traffic and a watchdog stop; threads not echoed. */
+static void test_threads(void) {
+  const char *cases[] = {
+      "routing=oblivious traffic=hs25-1 load=0.8 vcs=2 buffer_flits=128 packet_flits=8 "
+      "warmup=300 cycles=1500",
+      "traffic=hs25-1 vcs=3 buffer_flits=1024 voq=1 arn=afi routing=adaptive warmup=500 "
+      "cycles=2500",
+      "topology=kary k=4 n=3 vcs=2 buffer_flits=64 packet_flits=8 traffic=hs10-1 "
+      "hs_sink_rate=0.5 load=0.5 drain=1 warmup=200 cycles=1500",
+      "topology=kary k=4 n=3 vcs=4 buffer_flits=32 packet_flits=16 injection=onoff "
+      "routing=adap-2th-s-k load=0.9 iters=1 sqs=dbbm warmup=200 cycles=1500",
+      "topology=kary k=4 n=2 sink_rate=0 watchdog=300 load=0.5 packet_flits=4 "
+      "buffer_flits=16 warmup=0 cycles=2000",
+  };
+  const char *threads[] = {"threads=2", "threads=3"};
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+    if (quick && i >= 2) break;
+    char s[512];
+    size_t l1, l2;
+    int st1 = -1, st2 = -1;
+    char *one = run_bytes(cases[i], &l1, &st1);
+    CHECK(one && !strstr(one, "\"threads\""), "case %u: threads not echoed in the JSON", i);
+    for (unsigned t = 0; t < 2; t++) {
+      snprintf(s, sizeof s, "%s %s", cases[i], threads[t]);
+      char *many = run_bytes(s, &l2, &st2);
+      CHECK(one && many && st1 == st2 && l1 == l2 && !memcmp(one, many, l1),
+            "case %u: %s gives the bytes of threads=1 (status %d/%d)", i, threads[t], st1, st2);
+      free(many);
+    }
+    if (i == 4) CHECK(st1 == NET_RUN_WATCHDOG, "case 4 stops with the watchdog (%d)", st1);
+    free(one);
+  }
+}
+
 static void test_config_errors(void) {
   net_cfg c;
   char err[512];
@@ -274,6 +331,12 @@ static void test_config_errors(void) {
   CHECK(!net_new(&c, err, sizeof err) && strstr(err, "ihs"), "ihs on 2 stages: %s", err);
   make_cfg(&c, "vcs=8 buffer_flits=16384");
   CHECK(!net_new(&c, err, sizeof err) && strstr(err, "buffer_flits"), "V*BUF limit: %s", err);
+  netcfg_default(&c);
+  const char *bad_threads[] = {"threads=0", "threads=65", "threads=two", "threads=-1"};
+  for (unsigned i = 0; i < 4; i++)
+    CHECK(netcfg_set_arg(&c, bad_threads[i], err, sizeof err) && strstr(err, "threads"),
+          "%s is an error naming the key: %s", bad_threads[i], err);
+  CHECK(!netcfg_set_arg(&c, "threads=2", err, sizeof err) && c.threads == 2, "threads=2 accepted");
 }
 
 int main(int argc, char **argv) {
@@ -285,6 +348,7 @@ int main(int argc, char **argv) {
   test_arn_conservation();
   test_watchdog();
   test_determinism();
+  test_threads();
   printf("net_sim%s: %u passed, %u failed\n", quick ? "_quick" : "", passed, failed);
   return failed != 0;
 }
