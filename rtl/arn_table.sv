@@ -325,7 +325,7 @@ module arn_table #(
   end
 
   // ---- ARN output FIFOs and registers (§15.6) -----------------------------------
-  logic [P-1:0] oq_push, oq_pop, oq_full_drop;
+  logic [P-1:0] oq_push, oq_pop, oq_full_drop, oq_dup;
   always_comb begin
     for (int unsigned i = 0; i < P; i++) begin
       logic dup;
@@ -336,6 +336,7 @@ module arn_table #(
           dup = 1'b1;
         end
       end
+      oq_dup[i] = dup;
       oq_push[i] = on && lk_valid_i[i] && lk_notify_o[i] && !dup && (oq_cnt_q[i] != 3'(AQ));
       oq_full_drop[i] = on && lk_valid_i[i] && lk_notify_o[i] && !dup && (oq_cnt_q[i] == 3'(AQ));
       oq_pop[i] = on && (oq_cnt_q[i] != '0);
@@ -516,5 +517,13 @@ module arn_table #(
   cov_in_dropped: cover property (@(posedge clk_i) chk_en_q && (evq_drop != '0));
   cov_lookup_consumed: cover property (@(posedge clk_i) chk_en_q && ((lk_valid_i & lk_consumed_o) != '0));
   cov_lookup_notify: cover property (@(posedge clk_i) chk_en_q && (oq_push != '0));
+  cov_add: cover property (@(posedge clk_i) chk_en_q && on && do_write && has_free);
+  cov_lookup_dedup: cover property (@(posedge clk_i)
+    chk_en_q && on && ((lk_valid_i & lk_notify_o & oq_dup) != '0));
+  cov_lookup_no_match: cover property (@(posedge clk_i)
+    chk_en_q && on && ((lk_valid_i & ~lk_consumed_o & ~lk_notify_o) != '0));
+  // Unreachable by construction (at most one push and one pop per cycle: the output FIFO
+  // never holds more than one message, §15.6); listed so coverage shows it.
+  cov_out_dropped: cover property (@(posedge clk_i) chk_en_q && (oq_full_drop != '0));
 `endif
 endmodule

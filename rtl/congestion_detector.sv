@@ -292,5 +292,17 @@ module congestion_detector #(
   cov_branch: cover property (@(posedge clk_i) chk_en_q && on_i && ((off_found & ~cond) != '0));
   cov_root_fifo_full: cover property (@(posedge clk_i) chk_en_q && on_i && (expire != '0) && !declare);
   cov_adapted_offender: cover property (@(posedge clk_i) chk_en_q && declare && off_adapted_i);
+  // Hysteresis: a hot VOQ re-evaluated between LCDTH and HCDTH stays hot.
+  logic hyst_hold;
+  always_comb begin
+    hyst_hold = 1'b0;
+    for (int unsigned k = 0; k < NQT; k++) begin
+      if (on_i && occ_touch_i[k] && hot_q[k] && (16'(occ_next_i[k*CW +: CW]) < hcdth_i) &&
+          (16'(occ_next_i[k*CW +: CW]) >= lcdth_i)) begin
+        hyst_hold = 1'b1;
+      end
+    end
+  end
+  cov_hot_hysteresis: cover property (@(posedge clk_i) chk_en_q && hyst_hold);
 `endif
 endmodule
