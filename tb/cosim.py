@@ -31,6 +31,9 @@ CFG = {
     "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4),
     "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3, AE=6),
     "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0),
+    # soak only: the AE extremes
+    "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
+    "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
 }
 # (parameter set, routing, vcmap, scenario, cycles[, ARN]): every routing mode, every VC
 # map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3; ARN off,
@@ -65,6 +68,19 @@ MATRIX = [
     ("b", "det", "sl", "hotspot", 30000, "afi"),
 ] + [("b" if i % 2 == 0 else "c", "det", "id" if i % 4 < 2 else "afi", scen, 8000,
       "arn" if i % 4 < 2 else "afi")
+     for i, scen in enumerate(("refresh", "replace", "adapted", "consume", "evict", "drop",
+                               "branch", "hyst", "fcth", "crt", "root", "clear"))]
+# make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
+SOAK_EXTRA = [
+    ("e", "det", "sl", "random", 200000, "arn"),
+    ("e", "2th", "obqa-afi", "random", 200000, "afi"),
+    ("e", "det", "afi", "rewrite", 100000, "afi"),
+    ("e", "th", "afi", "random", 100000, "adaptive-th-afi"),
+    ("f", "det", "id", "random", 200000, "arn"),
+    ("f", "obl", "afi", "random", 200000, "afi"),
+    ("f", "ada", "sl", "zerocred", 100000, "arn"),
+    ("e", "det", "sl", "random", 100000),
+] + [("e", "det", "afi" if i % 2 else "id", scen, 8000, "afi" if i % 2 else "arn")
      for i, scen in enumerate(("refresh", "replace", "adapted", "consume", "evict", "drop",
                                "branch", "hyst", "fcth", "crt", "root", "clear"))]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
@@ -334,7 +350,8 @@ def cmd_test(ns):
 def cmd_soak(ns):
     seeds = range(ns.SEED, ns.SEED + ns.SOAK_SEEDS)
     scale = ns.SOAK_CYCLES / 200000.0
-    p, f, cyc = matrix_runs(seeds, scale, kind="ref" if ns.REFONLY else "rtl")
+    p, f, cyc = matrix_runs(seeds, scale, kind="ref" if ns.REFONLY else "rtl",
+                            matrix=MATRIX + SOAK_EXTRA)
     print(f"soak: {cyc} cycles in {p + f} runs")
     print(f"soak: {p} passed, {f} failed")
     return 1 if f else 0
@@ -395,10 +412,19 @@ def cmd_coverage(ns):
     return 1 if f else 0
 
 
+def is_arn_cover(fn, name):
+    """The §15 cover points: every point of the two §15 blocks, and the §15 ones of
+    the switch top, the registers and the input port controller."""
+    if fn in ("congestion_detector.sv", "arn_table.sv"):
+        return True
+    return bool(re.search(r"cov_(top_|arn_|ipc_|read_arn|read_root|expired)", name))
+
+
 def summarize(merged, ann, annotate_out):
     """Per-kind totals from the coverage data file and the list of uncovered points."""
     kinds = {}
     uncovered = []
+    covers = {}  # (file, cover point) -> hits summed over instances
     with open(merged, errors="replace") as f:
         for line in f:
             m = re.match(r"C '(.*)' (\d+)$", line.strip())
@@ -409,6 +435,10 @@ def summarize(merged, ann, annotate_out):
             page = fields.get("page", "")
             kind = "toggle" if "toggle" in page else ("cover" if "user" in page else "line")
             hits = int(m.group(2))
+            if kind == "cover":
+                name = fields.get("o", "") or f"line {fields.get('l', '?')}"
+                key = (os.path.basename(fields.get("f", "?")), name)
+                covers[key] = covers.get(key, 0) + hits
             tot, cov = kinds.get(kind, (0, 0))
             kinds[kind] = (tot + 1, cov + (hits > 0))
             if hits == 0 and kind != "toggle":
@@ -420,9 +450,17 @@ def summarize(merged, ann, annotate_out):
             line = f"{kind:12s} {cov:6d}/{tot:<6d} covered ({100.0 * cov / max(tot, 1):.1f} %)"
             print("coverage " + line)
             f.write(line + "\n")
+        arn = sorted((k, v) for k, v in covers.items() if is_arn_cover(*k))
+        f.write(f"\n§15 (congestion detector, ARN table, input port controller) cover points: "
+                f"{sum(1 for _, v in arn if v)}/{len(arn)} hit\n")
+        for (fn, name), hits in arn:
+            f.write(f"  {fn:24s} {name:36s} {hits}\n")
         f.write("\nuncovered (non-toggle) points:\n")
         for u in uncovered:
             f.write("  " + u + "\n")
+    print(f"coverage §15 cover points: {sum(1 for _, v in arn if v)}/{len(arn)} hit")
+    for (fn, name), hits in arn:
+        print(f"  §15 cover {fn:24s} {name:36s} {hits}")
     print(f"coverage: {len(uncovered)} uncovered line/assert points listed in {out}; "
           f"annotated sources in {ann}")
     for u in uncovered[:40]:

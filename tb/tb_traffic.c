@@ -592,7 +592,7 @@ static void dir_thresholds(tb_traffic *t, unsigned *up_all, unsigned *h, unsigne
     if (*l >= *h) *l = *h - 1;
     *ttl = 100;
     break;
-  case TB_SCEN_FCTH: *h = half; *l = 1; *fc = half; *crt = 8; *ttl = 100; break;
+  case TB_SCEN_FCTH: *h = half; *l = 1; *fc = buf / 4; *crt = 8; *ttl = 100; break;
   case TB_SCEN_CRT: *h = half; *l = 1; *crt = 12; *ttl = 100; break;
   case TB_SCEN_ROOT: *h = half; *l = 1; *crt = 10; *ttl = 60; break;
   case TB_SCEN_CLEAR: *up_all = 1; *h = half; *l = 1; *crt = 10; *ttl = 200; break;
