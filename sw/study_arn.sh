@@ -1,25 +1,79 @@
 #!/bin/sh
-# Seed 001 §4.3 on the 432-node RLFT (docs/results.md, "ARN and AFI"):
-# D-mod-K, Oblivious, Adaptive-Th, Adaptive-Th+AFI, ARN, ARN+AFI x 1Q /
-# vFtree x uniform, HS10-1, HS25-1, the hot spot starting after the warm-up.
-# 192 KB of buffer per port and VC set as in the other studies (1Q: 1 VC of
-# 3072 flits, vFtree: 3 VCs of 1024); the AFI configurations get one more VC
-# of the same size (the adapted-flow channel). One process at a time.
-# Usage: study_arn.sh ASW OUTDIR [CYCLES] [PARTS]   (PARTS: subset of
-# "1q 1q_afc 1q_arn vftree vftree_afc vftree_arn")
+# Seed 001 §4.3 on the 432-node RLFT (docs/results.md, "Seed 001 §4.3"):
+# D-mod-K, Oblivious, Adaptive-Th, Adaptive-Th+AFI, ARN, ARN+AFI x 1Q, DBBM,
+# vFtree, Flow2SL x uniform, HS10-1, HS25-1, HS10-4, HS25-4; efficiency vs
+# time around the hot-spot start.
+#
+# Scaling (see docs/results.md): 8-flit (512 B) packets instead of 4 KB, so
+# every buffer holds the paper's 84 packets per input port (672 flits,
+# divided among the VCs as in seed 001: 1Q 1x672, 1Q+AFC 2x336, SQS 3x224,
+# SQS+AFC 4x168) while all packet-time constants shrink 8x; hot spot from
+# cycle 10 000 to the end; CRT 1024 cycles, ARN_TTL 4096; the paper's
+# HCDTh/LCDTh/FCTh (81/63/78 %); VOQs in every run; load 1.
+#
+# Parts (4th argument, default all):
+#   grid     the 6 routings x 4 schemes x 4 hot-spot patterns (60 000 cycles)
+#   uniform  the same x uniform (30 000 cycles)
+#   leaf     ARN and ARN+AFI with arn_up_nodes=1 (incast ARNs consumed by the
+#            sources' leaves) x 4 schemes x 4 hot-spot patterns; skipped if
+#            the asw binary has no arn_up_nodes key
+#   long     1Q and vFtree, HS10-1, D-mod-K / ARN+AFI (/ ARN+AFI leaf),
+#            205 000 cycles
+# Usage: study_arn.sh ASW OUTDIR [JOBS] [PARTS]    (JOBS: parallel runs, 2)
 set -e
-ASW=$1; OUT=$2; CYC=${3:-30000}
-PARTS=${4:-"1q 1q_afc 1q_arn vftree vftree_afc vftree_arn"}
-COMMON="ports=12 stages=3 voq=1 packet_flits=64 load=1 warmup=10000 \
-  cycles=$CYC window=1000 hs_start=10000 crt=1024 arn_ttl=4096 watchdog=0"
-run() { # part vcs buffer sqs routings
-  case " $PARTS " in *" $1 "*) ;; *) return 0 ;; esac
-  "$ASW" sweep -j 1 --dir "$OUT/$1" $COMMON vcs=$2 buffer_flits=$3 sqs=$4 \
-    --vary routing=$5 --vary traffic=uniform,hs10-1,hs25-1
+ASW=$1; OUT=$2; JOBS=${3:-2}
+PARTS=${4:-"grid uniform leaf long"}
+COMMON="ports=12 stages=3 voq=1 packet_flits=8 load=1 window=1000 \
+  hs_start=10000 crt=1024 arn_ttl=4096 watchdog=0"
+HS="hs10-1,hs25-1,hs10-4,hs25-4"
+want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+sweep() { # dir, then asw sweep arguments
+  d=$1; shift
+  "$ASW" sweep -j "$JOBS" --dir "$OUT/$d" $COMMON "$@" > "$OUT/$d.log" 2>&1 ||
+    { echo "study_arn: $d failed, see $OUT/$d.log" >&2; exit 1; }
+  echo "study_arn: $d done"
 }
-run 1q 1 3072 1q dmodk,oblivious,adaptive-th
-run 1q_afc 2 3072 1q adaptive-th-afi,arn-afi
-run 1q_arn 1 3072 1q arn
-run vftree 3 1024 vftree dmodk,oblivious,adaptive-th
-run vftree_afc 4 1024 vftree adaptive-th-afi,arn-afi
-run vftree_arn 3 1024 vftree arn
+# scheme -> VCs and flits per VC without / with the adapted-flow channel
+cfg() {
+  case $1 in
+    1q) V=1; B=672; VA=2; BA=336 ;;
+    *) V=3; B=224; VA=4; BA=168 ;;
+  esac
+}
+mkdir -p "$OUT"
+leaf_ok=0
+"$ASW" net arn_up_nodes=1 cycles=1 warmup=0 --quiet > /dev/null 2>&1 && leaf_ok=1
+for s in 1q dbbm vftree flow2sl; do
+  cfg $s
+  if want grid; then
+    sweep "${s}_hs" warmup=5000 cycles=55000 sqs=$s vcs=$V buffer_flits=$B \
+      --vary routing=dmodk,oblivious,adaptive-th,arn --vary traffic=$HS
+    sweep "${s}_hs_afc" warmup=5000 cycles=55000 sqs=$s vcs=$VA buffer_flits=$BA \
+      --vary routing=adaptive-th-afi,arn-afi --vary traffic=$HS
+  fi
+  if want uniform; then
+    sweep "${s}_uni" warmup=5000 cycles=25000 sqs=$s vcs=$V buffer_flits=$B traffic=uniform \
+      --vary routing=dmodk,oblivious,adaptive-th,arn
+    sweep "${s}_uni_afc" warmup=5000 cycles=25000 sqs=$s vcs=$VA buffer_flits=$BA \
+      traffic=uniform --vary routing=adaptive-th-afi,arn-afi
+  fi
+  if want leaf && [ $leaf_ok = 1 ]; then
+    sweep "${s}_leaf" warmup=5000 cycles=55000 sqs=$s vcs=$V buffer_flits=$B arn_up_nodes=1 \
+      routing=arn --vary traffic=$HS
+    sweep "${s}_leaf_afc" warmup=5000 cycles=55000 sqs=$s vcs=$VA buffer_flits=$BA \
+      arn_up_nodes=1 routing=arn-afi --vary traffic=$HS
+  fi
+done
+if want long; then
+  for s in 1q vftree; do
+    cfg $s
+    L="warmup=5000 cycles=200000 window=4000 sqs=$s traffic=hs10-1"
+    mkdir -p "$OUT/long"
+    sweep "long/${s}" $L vcs=$V buffer_flits=$B routing=dmodk --vary seed=1
+    sweep "long/${s}_afc" $L vcs=$VA buffer_flits=$BA routing=arn-afi --vary seed=1
+    [ $leaf_ok = 1 ] && sweep "long/${s}_leaf" $L vcs=$VA buffer_flits=$BA routing=arn-afi \
+      arn_up_nodes=1 --vary seed=1
+  done
+fi
+[ $leaf_ok = 1 ] || echo "study_arn: $ASW has no arn_up_nodes key: part 'leaf' skipped" >&2
+exit 0
