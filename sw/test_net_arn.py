@@ -78,11 +78,12 @@ def main(asw):
             win = sum(int(x.split(",")[-1]) for x in rows[1:])
             check(rows[0].endswith(",packets_adapted") and 0 < win <= a["packets_adapted"],
                   f"IHS {mode}: CSV per-window adapted packets ({win} of {a['packets_adapted']})")
-        # incast (HS25 to one node; the paper's thresholds, so the uniform
-        # background forms no roots): ARNs reach end nodes, no switch consumes
+        # incast (HS25 to one node; the paper's thresholds and load 0.7, so the
+        # uniform background forms no roots): ARNs reach end nodes, no switch
+        # consumes
         for mode in ["arn", "arn-afi"]:
             js, _, _ = net(asw, d, "hs_" + mode, *rlft, "crt=64", "traffic=hs25-1",
-                           f"routing={mode}")
+                           f"routing={mode}", "load=0.7")
             if not js:
                 continue
             a = js["arn"]
@@ -90,6 +91,22 @@ def main(asw):
             check(a["roots_declared"] > 0 and a["at_end_nodes"] > 0 and a["consumed"] == 0,
                   f"HS25-1 {mode}: incast ARNs reach end nodes, none consumed: {a}")
             arn_links_lossless(js, f"HS25-1 {mode}", links_lc)
+        # ARN_UP with the leaves' end-node ports (table generator option
+        # arn_up_nodes, if this asw has the key): the incast root keeps the
+        # leaf's stage, the sources' leaves consume its ARNs and adapt
+        probe = subprocess.run([asw, "net", "arn_up_nodes=1", "cycles=1", "warmup=0", "--quiet"],
+                               capture_output=True, text=True)
+        if probe.returncode == 0:
+            for mode in ["arn", "arn-afi"]:
+                js, _, _ = net(asw, d, "leaf_" + mode, *rlft, "crt=64", "traffic=hs25-1",
+                               f"routing={mode}", "load=0.7", "arn_up_nodes=1")
+                if not js:
+                    continue
+                a = js["arn"]
+                conserved(js, f"HS25-1 {mode} arn_up_nodes=1")
+                check(a["roots_declared"] > 0 and a["consumed"] > 0 and a["packets_adapted"] > 0,
+                      f"HS25-1 {mode} arn_up_nodes=1: incast ARNs consumed by leaves: {a}")
+                arn_links_lossless(js, f"HS25-1 {mode} arn_up_nodes=1", links_lc)
         # Adaptive-Th + AFI: adapted packets in the AFC, all delivered
         js, _, _ = net(asw, d, "ath_afi", *rlft, "traffic=hs25-1", "routing=adaptive-th-afi")
         if js:
