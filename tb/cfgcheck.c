@@ -66,9 +66,13 @@ int main(int argc, char **argv) {
   }
   int any = 0;
   for (int i = 11; i < 17; i++) any |= set[i];
-  if (c.arn_entries == 0 && (mode != 0 || any))
-    return reject(mode ? "ARN" : names[11], mode ? arn : "...",
+  if (c.arn_entries == 0 && (mode != 0 || any)) {
+    int i = 10;
+    if (!mode)
+      for (i = 11; i < 17 && !set[i]; i++) continue;
+    return reject(names[i], argv[i + 1],
                   "needs AE >= 1 (the ARN registers exist only with ARN-table entries)");
+  }
   asw_switch *sw = asw_switch_new(&c, err, sizeof err);
   if (!sw) {
     fprintf(stderr, "cfgcheck: %s\n", err);

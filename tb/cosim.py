@@ -285,8 +285,10 @@ def cmd_cosim(ns):
             sys.exit(f"cosim: {name}={val} is not one of {' '.join(legal)}")
     if "afi" in vcmap and cfg["V"] < 2:
         sys.exit(f"cosim: VCMAP={vcmap} needs V >= 2 (the adapted-flow channel is VC V-1)")
-    if ns.SCEN in ARN_SCENS and arn["ARN"] not in ("arn", "afi"):
-        sys.exit(f"cosim: SCEN={ns.SCEN} is a directed §15 scenario: it needs ARN=arn or ARN=afi")
+    if ns.SCEN in ARN_SCENS and (arn["ARN"] not in ("arn", "afi") or cfg["P"] < 4 or cfg["V"] < 2
+                                 or cfg["TABLE"] < 8 or cfg["LMAX"] < 2):
+        sys.exit(f"cosim: SCEN={ns.SCEN} is a directed §15 scenario: it needs ARN=arn or ARN=afi, "
+                 f"P >= 4, V >= 2, TABLE >= 8, PKT >= 2")
     check_config(cfg, arn)
     exe = build(cfg, "ref" if ns.REFONLY else "rtl")
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
