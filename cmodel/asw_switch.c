@@ -281,28 +281,44 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
 }
 
 void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
-  if (level == 0) {
+  if (level == 0) { /* the record: masks and the pointers to the rest */
     const char *p = (const char *)sw;
     for (size_t k = 0; k < offsetof(asw_switch, regs) + 64; k += 64)
       __builtin_prefetch(p + k);
     return;
   }
-  uint64_t m = (sw->busy_in | sw->nonempty_in | sw->rr_mask | sw->cr_mask |
-                sw->out_mask | in_mask) & sw->port_mask;
-  if (m) {
-    __builtin_prefetch(sw->sa.gp);
-    __builtin_prefetch(sw->sa.ap);
-    __builtin_prefetch(sw->sa.req);
+  uint64_t act = (sw->busy_in | sw->nonempty_in | sw->rr_mask | in_mask) & sw->port_mask;
+  if (level == 1) { /* per-port state of the active ports */
+    uint64_t m = act | ((sw->busy_out | sw->cr_mask | sw->out_mask) & sw->port_mask);
+    if (m) {
+      __builtin_prefetch(sw->sa.gp);
+      __builtin_prefetch(sw->sa.ap);
+      __builtin_prefetch(sw->sa.req);
+    }
+    for (; m; m &= m - 1) {
+      unsigned p = (unsigned)__builtin_ctzll(m);
+      const char *b = (const char *)&sw->in[p];
+      __builtin_prefetch(b);
+      __builtin_prefetch(b + 64);
+      __builtin_prefetch(b + 128);
+      __builtin_prefetch(&sw->port[p]);
+      __builtin_prefetch(&sw->cred.out[p]);
+      __builtin_prefetch(&sw->regs.counters[p * 8]);
+    }
+    return;
   }
-  for (; m; m &= m - 1) {
+  /* level 2: what the per-port state points to: the slots ST sends from and
+   * RC routes, the queue descriptors SA reads, the free-slot stack tops */
+  for (uint64_t m = act; m; m &= m - 1) {
     unsigned p = (unsigned)__builtin_ctzll(m);
-    const char *b = (const char *)&sw->in[p];
-    __builtin_prefetch(b);
-    __builtin_prefetch(b + 64);
-    __builtin_prefetch(b + 128);
-    __builtin_prefetch(&sw->port[p]);
-    __builtin_prefetch(&sw->cred.out[p]);
-    __builtin_prefetch(&sw->regs.counters[p * 8]);
+    const asw_ibuf *b = &sw->in[p];
+    if (sw->busy_in >> p & 1u) __builtin_prefetch(&b->slot[sw->port[p].st.slot]);
+    if (sw->rr_mask >> p & 1u) __builtin_prefetch(&b->slot[sw->port[p].rr.slot]);
+    if (sw->nonempty_in >> p & 1u) __builtin_prefetch(b->q);
+    if (in_mask >> p & 1u) {
+      __builtin_prefetch(&b->free_stk[b->free_count ? b->free_count - 1 : 0], 1);
+      __builtin_prefetch(&b->slot[b->vc_last[0]], 1);
+    }
   }
 }
 

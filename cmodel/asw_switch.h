@@ -141,11 +141,12 @@ uint64_t asw_switch_idle_in(const asw_switch *sw);
 int asw_switch_skip_idle(asw_switch *sw, uint64_t n);
 
 /* Performance hint with no effect on state: starts loading into the cache
- * what the next asw_switch_step of sw touches. Level 0: the switch's own
- * record; level 1 (once level 0 had time to complete): the per-port state of
- * the active ports and of the ports in in_mask (those with inputs next
- * step). A network stepping many switches calls level 0 two switches ahead
- * and level 1 one switch ahead. */
+ * what the next asw_switch_step of sw touches, in three levels that each
+ * read what the previous one loaded: 0, the switch's own record; 1, the
+ * per-port state of the active ports and of the ports in in_mask (those
+ * with inputs next step); 2, the slots, queue descriptors and free-slot
+ * stacks that state points to. A network stepping many switches calls level
+ * 0 three switches ahead, level 1 two and level 2 one switch ahead. */
 void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask);
 
 /* Register access outside the cycle loop (equivalent to a register access in
