@@ -18,7 +18,9 @@ def bench(path):
           f"{r['cycles_run']} cycles: accepted {r['accepted_throughput']:.4f}, "
           f"wall {r['wall_seconds']:.2f} s, {r['flit_hops']} flit-hops, "
           f"{r['flit_hops_per_second'] / 1e6:.2f} M flit-hops/s, "
-          f"max RSS {r['max_rss_kb'] / 1024:.0f} MB")
+          f"max RSS {r['max_rss_kb'] / 1024:.0f} MB"
+          + (f", CPU {r['cpu_seconds']:.2f} s, {r['flit_hops_per_cpu_second'] / 1e6:.2f} M "
+             f"flit-hops per CPU-s, {r['threads']} thread(s)" if "cpu_seconds" in r else ""))
 
 
 def key_of(run, keys):
