@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
+#include <time.h>
 
 #include "../asw_switch.h"
 #include "tables.h"
@@ -1497,9 +1498,13 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   } else {
     fputs("null", f);
   }
+  /* processor time of the whole process (all threads), ISO C clock() */
+  double cpu = (double)clock() / CLOCKS_PER_SEC;
   fprintf(f, ",\n  \"wall_seconds\": %.3f, \"flit_hops_per_second\": %.0f, "
-          "\"max_rss_kb\": %ld\n}\n", wall,
-          wall > 0 ? (double)r.flit_hops / wall : 0.0, rss_kb);
+          "\"max_rss_kb\": %ld, \"cpu_seconds\": %.3f, "
+          "\"flit_hops_per_cpu_second\": %.0f, \"threads\": %u\n}\n", wall,
+          wall > 0 ? (double)r.flit_hops / wall : 0.0, rss_kb, cpu,
+          cpu > 0 ? (double)r.flit_hops / cpu : 0.0, n->nthreads);
 }
 
 void net_write_csv(const net *n, FILE *f) {
