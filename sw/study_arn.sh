@@ -18,7 +18,7 @@
 #            sources' leaves) x 4 schemes x 4 hot-spot patterns; skipped if
 #            the asw binary has no arn_up_nodes key
 #   long     1Q and vFtree, HS10-1, D-mod-K / ARN+AFI (/ ARN+AFI leaf),
-#            205 000 cycles
+#            205 000 cycles, the two schemes side by side
 # Usage: study_arn.sh ASW OUTDIR [JOBS] [PARTS]    (JOBS: parallel runs, 2)
 set -e
 ASW=$1; OUT=$2; JOBS=${3:-2}
@@ -65,14 +65,22 @@ for s in 1q dbbm vftree flow2sl; do
   fi
 done
 if want long; then
-  for s in 1q vftree; do
-    cfg $s
-    L="warmup=5000 cycles=200000 window=4000 sqs=$s traffic=hs10-1"
-    mkdir -p "$OUT/long"
-    sweep "long/${s}" $L vcs=$V buffer_flits=$B routing=dmodk --vary seed=1
-    sweep "long/${s}_afc" $L vcs=$VA buffer_flits=$BA routing=arn-afi --vary seed=1
-    [ $leaf_ok = 1 ] && sweep "long/${s}_leaf" $L vcs=$VA buffer_flits=$BA routing=arn-afi \
-      arn_up_nodes=1 --vary seed=1
+  mkdir -p "$OUT/long"
+  longrun() { # scheme, dir suffix, arguments (1Q and vFtree run side by side)
+    cfg $1
+    L="warmup=5000 cycles=200000 window=4000 sqs=$1 traffic=hs10-1"
+    case $2 in
+      "") sweep "long/$1" $L vcs=$V buffer_flits=$B routing=dmodk --vary seed=1 ;;
+      *) sweep "long/$1$2" $L vcs=$VA buffer_flits=$BA "$3" "$4" --vary seed=1 ;;
+    esac
+  }
+  for part in "|" "_afc|routing=arn-afi|arn_up_nodes=0" "_leaf|routing=arn-afi|arn_up_nodes=1"; do
+    suf=${part%%|*}; rest=${part#*|}; a1=${rest%%|*}; a2=${rest#*|}
+    [ "$suf" = _leaf ] && [ $leaf_ok = 0 ] && continue
+    [ "$suf" = _afc ] && [ $leaf_ok = 0 ] && a2=seed=1
+    longrun 1q "$suf" "$a1" "$a2" &
+    longrun vftree "$suf" "$a1" "$a2"
+    wait
   done
 fi
 [ $leaf_ok = 1 ] || echo "study_arn: $ASW has no arn_up_nodes key: part 'leaf' skipped" >&2
