@@ -398,6 +398,7 @@ net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
 }
 
 void net_switch_config(const net *n, asw_config *out) { *out = n->sw_cfg; }
+asw_switch *net_switch(const net *n, unsigned s) { return s < n->S ? n->sw[s] : NULL; }
 
 net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
                       size_t errlen) {

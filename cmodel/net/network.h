@@ -46,6 +46,9 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
                       size_t errlen);
 /* The elaboration parameters every switch of the network was built with. */
 void net_switch_config(const net *n, asw_config *out);
+/* Switch s (NULL if s is out of range): for the lockstep harness to step and
+ * read it after net_run, together with its twin. */
+asw_switch *net_switch(const net *n, unsigned s);
 
 typedef void (*net_progress_fn)(void *ctx, uint64_t cycle, uint64_t total);
 
