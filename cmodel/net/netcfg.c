@@ -71,6 +71,10 @@ static const key_desc keys[] = {
      "congestion root timer, cycles"},
     {"arn_ttl", K_UINT, F(arn_ttl), 1, 16777215, NULL,
      "ARN-table entry time-to-live, cycles"},
+    {"arn_up_nodes", K_UINT, F(arn_up_nodes), 0, 1, NULL,
+     "1: leaves also list their end-node ports in ARN_UP, so an incast root keeps "
+     "the leaf's stage and its ARNs are consumed by the sources' leaves (seed 001 "
+     "section 4.3 behaviour; 0: pseudo-code 1 literally, incast ARNs reach the end nodes)"},
     {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,

@@ -40,6 +40,7 @@ typedef struct {
   unsigned arn_entries;  /* AE */
   unsigned hcdth, lcdth, fcth; /* % of buffer_flits */
   unsigned crt, arn_ttl; /* cycles */
+  unsigned arn_up_nodes; /* 1: end-node ports in the leaves' ARN_UP */
   /* traffic */
   unsigned traffic; /* traffic_kind */
   double hs_fraction;

@@ -549,6 +549,7 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   rc.fcth = c->fcth * B / 100;
   rc.crt = c->crt;
   rc.arn_ttl = c->arn_ttl;
+  rc.arn_up_nodes = c->arn_up_nodes;
   if (rc.obqa && n->V < 1) rc.obqa = 0;
   for (unsigned s = 0; s < n->S; s++) {
     n->sw[s] = asw_switch_new(&sc, e2, sizeof e2);
