@@ -114,6 +114,7 @@ typedef struct {
   uint8_t *out_cr_vc;     /* [P] */
   uint32_t *out_arn;      /* [P] */
   uint32_t *carry, carry_n; /* [S] switches it stepped that are not idle */
+  uint32_t *pend, pend_n;   /* [S] switches it stepped that only age ARN entries */
   uint64_t flit_hops, arn_at_nodes;
   int moved, failed;
   unsigned err_switch;
@@ -150,6 +151,14 @@ struct net {
   unsigned nthreads;
   net_worker *wk;                       /* [nthreads] */
   uint64_t range;                       /* todo entries left: hi << 32 | lo */
+  /* Switches whose only live state is ARN-table entries ageing are not
+   * stepped; the steps they miss are made up with asw_switch_skip_idle
+   * (exactly as many as stepping them would have made: until the last
+   * entry expires) before their next step and before registers are read. */
+  int lazy;                             /* on unless an observer watches steps */
+  uint8_t *pending, *pend_listed;       /* [S] */
+  uint64_t *pend_from, *pend_left;      /* [S] first step missed, steps left */
+  uint32_t *pend_list, pend_n;          /* [S] */
   uint64_t go, done, done_target;
   int quit;
   /* end nodes */
@@ -444,11 +453,18 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->wake = calloc(WS, 4);
   n->wake_n = calloc(n->W, 4);
   n->woken = calloc(WS, 1);
-  /* >= 2^20 buffer slots (24 MB): measured 23 % less CPU on the 11 664-node
-   * RLFT; on the 512-node bench (0.4 M slots, mostly in L3) no gain */
-  n->prefetch = (uint64_t)n->S * n->P * n->V * c->buffer_flits >= (1u << 20);
+  /* >= 2^24 buffer slots (400 MB): measured 23 % less CPU on the 11 664-node
+   * RLFT (180 M slots); no gain measured on the 512-node bench (0.4 M) or
+   * the 432-node RLFT (6.6 M), where it only adds instructions */
+  n->prefetch = (uint64_t)n->S * n->P * n->V * c->buffer_flits >= (1u << 24);
   n->carry = calloc(n->S, 4);
   n->nthreads = obs && obs->step ? 1 : c->threads; /* observer: in order */
+  n->lazy = !(obs && obs->step); /* the observer sees every step */
+  n->pending = calloc(n->S, 1);
+  n->pend_listed = calloc(n->S, 1);
+  n->pend_from = calloc(n->S, 8);
+  n->pend_left = calloc(n->S, 8);
+  n->pend_list = calloc(n->S, 4);
   if (n->nthreads < 1) n->nthreads = 1;
   n->wk = calloc(n->nthreads, sizeof *n->wk);
   for (unsigned t = 0; n->wk && t < n->nthreads; t++) {
@@ -458,7 +474,8 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
     w->out_cr_vc = calloc(n->P, 1);
     w->out_arn = calloc(n->P, 4);
     w->carry = calloc(n->S, 4);
-    if (!w->out_flit || !w->out_cr_vc || !w->out_arn || !w->carry) {
+    w->pend = calloc(n->S, 4);
+    if (!w->out_flit || !w->out_cr_vc || !w->out_arn || !w->carry || !w->pend) {
       snprintf(err, errlen, "out of memory building the network");
       net_free(n);
       return NULL;
@@ -491,6 +508,7 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->delivered_bits = calloc(n->bits_words, 8);
   if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
       !n->st_cr_vc || !n->st_arn_mask || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->woken || !n->carry || !n->wk ||
+      !n->pending || !n->pend_listed || !n->pend_from || !n->pend_left || !n->pend_list ||
       !n->stepped_at || !n->todo ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
       !n->sink_valid || !n->src_cr || !n->sinkp || !n->sink_buf ||
@@ -623,8 +641,10 @@ void net_free(net *n) {
   free(n->wake); free(n->wake_n); free(n->woken); free(n->carry);
   for (unsigned t = 0; n->wk && t < n->nthreads; t++) {
     free(n->wk[t].out_flit); free(n->wk[t].out_cr_vc); free(n->wk[t].out_arn);
-    free(n->wk[t].carry);
+    free(n->wk[t].carry); free(n->wk[t].pend);
   }
+  free(n->pending); free(n->pend_listed); free(n->pend_from); free(n->pend_left);
+  free(n->pend_list);
   free(n->wk);
   free(n->stepped_at); free(n->todo);
   free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
@@ -1057,17 +1077,13 @@ static void end_nodes(net *n, int generating, int measuring, int mt) {
 static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
   const unsigned slot = n->slot_now;
   size_t i = (size_t)slot * n->S + s;
-  asw_inputs in = {0};
-  in.flit_mask = n->st_flit_mask[i];
-  in.flit = &n->st_flit[i * n->P];
-  in.credit_mask = n->st_cr_mask[i];
-  in.credit_vc = &n->st_cr_vc[i * n->P];
-  in.arn_mask = n->st_arn_mask[i];
-  in.arn = &n->st_arn[i * n->P];
-  asw_outputs out = {0};
-  out.flit = w->out_flit;
-  out.credit_vc = w->out_cr_vc;
-  out.arn = w->out_arn;
+  asw_inputs in = {.flit_mask = n->st_flit_mask[i], .flit = &n->st_flit[i * n->P],
+                   .credit_mask = n->st_cr_mask[i], .credit_vc = &n->st_cr_vc[i * n->P],
+                   .arn_mask = n->st_arn_mask[i], .arn = &n->st_arn[i * n->P],
+                   .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
+  asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
+                     .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
+                     .reg_rvalid = 0, .reg_rdata = 0};
   int rv = asw_switch_step(n->sw[s], &in, &out);
   if (rv) {
     snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s",
@@ -1116,10 +1132,45 @@ static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
     if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
   }
-  /* A switch with live ARN state is not idle (asw_switch_idle): it is
-   * stepped every cycle, so skipping stays exact. */
-  if (!asw_switch_idle(n->sw[s])) w->carry[w->carry_n++] = s;
+  /* A switch with live state is stepped next cycle; one that only ages ARN
+   * entries is left pending (see net.lazy), skipping stays exact. */
+  if (!asw_switch_idle(n->sw[s])) {
+    uint64_t k = n->lazy ? asw_switch_idle_in(n->sw[s]) : UINT64_MAX;
+    if (k == UINT64_MAX) {
+      w->carry[w->carry_n++] = s;
+    } else {
+      n->pending[s] = 1;
+      n->pend_from[s] = n->cycle + 1;
+      n->pend_left[s] = k;
+      if (!n->pend_listed[s]) {
+        n->pend_listed[s] = 1;
+        w->pend[w->pend_n++] = s;
+      }
+    }
+  }
   return 0;
+}
+
+/* Makes up the steps pending switch s missed before cycle `upto`. */
+static void catch_up(net *n, unsigned s, uint64_t upto) {
+  uint64_t k = upto - n->pend_from[s];
+  if (k > n->pend_left[s]) k = n->pend_left[s];
+  if (k) asw_switch_skip_idle(n->sw[s], k); /* cannot fail: idle_in was finite */
+  n->pend_left[s] -= k;
+  n->pend_from[s] = upto;
+  if (!n->pend_left[s]) n->pending[s] = 0; /* idle now */
+}
+
+/* All pending switches up to cycle `upto` (before registers are read). */
+static void catch_up_all(net *n, uint64_t upto) {
+  uint32_t keep = 0;
+  for (uint32_t j = 0; j < n->pend_n; j++) {
+    unsigned s = n->pend_list[j];
+    if (n->pending[s]) catch_up(n, s, upto);
+    if (n->pending[s]) n->pend_list[keep++] = s;
+    else n->pend_listed[s] = 0;
+  }
+  n->pend_n = keep;
 }
 
 /* Steps todo[from..to) in order, warming the cache ahead (no effect on
@@ -1254,11 +1305,16 @@ static int step_cycle(net *n, int generating, int measuring) {
       unsigned s = lists[li][j];
       if (n->stepped_at[s] == n->cycle + 1) continue;
       n->stepped_at[s] = n->cycle + 1;
+      if (n->pending[s]) { /* woken: first the steps it missed */
+        catch_up(n, s, n->cycle);
+        n->pending[s] = 0;
+      }
       n->todo[nt++] = s;
     }
   for (unsigned t = 0; t < n->nthreads; t++) {
     net_worker *w = &n->wk[t];
     w->carry_n = 0;
+    w->pend_n = 0;
     w->moved = 0;
     w->failed = 0;
   }
@@ -1293,6 +1349,8 @@ static int step_cycle(net *n, int generating, int measuring) {
       memcpy(n->carry + cn, w->carry, w->carry_n * sizeof *w->carry);
     }
     cn += w->carry_n;
+    memcpy(n->pend_list + n->pend_n, w->pend, w->pend_n * sizeof *w->pend);
+    n->pend_n += w->pend_n;
     n->r.flit_hops += w->flit_hops;
     n->arn_at_nodes += w->arn_at_nodes;
     w->flit_hops = w->arn_at_nodes = 0;
@@ -1329,25 +1387,30 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       }
     }
     if (n->cycle == c->warmup) {
+      catch_up_all(n, n->cycle);
       accumulate_adaptive(n, cur_win(n));
       n->adaptive_at_warmup = n->r.adaptive_decisions;
     }
     int measuring = in_run && n->cycle >= c->warmup;
     if (step_cycle(n, in_run, measuring)) { status = NET_RUN_ERROR; break; }
-    if (in_run && (n->cycle + 1) % c->window == 0)
+    if (in_run && (n->cycle + 1) % c->window == 0) {
+      catch_up_all(n, n->cycle + 1);
       accumulate_adaptive(n, cur_win(n));
+    }
     if (c->watchdog && n->injected_flits != n->consumed_flits &&
         n->cycle - n->last_progress >= c->watchdog) {
       report_add(n, "deadlock at cycle %llu: no flit moved for %llu cycles with "
                  "%llu flits in flight; blocked resources:\n",
                  (unsigned long long)n->cycle, (unsigned long long)c->watchdog,
                  (unsigned long long)(n->injected_flits - n->consumed_flits));
+      catch_up_all(n, n->cycle + 1);
       describe_blocked(n);
       status = NET_RUN_WATCHDOG;
       n->cycle++;
       break;
     }
-    if (c->starvation && (n->cycle & 1023) == 1023 && check_starvation(n)) {
+    if (c->starvation && (n->cycle & 1023) == 1023 && (catch_up_all(n, n->cycle + 1), 1) &&
+        check_starvation(n)) {
       status = NET_RUN_WATCHDOG;
       n->cycle++;
       break;
@@ -1355,6 +1418,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
     if (progress && (n->cycle & 255) == 0) progress(ctx, n->cycle, total);
   }
   stop_workers(n);
+  catch_up_all(n, n->cycle);
   if (n->total % c->window && n->cycle >= n->total) accumulate_adaptive(n, &n->win[n->nwin - 1]);
   else accumulate_adaptive(n, NULL);
   n->r.cycles_run = n->cycle;
