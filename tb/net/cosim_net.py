@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Multi-switch lockstep: a fat-tree of RTL switches (Verilator) against the same
+network in the C model (tb/net/README.md). Called from mk/tbnet.mk.
+
+  cosim_net.py cosim key=value ...   one network (the settings of `asw net`)
+  cosim_net.py test                  the networks of `make test-cosim-net`
+
+The switch parameters come from the network (netprobe); one Verilator build per
+distinct parameter set, cached under build/cosim_net/rtl-<params>/."""
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tb"))
+import cosim  # noqa: E402  (tb/cosim.py: RTL file list, run, newest)
+
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "cosim_net")
+PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
+JOBS = os.environ.get("COSIM_JOBS", "2")
+CFLAGS = ["-std=c11", "-D_DEFAULT_SOURCE=", "-O2", "-Wall", "-Wextra", "-Werror",
+          "-I" + os.path.join(ROOT, "cmodel"), "-I" + HERE]
+
+
+# RTL_DIR=<dir>: build the copy of rtl/ in <dir> instead (e.g. a planted bug).
+RTL_DIR = os.environ.get("RTL_DIR", "")
+
+
+def rtl_files():
+    """tb/cosim.py's list plus any other rtl/*.sv (the §15 blocks once wired)."""
+    extra = sorted(f for f in glob.glob(os.path.join(ROOT, "rtl", "*.sv")) if f not in cosim.RTL)
+    files = cosim.RTL[:-1] + extra + cosim.RTL[-1:]
+    if RTL_DIR:
+        files = [os.path.join(os.path.abspath(RTL_DIR), os.path.basename(f)) for f in files]
+    return files
+
+
+def c_sources():
+    return (sorted(glob.glob(os.path.join(ROOT, "cmodel", "*.c")))
+            + sorted(glob.glob(os.path.join(ROOT, "cmodel", "net", "*.c")))
+            + [os.path.join(HERE, "netref.c")])
+
+
+def c_headers():
+    return (glob.glob(os.path.join(ROOT, "cmodel", "*.h"))
+            + glob.glob(os.path.join(ROOT, "cmodel", "net", "*.h"))
+            + [os.path.join(HERE, "netref.h")])
+
+
+def libref():
+    """C model + network + facade, gcc as C11, shared by every build."""
+    d = os.path.join(BUILD, "ref")
+    os.makedirs(d, exist_ok=True)
+    lib = os.path.join(d, "libnetref.a")
+    srcs = c_sources()
+    if cosim.newest(srcs + c_headers() + [__file__]) <= cosim.newest([lib]):
+        return lib
+    objs = []
+    for s in srcs:
+        o = os.path.join(d, os.path.relpath(s, ROOT).replace(os.sep, "_")[:-2] + ".o")
+        if cosim.run(["gcc"] + CFLAGS + ["-c", s, "-o", o]) != 0:
+            sys.exit(f"cosim_net: gcc failed on {s}")
+        objs.append(o)
+    if os.path.exists(lib):
+        os.remove(lib)
+    if cosim.run(["ar", "rcs", lib] + objs) != 0:
+        sys.exit("cosim_net: ar failed")
+    return lib
+
+
+def probe(settings):
+    """The switch parameters of the network, or exit 2 with its own message."""
+    lib = libref()
+    exe = os.path.join(BUILD, "ref", "netprobe")
+    src = os.path.join(HERE, "netprobe.c")
+    if cosim.newest([src, lib]) > cosim.newest([exe]):
+        if cosim.run(["gcc"] + CFLAGS + ["-o", exe, src, lib, "-lm"]) != 0:
+            sys.exit("cosim_net: cannot build netprobe")
+    r = subprocess.run([exe] + list(settings), stdout=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit(r.returncode)
+    return dict(zip(PARAMS, (int(x) for x in r.stdout.split())))
+
+
+def tag(cfg):
+    return "_".join(f"{k}{cfg[k]}" for k in PARAMS)
+
+
+def build(cfg):
+    """Verilator model of one parameter set (asserts, FST) + the harness."""
+    lib = libref()
+    kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR)) if RTL_DIR else "rtl"
+    d = os.path.join(BUILD, f"{kind}-{tag(cfg)}")
+    exe = os.path.join(d, "obj", "cosim_net")
+    main = os.path.join(HERE, "cosim_net.cpp")
+    deps = rtl_files() + [main, os.path.join(HERE, "netref.h"),
+                          os.path.join(ROOT, "tb", "arn", "bits.h"), lib, __file__]
+    if cosim.newest(deps) <= cosim.newest([exe]):
+        return exe
+    os.makedirs(d, exist_ok=True)
+    defs = " ".join(f"-DASW_{k}={cfg[k]}" for k in PARAMS)
+    cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{HERE}"
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
+           "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal", "--assert",
+           "--trace-fst", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1",
+           "-CFLAGS", cflags, "-LDFLAGS", f"{lib} -lm", "-Mdir", os.path.join(d, "obj"),
+           "-o", "cosim_net"]
+    cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + rtl_files() + [main]
+    if os.path.exists(exe):
+        os.remove(exe)  # the library is not a make dependency: force the link
+    print(f"cosim_net: building {tag(cfg)} ...", flush=True)
+    t0 = time.time()
+    if cosim.run(cmd, log=os.path.join(d, "build.log")) != 0:
+        sys.exit(f"cosim_net: Verilator build failed, see {os.path.join(d, 'build.log')}")
+    print(f"cosim_net: built in {time.time() - t0:.0f} s", flush=True)
+    return exe
+
+
+def run_net(settings, label):
+    cfg = probe(settings)
+    exe = build(cfg)
+    fst_dir = os.path.join(BUILD, "fst")
+    os.makedirs(fst_dir, exist_ok=True)
+    cmd = [exe, "--label", label, "--fst", os.path.join(fst_dir, f"fail_{label}.fst")]
+    r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    return r.returncode, r.stdout
+
+
+def parse(out):
+    """Figures of a run's output: cycles, flits, ARN counters ..."""
+    f = {}
+    m = re.search(r"^cycles (\d+) switches (\d+) .*\(idle (\d+)\) flits (\d+) credits (\d+) "
+                  r"arn-msgs (\d+) .*\(([\d.]+) cycles/s\)", out, re.M)
+    if m:
+        f.update(cycles=int(m.group(1)), switches=int(m.group(2)), idle=int(m.group(3)),
+                 flits=int(m.group(4)), credits=int(m.group(5)), arn_msgs=int(m.group(6)),
+                 cps=float(m.group(7)))
+    for line in re.findall(r"^(?:counters|arn) (.*)$", out, re.M):
+        for k, v in re.findall(r"(\w+) (\d+)", line):
+            f[k] = int(v)
+    return f
+
+
+def cmd_cosim(settings):
+    rc, out = run_net(settings, "cosim_net")
+    print(out, end="")
+    return rc
+
+
+# The networks of `make test-cosim-net`: (label, settings, required), with required
+# a list of (figure, minimum) the run must reach, so that it keeps exercising them.
+# One switch parameter set for all (one Verilator build): P=4 (RLFT P=4 T=2 and the
+# 2-ary 3-tree, both 8 nodes, TABLE=8), V=2, BUF=32, LMAX=8, ITERS=2, AE=4.
+COMMON = "vcs=2 voq=1 buffer_flits=32 packet_flits=8 iters=2 arn_entries=4 warmup=0"
+# Thresholds low enough for roots at up ports (with the defaults the 8-node networks
+# only have the incast root at the hot node's leaf port, never consumed: README).
+ARN = "hcdth=50 lcdth=25 fcth=20 crt=64 arn_ttl=256"
+ARN_EVENTS = [("arn_msgs", 1), ("roots", 1), ("sent", 1), ("received", 1), ("consumed", 1),
+              ("expired", 1), ("adapted", 1), ("at_end_nodes", 1)]
+TESTS = [
+    ("rlft42-dmodk-hs25", f"ports=4 stages=2 traffic=hs25-1 cycles=30000 {COMMON}",
+     [("flits", 30000), ("credit_stalls", 1)]),
+    ("rlft42-adaptive-uniform", f"ports=4 stages=2 routing=adaptive traffic=uniform load=0.8 "
+     f"cycles=30000 {COMMON}", [("flits", 30000), ("adaptive", 1)]),
+    ("kary23-oblivious-hs25", f"topology=kary k=2 n=3 routing=oblivious traffic=hs25-1 load=0.3 "
+     f"cycles=30000 {COMMON}", [("flits", 30000), ("idle", 1000)]),
+    ("rlft42-adapth-afi-hs25", f"ports=4 stages=2 routing=adap-th-s-k afi=1 traffic=hs25-1 "
+     f"cycles=30000 {COMMON}", [("flits", 30000), ("adaptive", 1)]),
+    ("rlft42-arn-hs25", f"ports=4 stages=2 traffic=hs25-1 arn=arn {ARN} cycles=30000 {COMMON}",
+     ARN_EVENTS),
+    ("rlft42-afi-hs25", f"ports=4 stages=2 traffic=hs25-1 arn=afi {ARN} cycles=30000 {COMMON}",
+     ARN_EVENTS),
+    ("kary23-afi-hs25-2", f"topology=kary k=2 n=3 traffic=hs25-2 arn=afi {ARN} cycles=30000 "
+     f"{COMMON}", ARN_EVENTS),
+]
+
+
+def cmd_test():
+    passed = failed = 0
+    for label, settings, required in TESTS:
+        t0 = time.time()
+        rc, out = run_net(settings.split(), label)
+        f = parse(out)
+        missing = [f"{k} {f.get(k, 0)} < {n}" for k, n in required if f.get(k, 0) < n]
+        ok = rc == 0 and "PASS" in out and not missing
+        info = " ".join(f"{k} {f[k]}" for k in ("cycles", "switches", "idle", "flits", "arn_msgs",
+                                                "adaptive", "roots", "sent", "received",
+                                                "consumed", "expired", "adapted", "evicted")
+                        if k in f)
+        print(f"{'PASS' if ok else 'FAIL'} {label}: {info} ({f.get('cps', 0):.0f} cycles/s, "
+              f"{time.time() - t0:.1f} s)", flush=True)
+        if not ok:
+            for line in out.splitlines():
+                if line.startswith(("MISMATCH", "waveform", "ERROR", "cosim_net:", "[")) \
+                        or "Error" in line:
+                    print("    " + line)
+            if missing:
+                print("    not exercised: " + ", ".join(missing))
+        passed += ok
+        failed += not ok
+    # Bad settings: the network's own message (naming the key), exit status 2.
+    r = subprocess.run([sys.executable, __file__, "cosim", "ports=4", "stages=2", "vcs=9"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    ok = r.returncode == 2 and "vcs" in r.stdout
+    print(f"{'PASS' if ok else 'FAIL'} bad settings rejected (exit {r.returncode}): "
+          f"{r.stdout.strip()}")
+    passed += ok
+    failed += not ok
+    print(f"cosim_net: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def main(argv):
+    if len(argv) >= 1 and argv[0] == "cosim":
+        return cmd_cosim(argv[1:])
+    if argv == ["test"]:
+        return cmd_test()
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

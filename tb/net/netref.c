@@ -1,0 +1,77 @@
+/* netref.c — see netref.h. */
+#include "netref.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/netcfg.h"
+#include "net/topo.h"
+
+struct netref {
+  net *n;
+};
+
+netref *netref_new(int nsettings, char *const *settings, const net_observer *obs,
+                   char *err, size_t errlen) {
+  net_cfg cfg;
+  netcfg_default(&cfg);
+  for (int i = 0; i < nsettings; i++)
+    if (netcfg_set_arg(&cfg, settings[i], err, errlen)) return NULL;
+  netref *r = calloc(1, sizeof *r);
+  if (!r) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  r->n = net_new_observed(&cfg, obs, err, errlen);
+  if (!r->n) {
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void netref_free(netref *r) {
+  if (!r) return;
+  net_free(r->n);
+  free(r);
+}
+
+void netref_switch_config(const netref *r, asw_config *cfg) { net_switch_config(r->n, cfg); }
+unsigned netref_switches(const netref *r) { return topo_switches(net_topo(r->n)); }
+unsigned netref_stage(const netref *r, unsigned s) { return topo_level(net_topo(r->n), s); }
+
+int netref_run(netref *r, char *err, size_t errlen) {
+  int st = net_run(r->n, NULL, NULL);
+  if (st == NET_RUN_OK) return 0;
+  snprintf(err, errlen, "%s", st == NET_RUN_WATCHDOG ? net_watchdog_report(r->n) : net_error(r->n));
+  return -1;
+}
+
+int netref_step(netref *r, unsigned s, const asw_inputs *in, asw_outputs *out) {
+  asw_switch *sw = net_switch(r->n, s);
+  return sw ? asw_switch_step(sw, in, out) : ASW_EINVAL;
+}
+
+void netref_counts_get(const netref *r, netref_counts *c) {
+  net_results res;
+  net_get_results(r->n, &res);
+  memset(c, 0, sizeof *c);
+  c->cycles_run = res.cycles_run;
+  c->packets_generated = res.packets_generated;
+  c->packets_delivered = res.packets_delivered;
+  c->route_errors = res.route_errors;
+  c->credit_stalls = res.credit_stalls;
+  c->adaptive_decisions = res.adaptive_decisions;
+  c->arn[ASW_ACNT_ROOTS] = res.arn_roots;
+  c->arn[ASW_ACNT_SENT] = res.arn_sent;
+  c->arn[ASW_ACNT_RECEIVED] = res.arn_received;
+  c->arn[ASW_ACNT_CONSUMED] = res.arn_consumed;
+  c->arn[ASW_ACNT_EXPIRED] = res.arn_expired;
+  c->arn[ASW_ACNT_ADAPTED] = res.arn_adapted;
+  c->arn[ASW_ACNT_IN_DROPPED] = res.arn_in_dropped;
+  c->arn[ASW_ACNT_OUT_DROPPED] = res.arn_out_dropped;
+  c->arn[ASW_ACNT_EVICTED] = res.arn_evicted;
+  c->arn_at_nodes = res.arn_at_nodes;
+}
+
+void netref_write_text(const netref *r, FILE *f) { net_write_text(r->n, f); }
