@@ -78,7 +78,7 @@ def probe(settings):
     exe = os.path.join(BUILD, "ref", "netprobe")
     src = os.path.join(HERE, "netprobe.c")
     if cosim.newest([src, lib]) > cosim.newest([exe]):
-        if cosim.run(["gcc"] + CFLAGS + ["-o", exe, src, lib, "-lm"]) != 0:
+        if cosim.run(["gcc"] + CFLAGS + ["-o", exe, src, lib, "-lm", "-pthread"]) != 0:
             sys.exit("cosim_net: cannot build netprobe")
     r = subprocess.run([exe] + list(settings), stdout=subprocess.PIPE, text=True)
     if r.returncode != 0:
