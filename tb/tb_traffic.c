@@ -655,6 +655,11 @@ static void dir_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
       unsigned id = t->opt.scenario == TB_SCEN_REPLACE && (k & 1) ? 6 : 5;
       dir_msg(t, in, 1, asw_arn_msg(D_MP, 0, S, id));
     }
+    /* Two entries of one port expiring in the same cycle: ARN_TTL lowered between them. */
+    if (e == 700) dir_write(t, ASW_REG_ARN_TTL, 100);
+    if (e == 702) dir_msg(t, in, 2, asw_arn_msg(D_D, 0, S1, 7));
+    if (e == 752) dir_write(t, ASW_REG_ARN_TTL, 49);
+    if (e == 753) dir_msg(t, in, 2, asw_arn_msg(D_D, 1, S1, 8));
     break;
   case TB_SCEN_CONSUME:
     if (e == 10) {
@@ -825,6 +830,17 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
               (unsigned long long)rcv, (unsigned long long)con,
               (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
               replace ? 10u : 1u);
+    }
+    if (e == 704 && rd(t, ASW_REG_ARN_ENTRY(0, 2)) != 100) failf(t, "entry 0: ttl %u, expected 100",
+                                                               rd(t, ASW_REG_ARN_ENTRY(0, 2)));
+    if (e == 755 && (rd(t, ASW_REG_ARN_ENTRY(0, 2)) != 49 || rd(t, ASW_REG_ARN_ENTRY(1, 2)) != 49))
+      failf(t, "entries 0 / 1: ttl %u / %u, expected 49 / 49 (ARN_TTL applies to new writes)",
+            rd(t, ASW_REG_ARN_ENTRY(0, 2)), rd(t, ASW_REG_ARN_ENTRY(1, 2)));
+    if (e == 803 && cnt(t, 2, ASW_ACNT_EXPIRED)) failf(t, "entries of port 2 expired early");
+    if (e == 804) {
+      if (cnt(t, 2, ASW_ACNT_EXPIRED) != 2 || valid_entries(t))
+        failf(t, "two entries of port 2 expiring in one cycle: arn_expired[2] %llu, expected 2",
+              (unsigned long long)cnt(t, 2, ASW_ACNT_EXPIRED));
       t->done = 1;
     }
     break;
