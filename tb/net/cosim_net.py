@@ -171,8 +171,9 @@ TESTS = [
      f"cycles=30000 {COMMON}", [("flits", 30000), ("idle", 1000)]),
     ("rlft42-adapth-afi-hs25", f"ports=4 stages=2 routing=adap-th-s-k afi=1 traffic=hs25-1 "
      f"cycles=30000 {COMMON}", [("flits", 30000), ("adaptive", 1)]),
-    ("rlft42-arn-hs25", f"ports=4 stages=2 traffic=hs25-1 arn=arn {ARN} cycles=30000 {COMMON}",
-     ARN_EVENTS),
+    # arn_up_nodes=1: incast ARNs consumed by the sources' leaves (seed 001 section 4.3)
+    ("rlft42-arn-upnodes-hs25", f"ports=4 stages=2 traffic=hs25-1 arn=arn arn_up_nodes=1 {ARN} "
+     f"cycles=30000 {COMMON}", ARN_EVENTS),
     ("rlft42-afi-hs25", f"ports=4 stages=2 traffic=hs25-1 arn=afi {ARN} cycles=30000 {COMMON}",
      ARN_EVENTS),
     ("kary23-afi-hs25-2", f"topology=kary k=2 n=3 traffic=hs25-2 arn=afi {ARN} cycles=30000 "
