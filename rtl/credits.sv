@@ -43,13 +43,17 @@ module credits #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned k = 0; k < P*V; k++) begin
-        cred_q[k] <= CW'(BUF);
+      for (int unsigned o = 0; o < P; o++) begin  // nested: Verilator unrolls <= 64 per loop
+        for (int unsigned v = 0; v < V; v++) begin
+          cred_q[o*V+v] <= CW'(BUF);
+        end
       end
       cong_q <= '0;
     end else begin
-      for (int unsigned k = 0; k < P*V; k++) begin
-        cred_q[k] <= cred_d[k];
+      for (int unsigned o = 0; o < P; o++) begin
+        for (int unsigned v = 0; v < V; v++) begin
+          cred_q[o*V+v] <= cred_d[o*V+v];
+        end
       end
       cong_q <= cong_next_o;
     end

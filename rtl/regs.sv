@@ -294,8 +294,10 @@ module regs #(
           sl2vc_q[o*16+s] <= VW'(s % V);
         end
       end
-      for (int unsigned n = 0; n < P*NumCnt; n++) begin
-        cnt_q[n] <= '0;
+      for (int unsigned p = 0; p < P; p++) begin  // nested: Verilator unrolls <= 64 per loop
+        for (int unsigned k = 0; k < NumCnt; k++) begin
+          cnt_q[p*NumCnt+k] <= '0;
+        end
       end
       rvalid_q <= 1'b0;
       rdata_q <= '0;
