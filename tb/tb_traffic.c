@@ -181,6 +181,7 @@ struct tb_traffic {
   arn_key keys[POOL_MAX];
   unsigned arn_rate;      /* % of cycles with an ARN message (random) */
   unsigned burst_left;    /* cycles left of a burst of ARN messages */
+  unsigned sweep;         /* >0: next register of the §15 read sweep, 1-based */
   const asw_switch *ref;
   uint64_t acc[ASW_ACNT_NUM]; /* counter totals accumulated at CNT_CLEARs */
   uint64_t arn_out_msgs, marked;
@@ -470,7 +471,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 }
 
 static uint32_t random_read_addr(tb_traffic *t) {
-  if (t->AE && chance(t, 30)) return arn_read_addr(t);
+  if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
   unsigned k = rnd_below(t, 100);
   if (k < 20) return ASW_REG_COUNTER(rnd_below(t, t->P), rnd_below(t, 8));
   if (k < 35) return ASW_REG_OCC(rnd_below(t, t->P), rnd_below(t, t->V), rnd_below(t, t->NQ));
@@ -486,6 +487,20 @@ static uint32_t random_read_addr(tb_traffic *t) {
     return fixed[rnd_below(t, sizeof fixed / sizeof fixed[0])];
   }
   return (uint32_t)rnd(t) & 0xFFFFFu; /* mostly unmapped */
+}
+
+/* The §15 read sweep: every ARN counter, ARN_ENTRY word and ROOT word once
+ * through the register bus, so the RTL's values are compared with the C
+ * model's (at the drain of a run and at the end of a directed scenario).
+ * Returns 0 past the last address. */
+static uint32_t sweep_addr(const tb_traffic *t, unsigned k) {
+  unsigned nc = t->P * ASW_ACNT_NUM, ne = t->AE * 3, nr = t->P * 2;
+  if (k < nc) return ASW_REG_ARN_COUNTER(k / ASW_ACNT_NUM, k % ASW_ACNT_NUM);
+  k -= nc;
+  if (k < ne) return ASW_REG_ARN_ENTRY(k / 3, k % 3);
+  k -= ne;
+  if (k < nr) return ASW_REG_ROOT(k / 2, k % 2);
+  return 0;
 }
 
 /* ---- setup -------------------------------------------------------------- */
@@ -1324,7 +1339,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (drain > 3000) drain = 3000;
   t->drain_from = o->cycles > drain ? o->cycles - drain : 0;
   t->proto_at = t->script_len / 2 + 500 + rnd_below(t, 1000);
-  t->reg_rate = o->scenario == TB_SCEN_REWRITE ? 4 : 16;
+  t->reg_rate = o->scenario == TB_SCEN_REWRITE ? 4 : t->directed ? 2 : 16;
   t->rewrite_rate = o->scenario == TB_SCEN_REWRITE ? 70 : 25;
   return t;
 }
@@ -1458,6 +1473,7 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   int draining = cycle >= t->drain_from;
   t->now = cycle;
   if (!programming && !t->s0) t->s0 = cycle;
+  if (t->AE && !t->sweep && (draining || t->done)) t->sweep = 1;
   if (!programming && t->phase_left == 0 && !t->directed) new_phase(t);
   if (!programming && t->phase_left) t->phase_left--;
 
@@ -1556,6 +1572,12 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
     in->reg_wdata = t->arn_ctrl_cfg;
     t->restore_at = 0;
     t->st.reg_writes++;
+  } else if (!programming && t->sweep && sweep_addr(t, t->sweep - 1)) {
+    in->reg_en = 1;
+    in->reg_addr = sweep_addr(t, t->sweep - 1);
+    in->reg_wdata = (uint32_t)rnd(t);
+    t->sweep++;
+    t->st.reg_reads++;
   } else if (programming) {
     in->reg_en = 1;
     in->reg_we = 1;
