@@ -148,8 +148,8 @@ struct net {
   int prefetch;  /* warm the cache ahead of the steps: pays off once the
                     switches' buffers are well beyond the caches */
   /* threads (cfg.threads; 1 with an observer) */
-  unsigned nthreads;
-  net_worker *wk;                       /* [nthreads] */
+  unsigned nthreads, nwk;               /* threads running, workers allocated */
+  net_worker *wk;                       /* [nwk] */
   uint64_t range;                       /* todo entries left: hi << 32 | lo */
   /* Switches whose only live state is ARN-table entries ageing are not
    * stepped; the steps they miss are made up with asw_switch_skip_idle
@@ -467,7 +467,8 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->pend_list = calloc(n->S, 4);
   if (n->nthreads < 1) n->nthreads = 1;
   n->wk = calloc(n->nthreads, sizeof *n->wk);
-  for (unsigned t = 0; n->wk && t < n->nthreads; t++) {
+  n->nwk = n->wk ? n->nthreads : 0;
+  for (unsigned t = 0; t < n->nwk; t++) {
     net_worker *w = &n->wk[t];
     w->n = n;
     w->out_flit = calloc(n->P, sizeof(asw_flit));
@@ -639,7 +640,7 @@ void net_free(net *n) {
   free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
   free(n->st_arn_mask); free(n->st_arn); free(n->adp_prev);
   free(n->wake); free(n->wake_n); free(n->woken); free(n->carry);
-  for (unsigned t = 0; n->wk && t < n->nthreads; t++) {
+  for (unsigned t = 0; t < n->nwk; t++) {
     free(n->wk[t].out_flit); free(n->wk[t].out_cr_vc); free(n->wk[t].out_arn);
     free(n->wk[t].carry); free(n->wk[t].pend);
   }
