@@ -65,7 +65,7 @@ struct asw_switch {
   uint8_t rvalid;
   uint8_t arn_on;       /* ARN_CTRL.mode != 0; when 0 all §15 state is 0 */
   uint32_t rdata;
-  uint64_t *req_vc;     /* [P*V] SA scratch, all zero between cycles */
+  uint64_t *req_vc;     /* [P*V] SA scratch (see asw_islip_allocate_req) */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
   asw_regs regs; /* large (candidate tables): after the hot fields */
   /* §15, touched only while ARN_CTRL.mode != 0 (arn_on) */
@@ -243,7 +243,6 @@ void asw_switch_reset(asw_switch *sw) {
   sw->out_mask = sw->cr_mask = 0;
   sw->rvalid = 0;
   sw->rdata = 0;
-  memset(sw->req_vc, 0, (size_t)sw->P * sw->V * sizeof *sw->req_vc);
   sw->err[0] = 0;
 }
 
@@ -467,16 +466,21 @@ static uint64_t stage_sa(asw_switch *sw) {
    * packet fits, only the others need a per-packet credit check. */
   const uint64_t rich = sw->cred.rich;
   uint64_t req_in = 0, stall = 0;
-  for (uint64_t m = scan; m; m &= m - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(m);
-    const asw_ibuf *b = &sw->in[i];
-    uint64_t any = 0;
-    for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
-      unsigned v = (unsigned)__builtin_ctz(vm);
-      uint64_t r;
-      if (sw->cfg.voq) {
+  /* Requests go straight into the allocator's scratch: req_vc[i*V + v] for
+   * the VCs with a request, their OR and that VC mask (nothing to clear). */
+  uint64_t *const req = sw->sa.req;
+  uint8_t *const req_vcs = sw->sa.req_vcs;
+  if (sw->cfg.voq) {
+    for (uint64_t m = scan; m; m &= m - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(m);
+      const asw_ibuf *b = &sw->in[i];
+      uint64_t *req_vc = &sw->req_vc[i * V];
+      uint64_t any = 0;
+      unsigned vcs = 0;
+      for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+        unsigned v = (unsigned)__builtin_ctz(vm);
         uint64_t want = b->nonempty[v] & free_out;
-        r = want & rich;
+        uint64_t r = want & rich;
         for (uint64_t qm = want & ~rich; qm; qm &= qm - 1) {
           unsigned o = (unsigned)__builtin_ctzll(qm);
           uint32_t info = asw_ibuf_queue_info(b, v, o);
@@ -485,30 +489,49 @@ static uint64_t stage_sa(asw_switch *sw) {
           else
             stall |= 1ull << o;
         }
-      } else {
-        uint32_t info = asw_ibuf_queue_info(b, v, 0);
-        unsigned o = ASW_QINFO_OPORT(info);
-        r = 0;
-        if (free_out >> o & 1u) {
-          if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info))
-            r = 1ull << o;
-          else
-            stall |= 1ull << o;
+        if (r) {
+          req_vc[v] = r;
+          vcs |= 1u << v;
+          any |= r;
         }
       }
-      sw->req_vc[i * V + v] = r;
-      any |= r;
+      if (any) {
+        req_in |= 1ull << i;
+        req[i] = any;
+        req_vcs[i] = (uint8_t)vcs;
+      }
     }
-    if (any) req_in |= 1ull << i;
+  } else { /* one queue per VC: at most one request per VC */
+    for (uint64_t m = scan; m; m &= m - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(m);
+      const asw_ibuf *b = &sw->in[i];
+      uint64_t *req_vc = &sw->req_vc[i * V];
+      uint64_t any = 0;
+      unsigned vcs = 0;
+      for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+        unsigned v = (unsigned)__builtin_ctz(vm);
+        uint32_t info = asw_ibuf_queue_info(b, v, 0);
+        unsigned o = ASW_QINFO_OPORT(info);
+        if (!(free_out >> o & 1u)) continue;
+        if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info)) {
+          req_vc[v] = 1ull << o;
+          vcs |= 1u << v;
+          any |= 1ull << o;
+        } else {
+          stall |= 1ull << o;
+        }
+      }
+      if (any) {
+        req_in |= 1ull << i;
+        req[i] = any;
+        req_vcs[i] = (uint8_t)vcs;
+      }
+    }
   }
   uint64_t matched = 0, matched_out = 0;
   if (req_in)
-    matched = asw_islip_allocate(&sw->sa, req_in, sw->req_vc, sw->match_out,
-                                 sw->match_vc);
-  for (uint64_t m = scan; m; m &= m - 1) {
-    uint64_t *r = &sw->req_vc[(unsigned)__builtin_ctzll(m) * V];
-    for (unsigned v = 0; v < V; v++) r[v] = 0;
-  }
+    matched = asw_islip_allocate_req(&sw->sa, req_in, sw->req_vc, sw->match_out,
+                                     sw->match_vc);
   for (uint64_t m = matched; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     unsigned o = sw->match_out[i], v = sw->match_vc[i];

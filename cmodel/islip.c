@@ -13,8 +13,9 @@ int asw_islip_init(asw_islip *a, unsigned ports, unsigned vcs, unsigned iters) {
   a->ap = calloc(ports, 1);
   a->vp = calloc(ports, 1);
   a->req = calloc(ports, sizeof *a->req);
+  a->req_vcs = calloc(ports, 1);
   a->grants = calloc(ports, sizeof *a->grants);
-  if (!a->gp || !a->ap || !a->vp || !a->req || !a->grants) {
+  if (!a->gp || !a->ap || !a->vp || !a->req || !a->req_vcs || !a->grants) {
     asw_islip_destroy(a);
     return -1;
   }
@@ -26,9 +27,11 @@ void asw_islip_destroy(asw_islip *a) {
   free(a->ap);
   free(a->vp);
   free(a->req);
+  free(a->req_vcs);
   free(a->grants);
   a->gp = a->ap = a->vp = NULL;
   a->req = a->grants = NULL;
+  a->req_vcs = NULL;
 }
 
 void asw_islip_reset(asw_islip *a) {
@@ -40,15 +43,28 @@ void asw_islip_reset(asw_islip *a) {
 uint64_t asw_islip_allocate(asw_islip *a, uint64_t in_mask,
                             const uint64_t *req_vc, uint8_t *match_out,
                             uint8_t *match_vc) {
-  const unsigned V = a->vcs, P = a->ports;
-  uint64_t out_req = 0;
+  const unsigned V = a->vcs;
   for (uint64_t m = in_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     uint64_t r = 0;
-    for (unsigned v = 0; v < V; v++) r |= req_vc[i * V + v];
+    unsigned vcs = 0;
+    for (unsigned v = 0; v < V; v++) {
+      r |= req_vc[i * V + v];
+      if (req_vc[i * V + v]) vcs |= 1u << v;
+    }
     a->req[i] = r;
-    out_req |= r;
+    a->req_vcs[i] = (uint8_t)vcs;
   }
+  return asw_islip_allocate_req(a, in_mask, req_vc, match_out, match_vc);
+}
+
+uint64_t asw_islip_allocate_req(asw_islip *a, uint64_t in_mask,
+                                const uint64_t *req_vc, uint8_t *match_out,
+                                uint8_t *match_vc) {
+  const unsigned V = a->vcs, P = a->ports;
+  uint64_t out_req = 0;
+  for (uint64_t m = in_mask; m; m &= m - 1)
+    out_req |= a->req[__builtin_ctzll(m)];
   uint64_t matched_in = 0, matched_out = 0;
   for (unsigned it = 0; it < a->iters; it++) {
     /* grant: each unmatched requested output scans the unmatched inputs
@@ -86,14 +102,17 @@ uint64_t asw_islip_allocate(asw_islip *a, uint64_t in_mask,
       }
     }
   }
-  /* VC choice: first VC requesting the matched output from vp[i]. */
+  /* VC choice: first VC requesting the matched output from vp[i] (only the
+   * VCs in req_vcs[i] have a request; the other req_vc entries are stale). */
   for (uint64_t m = matched_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m), o = match_out[i];
     unsigned v = 0;
     if (V > 1) {
       unsigned vmask = 0;
-      for (unsigned k = 0; k < V; k++)
+      for (unsigned vm = a->req_vcs[i]; vm; vm &= vm - 1) {
+        unsigned k = (unsigned)__builtin_ctz(vm);
         if (req_vc[i * V + k] >> o & 1u) vmask |= 1u << k;
+      }
       v = asw_rr_first(vmask, a->vp[i]);
     }
     match_vc[i] = (uint8_t)v;

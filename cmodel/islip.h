@@ -13,6 +13,7 @@ typedef struct {
   unsigned ports, vcs, iters;
   uint8_t *gp, *ap, *vp; /* [P] pointers, reset 0 */
   uint64_t *req;         /* [P] scratch: outputs requested by input i */
+  uint8_t *req_vcs;      /* [P] scratch: VCs of input i with a request */
   uint64_t *grants;      /* [P] scratch: outputs granting input i */
 } asw_islip;
 
@@ -35,5 +36,13 @@ static inline unsigned asw_rr_first(uint64_t mask, unsigned start) {
 uint64_t asw_islip_allocate(asw_islip *a, uint64_t in_mask,
                             const uint64_t *req_vc, uint8_t *match_out,
                             uint8_t *match_vc);
+
+/* The same allocation for a caller that already filled, for every input i
+ * of in_mask, a->req[i] (the OR of its requests) and a->req_vcs[i] (bit v:
+ * VC v requests something): req_vc[i*V + v] is then read only for the VCs
+ * in a->req_vcs[i], so the caller need not clear the others. */
+uint64_t asw_islip_allocate_req(asw_islip *a, uint64_t in_mask,
+                                const uint64_t *req_vc, uint8_t *match_out,
+                                uint8_t *match_vc);
 
 #endif
