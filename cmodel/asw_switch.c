@@ -201,7 +201,9 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   if (!sw->in || !sw->slots || !sw->port || !sw->req_vc || !sw->match_out ||
       !sw->match_vc)
     goto oom;
-  if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits, cfg->max_packet) ||
+  if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits,
+                        /* only SA with VOQs reads `rich` */
+                        cfg->voq ? cfg->max_packet : 0) ||
       asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
     goto oom;
   for (unsigned p = 0; p < sw->P; p++)

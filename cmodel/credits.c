@@ -54,25 +54,31 @@ int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
 void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
                              int all) {
   uint64_t m = all ? ports_mask(c->ports) : c->dirty;
-  const unsigned all_vcs = (1u << c->vcs) - 1;
+  const unsigned all_vcs = (1u << c->vcs) - 1, lmax = c->lmax;
+  uint64_t rich = c->rich;
   c->dirty = 0;
-  while (m) {
+  for (; m; m &= m - 1) {
     unsigned o = (unsigned)__builtin_ctzll(m);
-    m &= m - 1;
     asw_out_credits *oc = &c->out[o];
-    unsigned vm = all ? all_vcs : oc->dirty_vc;
+    const unsigned vm = all ? all_vcs : oc->dirty_vc;
     unsigned cong = oc->cong, poor = oc->poor;
     oc->dirty_vc = 0;
-    for (; vm; vm &= vm - 1) { /* only the VCs whose credits changed */
-      unsigned v = (unsigned)__builtin_ctz(vm), bit = 1u << v, cr = oc->cred[v];
-      if (cr < ltth || ((cong & bit) && cr < htth)) cong |= bit;
-      else cong &= ~bit;
-      if (cr < c->lmax) poor |= bit;
-      else poor &= ~bit;
+    /* only the VCs whose credits changed; branch-free: the flags flip
+     * unpredictably under load */
+    for (unsigned k = vm; k; k &= k - 1) {
+      unsigned v = (unsigned)__builtin_ctz(k), cr = oc->cred[v];
+      unsigned stays = (cong >> v & 1u) & (cr < htth);
+      cong = (cong & ~(1u << v)) | ((unsigned)(cr < ltth) | stays) << v;
     }
     oc->cong = (uint8_t)cong;
-    oc->poor = (uint8_t)poor;
-    if (poor) c->rich &= ~(1ull << o);
-    else c->rich |= 1ull << o;
+    if (lmax) { /* lmax 0 (no VOQ): every VC is rich, nothing to track */
+      for (unsigned k = vm; k; k &= k - 1) {
+        unsigned v = (unsigned)__builtin_ctz(k);
+        poor = (poor & ~(1u << v)) | (unsigned)(oc->cred[v] < lmax) << v;
+      }
+      oc->poor = (uint8_t)poor;
+      rich = (rich & ~(1ull << o)) | (uint64_t)(poor == 0) << o;
+    }
   }
+  c->rich = rich;
 }

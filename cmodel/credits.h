@@ -26,11 +26,13 @@ typedef struct {
   unsigned ports, vcs, buf, lmax;
   asw_out_credits *out; /* [P] */
   uint64_t dirty; /* outputs whose credits changed this cycle */
-  uint64_t rich;  /* outputs whose every VC has >= LMAX credits: any packet
-                     fits, so SA needs no per-packet credit check */
+  uint64_t rich;  /* outputs whose every VC has >= lmax credits: any packet
+                     fits, so SA needs no per-packet credit check (with
+                     lmax = 0 all outputs, always: nothing to maintain) */
 } asw_credits;
 
-/* lmax: the switch's LMAX (for the `rich` mask). */
+/* lmax: the switch's LMAX (for the `rich` mask), or 0 if the owner never
+ * reads `rich` (then it is not maintained: all outputs are rich). */
 int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
                      unsigned buf, unsigned lmax);
 void asw_credits_destroy(asw_credits *c);
