@@ -741,16 +741,25 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     asw_credits_reserve(&sw->cred, st->out, st->ovc, st->len);
   }
   if (in->flit_mask) stage_iw(sw, in);
-  for (uint64_t m = in->credit_mask; m; m &= m - 1) {
-    unsigned o = (unsigned)__builtin_ctzll(m);
-    asw_credits_return(&sw->cred, o, in->credit_vc[o]);
+  const int reg_write = in->reg_en && in->reg_we;
+  if (!reg_write) { /* returns are the cycle's last credit changes */
+    const unsigned ltth = sw->regs.ltth, htth = sw->regs.htth;
+    for (uint64_t m = in->credit_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      asw_credits_return_last(&sw->cred, o, in->credit_vc[o], ltth, htth);
+    }
+  } else { /* the write below may change the thresholds: flags after it */
+    for (uint64_t m = in->credit_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      asw_credits_return(&sw->cred, o, in->credit_vc[o]);
+    }
   }
   if (arn_on) { /* ARN time only runs while entries can exist */
     asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
     sw->now++;
   }
   unsigned fx = 0;
-  if (in->reg_en && in->reg_we) {
+  if (reg_write) {
     asw_regs_write(&sw->regs, in->reg_addr, in->reg_wdata, &fx, NULL, 0);
     apply_write_effects(sw, fx);
   }

@@ -71,6 +71,24 @@ static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
   oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
 }
+/* The same return when nothing else changes output o's credits or the
+ * thresholds before the cycle ends: cong' (and `rich`) of (o, v) are
+ * computed now, from the final count, instead of in the end-of-cycle pass
+ * (cong' is idempotent, so a pass that sees (o, v) again changes nothing). */
+static inline void asw_credits_return_last(asw_credits *c, unsigned o,
+                                           unsigned v, unsigned ltth,
+                                           unsigned htth) {
+  asw_out_credits *oc = &c->out[o];
+  const unsigned cr = ++oc->cred[v], bit = 1u << v, cong = oc->cong;
+  const unsigned stays = (cong >> v & 1u) & (cr < htth);
+  oc->cong = (uint8_t)((cong & ~bit) | ((unsigned)(cr < ltth) | stays) << v);
+  oc->dirty_vc &= (uint8_t)~bit; /* a reservation this cycle may have set it */
+  if (c->lmax) {
+    const unsigned poor = (oc->poor & ~bit) | (unsigned)(cr < c->lmax) << v;
+    oc->poor = (uint8_t)poor;
+    c->rich = (c->rich & ~(1ull << o)) | (uint64_t)(poor == 0) << o;
+  }
+}
 /* End of cycle: cong' of the next cycle and the `rich` bit for the dirty
  * outputs (all outputs if all != 0, after a threshold change), from the
  * credits and flags now. */
