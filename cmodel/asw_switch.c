@@ -31,6 +31,7 @@ typedef struct { /* streaming state of a busy input (§8) */
   uint8_t out, vc, ovc;
   uint8_t len; /* packet length, for the credit reservation after RC */
   uint16_t slot;
+  uint16_t qidx; /* index of the packet's queue (vc, out or 0) in the buffer */
 } stream_state;
 
 /* Per-port state, one cache line per port: with many switches in one
@@ -44,6 +45,7 @@ typedef struct {
   uint8_t cr_vc;   /* credit register of input p (valid: cr_mask) */
   uint8_t rel_vc, rel_out; /* queue ST released a flit of (rel_mask) */
 } port_state;
+_Static_assert(sizeof(port_state) == 64, "port_state: one cache line");
 
 struct asw_switch {
   asw_config cfg;
@@ -435,7 +437,7 @@ static void stage_st(asw_switch *sw, int arn_on) {
     cr_mask |= 1ull << i;
     cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
     if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
-    unsigned next = asw_ibuf_release(b, st->vc, sw->cfg.voq ? o : 0, s);
+    unsigned next = asw_ibuf_release_at(b, st->vc, st->qidx, s);
     sw->held--;
     if (arn_on) { /* hot flag evaluated after RC, on the final occupancy */
       sw->port[i].rel_vc = st->vc;
@@ -512,7 +514,7 @@ static uint64_t stage_sa(asw_switch *sw) {
       unsigned vcs = 0;
       for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
         unsigned v = (unsigned)__builtin_ctz(vm);
-        uint32_t info = asw_ibuf_queue_info(b, v, 0);
+        const uint32_t info = b->q[v].info; /* NQ = 1: queue (v, 0) */
         unsigned o = ASW_QINFO_OPORT(info);
         if (!(free_out >> o & 1u)) continue;
         if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info)) {
@@ -549,6 +551,7 @@ static uint64_t stage_sa(asw_switch *sw) {
     st->ovc = (uint8_t)ASW_QINFO_OVC(info);
     st->len = (uint8_t)ASW_QINFO_LEN(info);
     st->slot = (uint16_t)s;
+    st->qidx = (uint16_t)asw_ibuf_queue_index(b, v, q);
     __builtin_prefetch(&b->slot[s]);
     sw->busy_in |= 1ull << i;
     sw->busy_out |= 1ull << o;

@@ -164,17 +164,29 @@ static inline int asw_ibuf_sendable(const asw_ibuf *b, unsigned vc,
   return (b->slot[slot].flags & ASW_SLOT_TAIL) || b->vc_last[vc] != slot;
 }
 
-/* The flit in `slot` (VC vc, queue q) has left: frees the slot, takes one
- * from the queue's occupancy and from the VC's held credits. Returns the
- * slot of the next flit (meaningless for a tail). */
-static inline unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc,
-                                        unsigned q, unsigned slot) {
+/* Index in q[] of queue (vc, q). */
+static inline unsigned asw_ibuf_queue_index(const asw_ibuf *b, unsigned vc,
+                                            unsigned q) {
+  return vc * b->nq + q;
+}
+
+/* The flit in `slot` (VC vc, queue q; qidx = asw_ibuf_queue_index(b, vc,
+ * q)) has left: frees the slot, takes one from the queue's occupancy and
+ * from the VC's held credits. Returns the slot of the next flit
+ * (meaningless for a tail). */
+static inline unsigned asw_ibuf_release_at(asw_ibuf *b, unsigned vc,
+                                           unsigned qidx, unsigned slot) {
   unsigned next = b->slot[slot].flit_next;
-  b->q[vc * b->nq + q].occ--;
+  b->q[qidx].occ--;
   b->vc_held[vc]--;
   b->used--;
   b->free_stk[b->free_count++] = (uint16_t)slot;
   return next;
+}
+/* The same with the queue's (vc, q). */
+static inline unsigned asw_ibuf_release(asw_ibuf *b, unsigned vc,
+                                        unsigned q, unsigned slot) {
+  return asw_ibuf_release_at(b, vc, asw_ibuf_queue_index(b, vc, q), slot);
 }
 
 static inline unsigned asw_ibuf_queue_head(const asw_ibuf *b, unsigned vc,
