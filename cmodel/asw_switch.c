@@ -387,12 +387,14 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
     PROTO_ERR("arn_mask set but arn array is NULL");
   if (in->credit_mask && !in->credit_vc)
     PROTO_ERR("credit_mask set but credit_vc array is NULL");
+  const asw_flit *const flit = in->flit;
+  const unsigned lmax = sw->cfg.max_packet;
   for (uint64_t m = in->flit_mask; m; m &= m - 1) {
     unsigned p = (unsigned)__builtin_ctzll(m);
-    const asw_flit *f = &in->flit[p];
+    const asw_flit *f = &flit[p];
     unsigned len = ASW_HDR_LEN(f->hdr);
     if (!asw_ibuf_flit_ok(&sw->in[p], f->vc, f->head != 0, f->tail != 0, len,
-                          sw->cfg.max_packet) &&
+                          lmax) &&
         asw_ibuf_check(&sw->in[p], f->vc, f->head != 0, f->tail != 0, len,
                        sw->cfg.max_packet, msg, sizeof msg))
       PROTO_ERR("input %u: %s", p, msg);
@@ -665,13 +667,18 @@ static void arn_cycle(asw_switch *sw, const asw_inputs *in,
 
 /* IW (§6). */
 static void stage_iw(asw_switch *sw, const asw_inputs *in) {
-  uint32_t *cnt = sw->regs.counters;
+  /* locals: the slot's byte stores may alias *sw and *in for the compiler */
+  uint32_t *const cnt = sw->regs.counters;
+  const asw_flit *const flit = in->flit;
+  asw_ibuf *const bufs = sw->in;
+  const uint64_t payload_mask = sw->payload_mask;
+  unsigned written = 0;
   for (uint64_t m = in->flit_mask; m; m &= m - 1) {
     unsigned p = (unsigned)__builtin_ctzll(m);
-    const asw_flit *f = &in->flit[p];
-    unsigned s = asw_ibuf_write(&sw->in[p], f->vc, f->head != 0, f->tail != 0,
-                                f->hdr, f->payload & sw->payload_mask);
-    sw->held++;
+    const asw_flit *f = &flit[p];
+    unsigned s = asw_ibuf_write(&bufs[p], f->vc, f->head != 0, f->tail != 0,
+                                f->hdr, f->payload & payload_mask);
+    written++;
     cnt[p * 8 + ASW_CNT_FLITS_IN]++;
     if (f->head) {
       unsigned dest = ASW_HDR_DEST(f->hdr);
@@ -683,6 +690,7 @@ static void stage_iw(asw_switch *sw, const asw_inputs *in) {
       cnt[p * 8 + ASW_CNT_PACKETS_IN]++;
     }
   }
+  sw->held += written;
 }
 
 int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
