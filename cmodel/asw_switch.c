@@ -701,17 +701,22 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     return ASW_EPROTO;
   /* Outputs of this cycle: the registers as they are at its start. */
   if (out) {
-    out->flit_mask = sw->out_mask;
-    if (out->flit)
-      for (uint64_t m = sw->out_mask; m; m &= m - 1) {
+    /* arrays and masks in locals: the copies' stores may alias them */
+    const port_state *const port = sw->port;
+    asw_flit *const out_flit = out->flit;
+    uint8_t *const out_credit_vc = out->credit_vc;
+    const uint64_t out_mask = sw->out_mask, cr_mask = sw->cr_mask;
+    out->flit_mask = out_mask;
+    if (out_flit)
+      for (uint64_t m = out_mask; m; m &= m - 1) {
         unsigned o = (unsigned)__builtin_ctzll(m);
-        out->flit[o] = sw->port[o].out;
+        out_flit[o] = port[o].out;
       }
-    out->credit_mask = sw->cr_mask;
-    if (out->credit_vc)
-      for (uint64_t m = sw->cr_mask; m; m &= m - 1) {
+    out->credit_mask = cr_mask;
+    if (out_credit_vc)
+      for (uint64_t m = cr_mask; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
-        out->credit_vc[i] = sw->port[i].cr_vc;
+        out_credit_vc[i] = port[i].cr_vc;
       }
     out->arn_mask = sw->arn_on ? sw->arn.out_mask : 0;
     if (out->arn && out->arn_mask)
