@@ -35,6 +35,9 @@ CFG = {
     "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
     "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
 }
+# Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
+DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
+                      "branch", "hyst", "fcth", "crt", "root", "clear")
 # (parameter set, routing, vcmap, scenario, cycles[, ARN]): every routing mode, every VC
 # map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3; ARN off,
 # ARN, ARN+AFI, Adaptive-Th+AFI with thresholds/timers drawn per seed, every §15
@@ -68,8 +71,7 @@ MATRIX = [
     ("b", "det", "sl", "hotspot", 30000, "afi"),
 ] + [("b" if i % 2 == 0 else "c", "det", "id" if i % 4 < 2 else "afi", scen, 8000,
       "arn" if i % 4 < 2 else "afi")
-     for i, scen in enumerate(("refresh", "replace", "adapted", "consume", "evict", "drop",
-                               "branch", "hyst", "fcth", "crt", "root", "clear"))]
+     for i, scen in enumerate(DIRECTED_SCENARIOS)]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
     ("e", "det", "sl", "random", 200000, "arn"),
@@ -81,8 +83,7 @@ SOAK_EXTRA = [
     ("f", "ada", "sl", "zerocred", 100000, "arn"),
     ("e", "det", "sl", "random", 100000),
 ] + [("e", "det", "afi" if i % 2 else "id", scen, 8000, "afi" if i % 2 else "arn")
-     for i, scen in enumerate(("refresh", "replace", "adapted", "consume", "evict", "drop",
-                               "branch", "hyst", "fcth", "crt", "root", "clear"))]
+     for i, scen in enumerate(DIRECTED_SCENARIOS)]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
 
 
