@@ -18,6 +18,12 @@ $(BUILD)/net/test_net_sim: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWI
 $(BUILD)/net/test_net_sim_san: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE= -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/test_net_traffic: cmodel/net/tests/test_net_traffic.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE= -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/test_net_traffic_san: cmodel/net/tests/test_net_traffic.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE= -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
 
 # The tests use their own build of the asw program (same sources as
 # $(BUILD)/asw) so a concurrent partial build of $(BUILD)/asw cannot race them.
@@ -32,10 +38,13 @@ build-net: $(BUILD)/asw
 # Each prints "name: N passed, N failed" and exits non-zero on a failure.
 test-net-unit: $(BUILD)/net/test_net_unit $(BUILD)/net/test_net_unit_san
 	@rc=0; $(BUILD)/net/test_net_unit || rc=1; $(BUILD)/net/test_net_unit_san || rc=1; exit $$rc
-test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/asw
+test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/asw \
+  $(BUILD)/net/test_net_traffic $(BUILD)/net/test_net_traffic_san
 	@rc=0; \
 	$(BUILD)/net/test_net_sim || rc=1; \
 	$(BUILD)/net/test_net_sim_san --quick || rc=1; \
+	$(BUILD)/net/test_net_traffic || rc=1; \
+	$(BUILD)/net/test_net_traffic_san --quick || rc=1; \
 	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_net_arn.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc

@@ -586,10 +586,14 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
       return NULL;
     }
   }
+  /* Node i's state is the i-th output of a master splitmix64 seeded from
+   * `seed`: well-mixed, so the node streams are unrelated offsets of the
+   * generator's period (a state of seed*a + i*gamma would make node i's stream
+   * node 0's shifted by i draws). */
+  uint64_t master = c->seed ^ 0x6A09E667F3BCC909ull;
   for (unsigned i = 0; i < n->N; i++) {
     node *nd = &n->nodes[i];
-    nd->rng = c->seed * 0x2545F4914F6CDD1Dull + (uint64_t)i * 0x9E3779B97F4A7C15ull + 1;
-    rng_next(&nd->rng);
+    nd->rng = rng_next(&master);
     nd->free_head = 0;
     src_pkt *pool = &n->pool[(size_t)i * n->cap];
     for (unsigned k = 0; k < n->cap; k++)
