@@ -10,16 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+from checks import check, summary
 
 
 def net(asw, d, name, *args):
@@ -146,8 +137,7 @@ def main(asw):
                                capture_output=True, text=True)
             check(r.returncode == 2 and r.stderr.startswith(f"asw net: {key}:"),
                   f"{' '.join(args)}: error names {key}: {r.stderr.strip()}")
-    print(f"net_arn: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary("net_arn")
 
 
 if __name__ == "__main__":

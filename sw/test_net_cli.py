@@ -9,16 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}")
+from checks import check, summary
 
 
 def run(asw, *args):
@@ -100,8 +91,7 @@ def main(asw):
         # watchdog exit status
         r = run(asw, "net", *small, "sink_rate=0", "watchdog=1000", "cycles=20000")
         check(r.returncode == 3 and "deadlock" in r.stderr, "watchdog: exit 3 with a report")
-    print(f"net_cli: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary("net_cli")
 
 
 if __name__ == "__main__":
