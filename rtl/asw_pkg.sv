@@ -45,6 +45,12 @@ package asw_pkg;
     return (n <= 1) ? 1 : $clog2(n);
   endfunction
 
+  // Width of an input buffer's slot index: V*BUF flit slots plus one reserved slot per VC
+  // (rtl/input_buffer.sv).
+  function automatic int unsigned slot_w(input int unsigned v, input int unsigned buf_flits);
+    return idx_w(v * buf_flits + v);
+  endfunction
+
   // Width of a counter holding 0..n.
   function automatic int unsigned cnt_w(input int unsigned n);
     return $clog2(n + 1);

@@ -86,9 +86,8 @@ module asw_switch #(
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
-  localparam int unsigned B = V * BUF;
   localparam int unsigned VW = asw_pkg::idx_w(V);
-  localparam int unsigned SW = asw_pkg::idx_w(B);
+  localparam int unsigned SW = asw_pkg::slot_w(V, BUF);
   localparam int unsigned PIW = asw_pkg::idx_w(P);
   localparam int unsigned TW = asw_pkg::idx_w(TABLE);
   localparam int unsigned CW = asw_pkg::cnt_w(BUF);
@@ -312,7 +311,7 @@ module asw_switch #(
     );
 
     input_buffer #(
-      .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ)
+      .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ((AE != 0 && VOQ != 0) ? 1 : 0)
     ) u_ib (
       .clk_i,
       .rst_ni,

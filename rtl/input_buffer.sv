@@ -1,20 +1,39 @@
 // input_buffer.sv — one input port's flit memory, free list, flit chains, packet
 // queues (VOQs or per-VC FIFOs), occupancy counters and streaming state (contract
-// §4, §6, §7.8, §8). Slot numbers and free-list order are not observable.
+// §4, §6, §7.8, §8). Slot numbers, free-list order and the memory organisation are not
+// observable; this implementation is built for FPGA block RAM:
+//
+// - Three synchronous-read memories (ram_1r1w: one write, one registered read each):
+//   flits {next, payload}, headers (written for head flits only, 64 bits per packet), and
+//   packet links: pkt_mem[s] = the record {slot, len, oport, ovc, mark, head fields} of the
+//   packet queued behind the packet whose head is in slot s. The free list is a fifo_fwft.
+// - Every VC owns one reserved slot (vc_alloc_q): an arriving flit is written there together
+//   with the slot reserved for the VC's next flit, so a flit read also yields its successor's
+//   slot (no pointer-chasing read). Hence B + V slots for B = V*BUF flits.
+// - The flit and header memories are read with the slot the streaming input sends in the next
+//   cycle, so the flit sent in cycle c comes out of the RAM's read register.
+// - Every queue keeps its first two packets' records in registers (head h_q, second s_q); a pop
+//   moves the second up and refills it from pkt_mem, whose data arrives in the next cycle and
+//   is used directly (s_eff) if that queue pops again, so one queue can pop every cycle.
+// - A packet's remaining flit count (s_rem_q) gives the tail one cycle ahead of the RAM
+//   data: whether an input and output are released this cycle depends on registers only.
 module input_buffer #(
-  parameter int unsigned P = 8,
-  parameter int unsigned V = 2,
-  parameter int unsigned BUF = 32,
-  parameter int unsigned PW = 32,
-  parameter int unsigned VOQ = 1,
+  parameter int unsigned P = 8,     // ports
+  parameter int unsigned V = 2,     // virtual channels per port
+  parameter int unsigned BUF = 32,  // flits per input VC
+  parameter int unsigned PW = 32,   // payload bits per flit (0: none)
+  parameter int unsigned VOQ = 1,   // 1: one queue per (VC, output port); 0: one per VC
+  parameter int unsigned HQ = 0,    // 1: keep queue heads' dest/adapted/orig_vc for the hq port (§15)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,  // storage width (PW = 0 keeps 1 dummy bit)
   localparam int unsigned B = V * BUF,
+  localparam int unsigned NS = B + V,                // slots: flits + one reserved per VC
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned NQT = V * NQ,
   localparam int unsigned VW = asw_pkg::idx_w(V),
-  localparam int unsigned SW = asw_pkg::idx_w(B),
+  localparam int unsigned SW = asw_pkg::slot_w(V, BUF),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned CW = asw_pkg::cnt_w(BUF),
+  localparam int unsigned NSW = asw_pkg::cnt_w(NS),
   localparam int unsigned BW = asw_pkg::cnt_w(B),
   localparam int unsigned QIW = asw_pkg::idx_w(NQT)
 ) (
@@ -65,66 +84,83 @@ module input_buffer #(
   output logic [NQT*VW-1:0]  q_ovc_o,
   output logic [NQT-1:0]     occ_touch_o,
   output logic [NQT*CW-1:0]  occ_next_o,
-  // header read port: head packet of queue (hq_vc_i, hq_port_i), stored header fields
+  // header read port (HQ = 1): head packet of queue (hq_vc_i, hq_port_i), header fields as
+  // the packet will leave (with RC's mark applied); 0 with HQ = 0
   input  logic [VW-1:0]      hq_vc_i,
   input  logic [PIW-1:0]     hq_port_i,
   output logic [15:0]        hq_dest_o,
   output logic               hq_adapted_o,
   output logic [2:0]         hq_orig_vc_o
 );
-  // ---- memories (plain RAMs: one write port, asynchronous reads) --------
-  logic [PWE+1:0]         flit_mem[B];      // {head, tail, payload}
-  logic [63:0]            hdr_mem[B];
-  logic [SW-1:0]          flit_next_mem[B];
-  logic [SW-1:0]          pkt_next_mem[B];
-  logic [8+PIW+VW:0]      route_mem[B];     // {len, oport, ovc, mark} of head slots
-  logic [SW-1:0]          free_mem[B];      // FIFO of released slots
+  // A queued packet: where its head is, its route, and (HQ) the header fields §15 reads.
+  typedef struct packed {
+    logic [SW-1:0]  slot;
+    logic [7:0]     len;
+    logic [PIW-1:0] oport;
+    logic [VW-1:0]  ovc;
+    logic           mark;
+    logic [15:0]    dest;
+    logic           adapted;
+    logic [2:0]     orig_vc;
+  } pkt_t;
+  localparam int unsigned PKW = $bits(pkt_t);
+  localparam int unsigned FW = SW + PWE;      // flit word {next slot, payload}
 
   // ---- state -------------------------------------------------------------
-  logic [BW-1:0]  fresh_q;       // slots fresh_q..B-1 were never used since reset
-  logic [SW-1:0]  free_rd_q, free_wr_q;
-  logic [BW-1:0]  free_cnt_q;
-  logic [SW-1:0]  vc_last_q[V];
-  logic [NQT-1:0] q_valid_q;
-  logic [SW-1:0]  q_head_q[NQT];
-  logic [SW-1:0]  q_tail_q[NQT];
-  logic [7:0]     q_len_q[NQT];
-  logic [PIW-1:0] q_oport_q[NQT];
-  logic [VW-1:0]  q_ovc_q[NQT];
+  logic [NSW-1:0] fresh_q;       // slots fresh_q..NS-1 were never used since reset
+  logic [SW-1:0]  vc_alloc_q[V]; // reserved slot: where VC v's next flit is written
+  logic [SW-1:0]  vc_last_q[V];  // slot of the last flit written on VC v
+  logic [CW-1:0]  q_n_q[NQT];    // packets in the queue
+  pkt_t           q_h_q[NQT];    // first packet (valid if q_n_q >= 1)
+  pkt_t           q_s_q[NQT];    // second packet (valid if q_n_q >= 2, unless being refilled)
+  logic [SW-1:0]  q_tail_q[NQT]; // head slot of the last packet
   logic [CW-1:0]  occ_q[NQT];
+  logic           rf_valid_q;    // pkt_mem's read data is the second packet of queue rf_q_q
+  logic [QIW-1:0] rf_q_q;
+  logic [15:0]    iw_dest_q;     // header fields of last cycle's head flit (RC reads them now)
+  logic           iw_adapted_q;
+  logic [2:0]     iw_orig_vc_q;
   logic           busy_q;
   logic [PIW-1:0] s_out_q;
   logic [VW-1:0]  s_vc_q;
   logic [VW-1:0]  s_ovc_q;
-  logic [SW-1:0]  s_slot_q;
+  logic           s_mark_q;
+  logic           s_first_q;     // the next flit to send is the head
+  logic [7:0]     s_rem_q;       // flits of the packet still to send
+  logic [SW-1:0]  s_slot_q;      // slot of the next flit to send
 
-  // ---- IW: slot allocation -----------------------------------------------
-  logic fresh_avail;
-  assign fresh_avail = (32'(fresh_q) < B);
-  assign iw_slot_o = fresh_avail ? SW'(fresh_q) : free_mem[free_rd_q];
+  // ---- IW: slot reservation and memory writes -------------------------------
+  logic           fresh_avail;
+  logic [SW-1:0]  new_slot;      // becomes the VC's reserved slot
+  logic           fl_pop, fl_valid;
+  logic [SW-1:0]  fl_data;
+  logic [BW-1:0]  fl_count;
+  assign fresh_avail = (32'(fresh_q) < NS);
+  assign new_slot = fresh_avail ? SW'(fresh_q) : fl_data;
+  assign fl_pop = in_valid_i && !fresh_avail;
+  assign iw_slot_o = vc_alloc_q[in_vc_i];
 
   // ---- ST ------------------------------------------------------------------
-  logic [PWE+1:0] st_flit;
+  logic [FW-1:0]  flit_rdata;    // flit_mem[s_slot_q]
+  logic [63:0]    hdr_rdata;     // hdr_mem[s_slot_q]
   logic           st_release;
-  assign st_flit = flit_mem[s_slot_q];
-  assign st_head_o = st_flit[PWE+1];
-  assign st_tail_o = st_flit[PWE];
-  assign st_payload_o = st_flit[PWE-1:0];
+  logic [SW-1:0]  s_slot_d;
   // Cut-through rule: the successor of a non-tail flit must have been written.
-  assign st_valid_o = busy_q && (st_tail_o || (vc_last_q[s_vc_q] != s_slot_q));
-  // RC's mark (§15.1, §15.5) rewrites adapted/orig_vc of the stored header; it lives in
-  // route_mem (written once per packet, by RC) and is applied on every header read.
+  assign st_valid_o = busy_q && ((s_rem_q == 8'd1) || (vc_last_q[s_vc_q] != s_slot_q));
+  assign st_head_o = s_first_q;
+  assign st_tail_o = (s_rem_q == 8'd1);
+  assign st_payload_o = flit_rdata[PWE-1:0];
+  // RC's mark (§15.1, §15.5) rewrites adapted/orig_vc of the stored header; it is kept with
+  // the packet's record and applied when the header is read.
   function automatic logic [63:0] hdr_eff(input logic [63:0] h, input logic mark,
                                           input logic [VW-1:0] v);
     return mark ? {h[63:48], 3'(v), 1'b1, h[43:0]} : h;
   endfunction
-  logic [8+PIW+VW:0] st_route;
-  assign st_route = route_mem[s_slot_q];
-  assign st_hdr_o = st_head_o ? hdr_eff(hdr_mem[s_slot_q], st_route[0], s_vc_q) : 64'h0;
+  assign st_hdr_o = s_first_q ? hdr_eff(hdr_rdata, s_mark_q, s_vc_q) : 64'h0;
   assign st_out_o = s_out_q;
   assign st_ovc_o = s_ovc_q;
   assign st_vc_o = s_vc_q;
-  assign st_release = st_valid_o && st_tail_o;
+  assign st_release = busy_q && (s_rem_q == 8'd1);  // the tail is always sendable
   assign busy_o = busy_q;
   assign busy_out_o = s_out_q;
 
@@ -132,17 +168,24 @@ module input_buffer #(
   logic in_free;
   assign in_free = !busy_q || st_release;
 
+  // With VOQs the queue index gives the output port (a constant per queue).
+  function automatic logic [PIW-1:0] q_oport(input int unsigned k, input logic [PIW-1:0] o);
+    return (VOQ != 0) ? PIW'(k % NQ) : o;
+  endfunction
+
   always_comb begin
     req_o = '0;
     stall_o = '0;
     for (int unsigned v = 0; v < V; v++) begin
       for (int unsigned q = 0; q < NQ; q++) begin
-        if (q_valid_q[v*NQ+q]) begin
-          if (32'(q_len_q[v*NQ+q]) <=
-              32'(cred_i[(32'(q_oport_q[v*NQ+q])*V + 32'(q_ovc_q[v*NQ+q]))*CW +: CW])) begin
-            req_o[v*P + 32'(q_oport_q[v*NQ+q])] = in_free && out_free_i[q_oport_q[v*NQ+q]];
+        logic [PIW-1:0] o;
+        o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
+        if (q_n_q[v*NQ+q] != '0) begin
+          if (32'(q_h_q[v*NQ+q].len) <=
+              32'(cred_i[(32'(o)*V + 32'(q_h_q[v*NQ+q].ovc))*CW +: CW])) begin
+            req_o[v*P + 32'(o)] = in_free && out_free_i[o];
           end else begin
-            stall_o[q_oport_q[v*NQ+q]] = in_free;
+            stall_o[o] = in_free;
           end
         end
       end
@@ -152,66 +195,70 @@ module input_buffer #(
   logic [QIW-1:0] match_q_idx;
   assign match_q_idx = (VOQ != 0) ? QIW'(32'(match_vc_i)*NQ + 32'(match_out_i))
                                   : QIW'(match_vc_i);
-  assign match_len_o = q_len_q[match_q_idx];
-  assign match_ovc_o = q_ovc_q[match_q_idx];
+  assign match_len_o = q_h_q[match_q_idx].len;
+  assign match_ovc_o = q_h_q[match_q_idx].ovc;
 
-  // ---- next state ----------------------------------------------------------
-  // Head of the matched queue after the pop (read before this cycle's append).
-  logic [SW-1:0]       pop_next_slot;
-  logic [8+PIW+VW:0]   pop_next_route;
-  assign pop_next_slot = pkt_next_mem[q_head_q[match_q_idx]];
-  assign pop_next_route = route_mem[pop_next_slot];
-
+  // ---- queues: pop first, then append (contract §5 rule 2) --------------------
   logic [QIW-1:0] rc_q_idx;
-  assign rc_q_idx = (VOQ != 0) ? QIW'(32'(rc_vc_i)*NQ + 32'(rc_oport_i))
-                               : QIW'(rc_vc_i);
+  assign rc_q_idx = (VOQ != 0) ? QIW'(32'(rc_vc_i)*NQ + 32'(rc_oport_i)) : QIW'(rc_vc_i);
   logic [QIW-1:0] st_q_idx;
   assign st_q_idx = (VOQ != 0) ? QIW'(32'(s_vc_q)*NQ + 32'(s_out_q)) : QIW'(s_vc_q);
 
-  logic [NQT-1:0] q_valid_d;
-  logic [SW-1:0]  q_head_d[NQT];
+  pkt_t rc_pkt;
+  always_comb begin
+    rc_pkt = '0;
+    rc_pkt.slot = rc_slot_i;
+    rc_pkt.len = rc_len_i;
+    rc_pkt.oport = rc_oport_i;
+    rc_pkt.ovc = rc_ovc_i;
+    rc_pkt.mark = rc_mark_i;
+    if (HQ != 0) begin
+      rc_pkt.dest = iw_dest_q;
+      rc_pkt.adapted = iw_adapted_q;
+      rc_pkt.orig_vc = iw_orig_vc_q;
+    end
+  end
+
+  logic [PKW-1:0] pkt_rdata;     // pkt_mem word read for the refill issued last cycle
+  pkt_t           s_eff[NQT];    // second packet, with a refill arriving this cycle
+  logic [CW-1:0]  q_n_d[NQT];
+  pkt_t           q_h_d[NQT];
+  pkt_t           q_s_d[NQT];
   logic [SW-1:0]  q_tail_d[NQT];
-  logic [7:0]     q_len_d[NQT];
-  logic [PIW-1:0] q_oport_d[NQT];
-  logic [VW-1:0]  q_ovc_d[NQT];
   logic [CW-1:0]  occ_d[NQT];
-  logic           pkt_link_we;       // pkt_next[tail] = appended head slot
-  logic [SW-1:0]  pkt_link_addr;
+  logic           pkt_we;        // pkt_mem[tail] = appended packet (queue holds >= 2 after pop)
+  logic [SW-1:0]  pkt_waddr;
+  logic           rf_valid_d;
+  logic [SW-1:0]  rf_addr;       // pkt_mem read: the packet behind the new second one
 
   always_comb begin
-    pkt_link_we = 1'b0;
-    pkt_link_addr = '0;
+    pkt_we = 1'b0;
+    pkt_waddr = '0;
     for (int unsigned k = 0; k < NQT; k++) begin
       logic pop;
       logic app;
-      logic nonempty_after_pop;
-      q_valid_d[k] = q_valid_q[k];
-      q_head_d[k] = q_head_q[k];
-      q_tail_d[k] = q_tail_q[k];
-      q_len_d[k] = q_len_q[k];
-      q_oport_d[k] = q_oport_q[k];
-      q_ovc_d[k] = q_ovc_q[k];
-      occ_d[k] = occ_q[k];
+      logic [CW-1:0] n_pop;
+      s_eff[k] = (rf_valid_q && (32'(rf_q_q) == k)) ? pkt_t'(pkt_rdata) : q_s_q[k];
       pop = match_valid_i && (32'(match_q_idx) == k);
       app = rc_valid_i && (32'(rc_q_idx) == k);
-      // Pop first, then append (contract §5 rule 2).
-      nonempty_after_pop = q_valid_q[k] && !(pop && (q_head_q[k] == q_tail_q[k]));
+      n_pop = q_n_q[k] - CW'(pop);
+      q_h_d[k] = q_h_q[k];
+      q_s_d[k] = s_eff[k];
+      q_tail_d[k] = q_tail_q[k];
+      q_n_d[k] = n_pop + CW'(app);
+      occ_d[k] = occ_q[k];
       if (pop) begin
-        q_valid_d[k] = nonempty_after_pop;
-        q_head_d[k] = pop_next_slot;
-        {q_len_d[k], q_oport_d[k], q_ovc_d[k]} = pop_next_route[8+PIW+VW:1];
+        q_h_d[k] = s_eff[k];
       end
       if (app) begin
-        q_valid_d[k] = 1'b1;
         q_tail_d[k] = rc_slot_i;
-        if (!nonempty_after_pop) begin
-          q_head_d[k] = rc_slot_i;
-          q_len_d[k] = rc_len_i;
-          q_oport_d[k] = rc_oport_i;
-          q_ovc_d[k] = rc_ovc_i;
+        if (n_pop == '0) begin
+          q_h_d[k] = rc_pkt;
+        end else if (n_pop == CW'(1)) begin
+          q_s_d[k] = rc_pkt;
         end else begin
-          pkt_link_we = 1'b1;
-          pkt_link_addr = q_tail_q[k];
+          pkt_we = 1'b1;
+          pkt_waddr = q_tail_q[k];
         end
         occ_d[k] = occ_d[k] + CW'(rc_len_i);
       end
@@ -219,102 +266,129 @@ module input_buffer #(
         occ_d[k] = occ_d[k] - CW'(1);
       end
     end
+    rf_valid_d = match_valid_i && (32'(q_n_q[match_q_idx]) >= 3);
+    rf_addr = s_eff[match_q_idx].slot;
   end
 
   always_comb begin
     for (int unsigned k = 0; k < NQT; k++) begin
       occ_o[k*CW +: CW] = occ_q[k];
-      q_valid_o[k] = q_valid_q[k];
-      q_ovc_o[k*VW +: VW] = q_ovc_q[k];
+      q_valid_o[k] = (q_n_q[k] != '0);
+      q_ovc_o[k*VW +: VW] = q_h_q[k].ovc;
       occ_touch_o[k] = (rc_valid_i && (32'(rc_q_idx) == k)) ||
                        (st_valid_o && (32'(st_q_idx) == k));
       occ_next_o[k*CW +: CW] = occ_d[k];
     end
   end
 
-  // Header read port (§15.2 offender head).
-  logic [QIW-1:0]      hq_idx;
-  logic [SW-1:0]       hq_slot;
-  logic [8+PIW+VW:0]   hq_route;
-  logic [63:0]         hq_hdr;
+  // Header read port (§15.2 offender head), from the queue-head registers.
+  logic [QIW-1:0] hq_idx;
+  pkt_t           hq_pkt;
   assign hq_idx = (VOQ != 0) ? QIW'(32'(hq_vc_i)*NQ + 32'(hq_port_i)) : QIW'(hq_vc_i);
-  assign hq_slot = q_head_q[hq_idx];
-  assign hq_route = route_mem[hq_slot];
-  assign hq_hdr = hdr_eff(hdr_mem[hq_slot], hq_route[0], hq_vc_i);
-  assign hq_dest_o = hq_hdr[15:0];
-  assign hq_adapted_o = hq_hdr[44];
-  assign hq_orig_vc_o = hq_hdr[47:45];
+  assign hq_pkt = q_h_q[hq_idx];
+  assign hq_dest_o = (HQ != 0) ? hq_pkt.dest : 16'h0;
+  assign hq_adapted_o = (HQ != 0) && (hq_pkt.mark || hq_pkt.adapted);
+  assign hq_orig_vc_o = (HQ == 0) ? 3'h0 : hq_pkt.mark ? 3'(hq_vc_i) : hq_pkt.orig_vc;
 
-  // ---- memory writes ---------------------------------------------------
-  always_ff @(posedge clk_i) begin
-    if (in_valid_i) begin
-      flit_mem[iw_slot_o] <= {in_head_i, in_tail_i, in_payload_i};
-      if (in_head_i) begin
-        hdr_mem[iw_slot_o] <= in_hdr_i;
-      end else begin
-        flit_next_mem[vc_last_q[in_vc_i]] <= iw_slot_o;
-      end
-    end
-    if (rc_valid_i) begin
-      route_mem[rc_slot_i] <= {rc_len_i, rc_oport_i, rc_ovc_i, rc_mark_i};
-    end
-    if (pkt_link_we) begin
-      pkt_next_mem[pkt_link_addr] <= rc_slot_i;
-    end
-    if (st_valid_o) begin
-      free_mem[free_wr_q] <= s_slot_q;
+  // ---- next streaming slot -------------------------------------------------
+  always_comb begin
+    s_slot_d = s_slot_q;
+    if (match_valid_i) begin
+      s_slot_d = q_h_q[match_q_idx].slot;
+    end else if (st_valid_o && !st_tail_o) begin
+      s_slot_d = flit_rdata[FW-1:PWE];
     end
   end
 
+  // ---- memories ------------------------------------------------------------
+  ram_1r1w #(.W(FW), .DEPTH(NS)) u_flit_mem (
+    .clk_i,
+    .we_i    (in_valid_i),
+    .waddr_i (iw_slot_o),
+    .wdata_i ({new_slot, in_payload_i}),
+    .raddr_i (s_slot_d),
+    .rdata_o (flit_rdata)
+  );
+
+  ram_1r1w #(.W(64), .DEPTH(NS)) u_hdr_mem (
+    .clk_i,
+    .we_i    (in_valid_i && in_head_i),
+    .waddr_i (iw_slot_o),
+    .wdata_i (in_hdr_i),
+    .raddr_i (s_slot_d),
+    .rdata_o (hdr_rdata)
+  );
+
+  ram_1r1w #(.W(PKW), .DEPTH(NS)) u_pkt_mem (
+    .clk_i,
+    .we_i    (pkt_we),
+    .waddr_i (pkt_waddr),
+    .wdata_i (rc_pkt),
+    .raddr_i (rf_addr),
+    .rdata_o (pkt_rdata)
+  );
+
+  // Free list: slots released by ST; fresh slots are used first.
+  fifo_fwft #(.W(SW), .DEPTH(B)) u_free (
+    .clk_i,
+    .rst_ni,
+    .push_i      (st_valid_o),
+    .push_data_i (s_slot_q),
+    .pop_i       (fl_pop),
+    .valid_o     (fl_valid),
+    .data_o      (fl_data),
+    .count_o     (fl_count)
+  );
+
   // ---- register updates ----------------------------------------------------
-  logic take_fifo;
-  assign take_fifo = in_valid_i && !fresh_avail;
-
-  function automatic logic [SW-1:0] wrap_inc(input logic [SW-1:0] x);
-    return (32'(x) == B - 1) ? '0 : x + SW'(1);
-  endfunction
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fresh_q <= '0;
-      free_rd_q <= '0;
-      free_wr_q <= '0;
-      free_cnt_q <= '0;
+      fresh_q <= NSW'(V);
       for (int unsigned v = 0; v < V; v++) begin
+        vc_alloc_q[v] <= SW'(v);
         vc_last_q[v] <= '0;
       end
+      rf_valid_q <= 1'b0;
       busy_q <= 1'b0;
-      s_out_q <= '0;
-      s_vc_q <= '0;
-      s_ovc_q <= '0;
-      s_slot_q <= '0;
+      s_first_q <= 1'b0;
+      s_rem_q <= '0;
     end else begin
       if (in_valid_i && fresh_avail) begin
-        fresh_q <= fresh_q + BW'(1);
+        fresh_q <= fresh_q + NSW'(1);
       end
-      if (take_fifo) begin
-        free_rd_q <= wrap_inc(free_rd_q);
-      end
-      if (st_valid_o) begin
-        free_wr_q <= wrap_inc(free_wr_q);
-      end
-      free_cnt_q <= free_cnt_q + BW'(st_valid_o) - BW'(take_fifo);
       if (in_valid_i) begin
+        vc_alloc_q[in_vc_i] <= new_slot;
         vc_last_q[in_vc_i] <= iw_slot_o;
       end
+      rf_valid_q <= rf_valid_d;
       if (match_valid_i) begin
         busy_q <= 1'b1;
-        s_out_q <= match_out_i;
-        s_vc_q <= match_vc_i;
-        s_ovc_q <= q_ovc_q[match_q_idx];
-        s_slot_q <= q_head_q[match_q_idx];
+        s_first_q <= 1'b1;
+        s_rem_q <= q_h_q[match_q_idx].len;
       end else if (st_valid_o) begin
+        s_first_q <= 1'b0;
+        s_rem_q <= s_rem_q - 8'd1;
         if (st_tail_o) begin
           busy_q <= 1'b0;
-        end else begin
-          s_slot_q <= flit_next_mem[s_slot_q];
         end
       end
+    end
+  end
+
+  // Data registers qualified by the state above: no reset needed.
+  always_ff @(posedge clk_i) begin
+    rf_q_q <= match_q_idx;
+    s_slot_q <= s_slot_d;
+    if (match_valid_i) begin
+      s_out_q <= match_out_i;
+      s_vc_q <= match_vc_i;
+      s_ovc_q <= q_h_q[match_q_idx].ovc;
+      s_mark_q <= q_h_q[match_q_idx].mark;
+    end
+    if (in_valid_i && in_head_i) begin
+      iw_dest_q <= in_hdr_i[15:0];
+      iw_adapted_q <= in_hdr_i[44];
+      iw_orig_vc_q <= in_hdr_i[47:45];
     end
   end
 
@@ -322,28 +396,23 @@ module input_buffer #(
   for (genvar k = 0; k < NQT; k++) begin : gen_queue
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        q_valid_q[k] <= 1'b0;
-        q_head_q[k] <= '0;
-        q_tail_q[k] <= '0;
-        q_len_q[k] <= '0;
-        q_oport_q[k] <= '0;
-        q_ovc_q[k] <= '0;
+        q_n_q[k] <= '0;
         occ_q[k] <= '0;
       end else begin
-        q_valid_q[k] <= q_valid_d[k];
-        q_head_q[k] <= q_head_d[k];
-        q_tail_q[k] <= q_tail_d[k];
-        q_len_q[k] <= q_len_d[k];
-        q_oport_q[k] <= q_oport_d[k];
-        q_ovc_q[k] <= q_ovc_d[k];
+        q_n_q[k] <= q_n_d[k];
         occ_q[k] <= occ_d[k];
       end
     end
+    always_ff @(posedge clk_i) begin
+      q_h_q[k] <= q_h_d[k];
+      q_s_q[k] <= q_s_d[k];
+      q_tail_q[k] <= q_tail_d[k];
+    end
   end
 
-  logic unused_route_bits;  // route_mem read for the mark bit only; header fields unused
-  assign unused_route_bits = ^{pop_next_route[0], st_route[8+PIW+VW:1], hq_route[8+PIW+VW:1], hq_hdr[63:48],
-                               hq_hdr[43:16]};
+  logic unused;
+  assign unused = ^{in_tail_i, fl_valid, fl_count, hq_pkt.slot, hq_pkt.len, hq_pkt.oport,
+                    hq_pkt.ovc};
 
 `ifndef SYNTHESIS
   // Assertions are checked from the first cycle after reset (chk_en_q keeps
@@ -381,24 +450,24 @@ module input_buffer #(
 
   always_ff @(posedge clk_i) begin
     if (chk_en_q) begin
-      // No write to a full buffer: the VC has room and a free slot exists.
+      // No write to a full buffer: the VC has room and a slot can be reserved.
       if (in_valid_i) begin
         assert (32'(in_vc_i) < V) else $error("input_buffer: protocol error, VC %0d >= V", in_vc_i);
         assert (32'(vc_flits_q[in_vc_i]) < BUF)
           else $error("input_buffer: protocol error, write to full VC %0d", in_vc_i);
-        assert (fresh_avail || (free_cnt_q != '0))
+        assert (fresh_avail || fl_valid)
           else $error("input_buffer: write with an empty free list");
       end
-      // Free-list count consistent: fresh + released slots = slots not holding a flit.
-      assert ((B - 32'(fresh_q)) + 32'(free_cnt_q) == B - 32'(held))
+      // Slots conserved: never used + released + reserved (one per VC) + holding a flit = NS.
+      assert ((NS - 32'(fresh_q)) + 32'(fl_count) + V + 32'(held) == NS)
         else $error("input_buffer: free list (%0d fresh, %0d released) disagrees with %0d held flits",
-                    B - 32'(fresh_q), free_cnt_q, held);
+                    NS - 32'(fresh_q), fl_count, held);
       // No flit leaves without a match; a match only for a free input and a queued packet.
       if (st_valid_o) begin
         assert (busy_q) else $error("input_buffer: flit sent without a match");
       end
       if (match_valid_i) begin
-        assert (in_free && q_valid_q[match_q_idx])
+        assert (in_free && (q_n_q[match_q_idx] != '0))
           else $error("input_buffer: match for a busy input or an empty queue");
       end
     end
@@ -409,8 +478,10 @@ module input_buffer #(
     chk_en_q && match_valid_i && rc_valid_i && (match_q_idx == rc_q_idx));
   cov_pop_last_append_same_queue: cover property (@(posedge clk_i)
     chk_en_q && match_valid_i && rc_valid_i && (match_q_idx == rc_q_idx) &&
-    (q_head_q[match_q_idx] == q_tail_q[match_q_idx]));
-  cov_buffer_full: cover property (@(posedge clk_i) chk_en_q && !fresh_avail && (free_cnt_q == '0));
+    (q_n_q[match_q_idx] == CW'(1)));
+  cov_pop_refilling_queue: cover property (@(posedge clk_i)
+    chk_en_q && match_valid_i && rf_valid_q && (match_q_idx == rf_q_q));
+  cov_buffer_full: cover property (@(posedge clk_i) chk_en_q && !fresh_avail && !fl_valid);
   cov_cut_through_bubble: cover property (@(posedge clk_i) chk_en_q && busy_q && !st_valid_o);
   cov_release_and_match: cover property (@(posedge clk_i) chk_en_q && st_release && match_valid_i);
   cov_stall_on_credits: cover property (@(posedge clk_i) chk_en_q && (stall_o != '0));

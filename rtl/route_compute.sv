@@ -7,9 +7,8 @@ module route_compute #(
   parameter int unsigned BUF = 32,
   parameter int unsigned TABLE = 256,
   parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
-  localparam int unsigned B = V * BUF,
   localparam int unsigned VW = asw_pkg::idx_w(V),
-  localparam int unsigned SW = asw_pkg::idx_w(B),
+  localparam int unsigned SW = asw_pkg::slot_w(V, BUF),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned TW = asw_pkg::idx_w(TABLE),
   localparam int unsigned CW = asw_pkg::cnt_w(BUF)

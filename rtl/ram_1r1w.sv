@@ -1,0 +1,27 @@
+// ram_1r1w.sv — simple dual-port RAM primitive: one write port and one read port with a
+// registered read. Written as a plain array so that Yosys infers block RAM (ECP5 DP16KD,
+// iCE40 SB_RAM40_4K) or, for small sizes, LUT RAM: no reset of the contents, no reset of
+// the read register. A read sees the contents as of the start of the cycle in which its
+// address is presented (read-old on a same-cycle write to that address); the data is on
+// rdata_o from the next cycle and holds until the next edge.
+module ram_1r1w #(
+  parameter int unsigned W = 8,       // data width in bits, >= 1
+  parameter int unsigned DEPTH = 16,  // words, >= 1
+  localparam int unsigned AW = asw_pkg::idx_w(DEPTH)
+) (
+  input  logic          clk_i,
+  input  logic          we_i,      // write wdata_i to waddr_i at the end of the cycle
+  input  logic [AW-1:0] waddr_i,
+  input  logic [W-1:0]  wdata_i,
+  input  logic [AW-1:0] raddr_i,   // read address, sampled at the end of the cycle
+  output logic [W-1:0]  rdata_o    // word at the previous cycle's raddr_i
+);
+  logic [W-1:0] mem_q[DEPTH];
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) begin
+      mem_q[waddr_i] <= wdata_i;
+    end
+    rdata_o <= mem_q[raddr_i];
+  end
+endmodule
