@@ -1,5 +1,5 @@
 # RTL (rtl/): Verilator lint over a spread of legal configurations.
-RTL_SRCS := rtl/asw_pkg.sv rtl/ram_1r1w.sv rtl/fifo_fwft.sv rtl/lfsr.sv rtl/credits.sv rtl/route_compute.sv \
+RTL_SRCS := rtl/asw_pkg.sv rtl/ram_1r1w.sv rtl/fifo_fwft.sv rtl/rr_arbiter.sv rtl/lfsr.sv rtl/credits.sv rtl/route_compute.sv \
             rtl/input_buffer.sv rtl/islip.sv rtl/regs.sv rtl/congestion_detector.sv \
             rtl/arn_table.sv rtl/asw_switch.sv
 # Each entry is one parameter set (P:V:BUF:LMAX:PW:DW:TABLE:VOQ:ITERS:AE); AE >= 1 with

@@ -20,89 +20,140 @@ module islip #(
   logic [PIW-1:0] ap_q[P], ap_d[P];  // accept pointers (per input)
   logic [VW-1:0]  vp_q[P], vp_d[P];  // VC pointers (per input)
 
-  logic [P-1:0] req_io[P];           // req_io[i][o]
+  logic [P-1:0] req_io[P];           // req_io[i][o]: some VC of input i requests o
+  logic [P-1:0] req_oi[P];           // req_oi[o][i], the same transposed
   logic [P-1:0] grant[P];            // grant[o][i] of the last iteration (assertions)
 
-  function automatic int unsigned wrap_add(input int unsigned base, input int unsigned k,
-                                           input int unsigned n);
-    return (base + k >= n) ? base + k - n : base + k;
-  endfunction
-
   always_comb begin
-    logic [P-1:0] in_m;
-    logic [P-1:0] out_m;
-    logic [P-1:0] acc[P];   // acc[i][o]
-    logic         found;
     for (int unsigned i = 0; i < P; i++) begin
       req_io[i] = '0;
       for (int unsigned v = 0; v < V; v++) begin
         req_io[i] = req_io[i] | req_i[(i*V+v)*P +: P];
       end
       in_requested_o[i] = |req_io[i];
-      gp_d[i] = gp_q[i];
-      ap_d[i] = ap_q[i];
-      vp_d[i] = vp_q[i];
-      match_out_o[i*PIW +: PIW] = '0;
-      match_vc_o[i*VW +: VW] = '0;
-      grant[i] = '0;
-      acc[i] = '0;
     end
-    in_m = '0;
-    out_m = '0;
-    for (int unsigned it = 0; it < ITERS; it++) begin
-      // Grant: each unmatched output picks the first requesting unmatched input from gp.
-      for (int unsigned o = 0; o < P; o++) begin
-        grant[o] = '0;
-        found = 1'b0;
-        for (int unsigned k = 0; k < P; k++) begin
-          logic [PIW-1:0] i;
-          i = PIW'(wrap_add(32'(gp_q[o]), k, P));
-          if (!found && !out_m[o] && !in_m[i] && req_io[i][o]) begin
-            grant[o][i] = 1'b1;
-            found = 1'b1;
-          end
-        end
-      end
-      // Accept: each unmatched input picks the first granting output from ap.
+    for (int unsigned o = 0; o < P; o++) begin
       for (int unsigned i = 0; i < P; i++) begin
-        acc[i] = '0;
-        found = 1'b0;
-        for (int unsigned k = 0; k < P; k++) begin
-          logic [PIW-1:0] o;
-          o = PIW'(wrap_add(32'(ap_q[i]), k, P));
-          if (!found && !in_m[i] && grant[o][i]) begin
-            acc[i][o] = 1'b1;
-            found = 1'b1;
-          end
-        end
+        req_oi[o][i] = req_io[i][o];
       end
+    end
+  end
+
+  // Iterations, unrolled; the arbiters are rr_arbiter primitives (depth log P). Each
+  // iteration's signals live in its own scope: im/om matched before it, im_n/om_n after,
+  // acc_n/mo_n the inputs' matches (one-hot over outputs / output index) so far.
+  for (genvar it = 0; it < ITERS; it++) begin : gen_iter
+    logic [P-1:0]   im, om, im_n, om_n;
+    logic [P-1:0]   gnt[P];          // gnt[o][i]
+    logic [P-1:0]   gcol[P];         // gcol[i][o] = gnt[o][i]
+    logic [P-1:0]   acc[P];          // acc[i][o], one-hot over o
+    logic [PIW-1:0] acc_idx[P];
+    logic [P-1:0]   acc_p[P], acc_n[P];
+    logic [PIW-1:0] mo_p[P], mo_n[P];
+    if (it == 0) begin : gen_first
+      assign im = '0;
+      assign om = '0;
+      for (genvar i = 0; i < P; i++) begin : gen_init
+        assign acc_p[i] = '0;
+        assign mo_p[i] = '0;
+      end
+    end else begin : gen_next
+      assign im = gen_iter[it-1].im_n;
+      assign om = gen_iter[it-1].om_n;
+      assign acc_p = gen_iter[it-1].acc_n;
+      assign mo_p = gen_iter[it-1].mo_n;
+    end
+    // Grant: each unmatched output picks the first requesting unmatched input from gp.
+    for (genvar o = 0; o < P; o++) begin : gen_grant
+      logic [PIW-1:0] unused_idx;
+      rr_arbiter #(.N(P)) u_arb (
+        .req_i (om[o] ? '0 : (req_oi[o] & ~im)),
+        .ptr_i (gp_q[o]),
+        .gnt_o (gnt[o]),
+        .idx_o (unused_idx)
+      );
+    end
+    always_comb begin
       for (int unsigned i = 0; i < P; i++) begin
         for (int unsigned o = 0; o < P; o++) begin
-          if (acc[i][o]) begin
-            in_m[i] = 1'b1;
-            out_m[o] = 1'b1;
-            match_out_o[i*PIW +: PIW] = PIW'(o);
-            if (it == 0) begin
-              gp_d[o] = PIW'(wrap_add(i, 1, P));
-              ap_d[i] = PIW'(wrap_add(o, 1, P));
-            end
-          end
+          gcol[i][o] = gnt[o][i];
         end
       end
+    end
+    // Accept: each unmatched input picks the first granting output from ap.
+    for (genvar i = 0; i < P; i++) begin : gen_accept
+      rr_arbiter #(.N(P)) u_arb (
+        .req_i (im[i] ? '0 : gcol[i]),
+        .ptr_i (ap_q[i]),
+        .gnt_o (acc[i]),
+        .idx_o (acc_idx[i])
+      );
+    end
+    always_comb begin
+      om_n = om;
+      for (int unsigned i = 0; i < P; i++) begin
+        im_n[i] = im[i] | (|acc[i]);
+        om_n = om_n | acc[i];
+        acc_n[i] = acc_p[i] | acc[i];
+        mo_n[i] = mo_p[i] | acc_idx[i];
+      end
+    end
+  end
+
+  logic [P-1:0]   in_m, out_m;
+  logic [P-1:0]   acc_all[P];        // acc_all[i][o]: the match of input i (one-hot)
+  logic [P-1:0]   acc_first[P];      // matches of the first iteration (pointer updates)
+  assign in_m = gen_iter[ITERS-1].im_n;
+  assign out_m = gen_iter[ITERS-1].om_n;
+  assign acc_all = gen_iter[ITERS-1].acc_n;
+  assign acc_first = gen_iter[0].acc;
+  assign grant = gen_iter[ITERS-1].gnt;
+
+  // VC choice: the first VC from vp whose queue head requests the matched output.
+  logic [V-1:0]  vreq[P];
+  logic [VW-1:0] vidx[P];
+  for (genvar i = 0; i < P; i++) begin : gen_vc
+    logic [V-1:0] unused_gnt;
+    always_comb begin
+      for (int unsigned v = 0; v < V; v++) begin
+        vreq[i][v] = |(req_i[(i*V+v)*P +: P] & acc_all[i]);
+      end
+    end
+    rr_arbiter #(.N(V)) u_arb (
+      .req_i (vreq[i]),
+      .ptr_i (vp_q[i]),
+      .gnt_o (unused_gnt),
+      .idx_o (vidx[i])
+    );
+  end
+
+  function automatic int unsigned wrap_inc(input int unsigned x, input int unsigned n);
+    return (x + 1 >= n) ? 0 : x + 1;
+  endfunction
+
+  always_comb begin
+    for (int unsigned i = 0; i < P; i++) begin
+      match_out_o[i*PIW +: PIW] = gen_iter[ITERS-1].mo_n[i];
+      match_vc_o[i*VW +: VW] = in_m[i] ? vidx[i] : '0;
     end
     match_valid_o = in_m;
     out_matched_o = out_m;
-    // VC choice: the first VC from vp whose queue head requests the matched output.
+    // Pointers move in the first iteration only: gp[o] past the input that accepted o,
+    // ap[i] past the output i accepted; vp[i] past the VC chosen for a match.
+    for (int unsigned n = 0; n < P; n++) begin
+      gp_d[n] = gp_q[n];
+      ap_d[n] = ap_q[n];
+      vp_d[n] = vp_q[n];
+    end
     for (int unsigned i = 0; i < P; i++) begin
-      found = 1'b0;
-      for (int unsigned k = 0; k < V; k++) begin
-        int unsigned v;
-        v = wrap_add(32'(vp_q[i]), k, V);
-        if (in_m[i] && !found && req_i[(i*V+v)*P + 32'(match_out_o[i*PIW +: PIW])]) begin
-          match_vc_o[i*VW +: VW] = VW'(v);
-          vp_d[i] = VW'(wrap_add(v, 1, V));
-          found = 1'b1;
+      for (int unsigned o = 0; o < P; o++) begin
+        if (acc_first[i][o]) begin
+          gp_d[o] = PIW'(wrap_inc(i, P));
+          ap_d[i] = PIW'(wrap_inc(o, P));
         end
+      end
+      if (in_m[i]) begin
+        vp_d[i] = VW'(wrap_inc(32'(vidx[i]), V));
       end
     end
   end

@@ -14,7 +14,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 RTL = [os.path.join(ROOT, "rtl", f) for f in (
-    "asw_pkg.sv", "ram_1r1w.sv", "fifo_fwft.sv", "lfsr.sv", "credits.sv", "route_compute.sv", "input_buffer.sv",
+    "asw_pkg.sv", "ram_1r1w.sv", "fifo_fwft.sv", "rr_arbiter.sv", "lfsr.sv", "credits.sv", "route_compute.sv", "input_buffer.sv",
     "islip.sv", "regs.sv", "congestion_detector.sv", "arn_table.sv", "asw_switch.sv")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 # §15 run options of `make cosim` (make variable -> binary option); unset: drawn per seed.
