@@ -362,12 +362,14 @@ module asw_switch #(
   end
 
   // Output o is free unless an input streams to it and does not release it this cycle.
+  // st_sel[o][i]: input i streams to output o (a decode of a register, one-hot over i).
+  logic [P-1:0] st_sel[P];
   always_comb begin
-    out_free = '1;
-    for (int unsigned i = 0; i < P; i++) begin
-      if (busy[i] && !(st_valid[i] && st_tail[i])) begin
-        out_free[busy_out[i]] = 1'b0;
+    for (int unsigned o = 0; o < P; o++) begin
+      for (int unsigned i = 0; i < P; i++) begin
+        st_sel[o][i] = busy[i] && (32'(busy_out[i]) == o);
       end
+      out_free[o] = ~|(st_sel[o] & ~(st_valid & st_tail));
     end
   end
 
@@ -391,18 +393,26 @@ module asw_switch #(
   logic [P*VW-1:0] cm_ovc;
   logic [P*8-1:0]  cm_len;
   logic [P-1:0]    stall_any;
+  // AND-OR selects over one-hot decodes (depth log P, no priority chain).
   always_comb begin
-    cm_valid = '0;
-    cm_ovc = '0;
-    cm_len = '0;
     stall_any = '0;
     for (int unsigned i = 0; i < P; i++) begin
-      if (match_valid[i]) begin
-        cm_valid[match_out[i*PIW +: PIW]] = 1'b1;
-        cm_ovc[32'(match_out[i*PIW +: PIW])*VW +: VW] = match_ovc[i];
-        cm_len[32'(match_out[i*PIW +: PIW])*8 +: 8] = match_len[i];
-      end
       stall_any = stall_any | stall[i];
+    end
+    for (int unsigned o = 0; o < P; o++) begin
+      logic [VW-1:0] ovc;
+      logic [7:0]    len;
+      ovc = '0;
+      len = '0;
+      for (int unsigned i = 0; i < P; i++) begin
+        if (match_valid[i] && (32'(match_out[i*PIW +: PIW]) == o)) begin
+          ovc = ovc | match_ovc[i];
+          len = len | match_len[i];
+        end
+      end
+      cm_valid[o] = out_matched[o];
+      cm_ovc[o*VW +: VW] = ovc;
+      cm_len[o*8 +: 8] = len;
     end
     ev_credit_stall = out_free & ~out_matched & stall_any;
     ev_sa_lost = in_requested & ~match_valid;
@@ -430,25 +440,26 @@ module asw_switch #(
   logic [P-1:0]     cr_valid_d;
   logic [P*3-1:0]   cr_vc_d;
   always_comb begin
-    xb_valid = '0;
-    xb_head = '0;
-    xb_tail = '0;
-    xb_vc = '0;
-    xb_hdr = '0;
-    xb_payload = '0;
-    cr_valid_d = '0;
-    cr_vc_d = '0;
-    for (int unsigned i = 0; i < P; i++) begin
-      if (st_valid[i]) begin
-        xb_valid[st_out[i]] = 1'b1;
-        xb_head[st_out[i]] = st_head[i];
-        xb_tail[st_out[i]] = st_tail[i];
-        xb_vc[32'(st_out[i])*3 +: 3] = 3'(st_ovc[i]);
-        xb_hdr[32'(st_out[i])*64 +: 64] = st_hdr[i];
-        xb_payload[32'(st_out[i])*PWE +: PWE] = (PW == 0) ? '0 : st_payload[i];
-        cr_valid_d[i] = 1'b1;
-        cr_vc_d[i*3 +: 3] = 3'(st_vc[i]);
+    for (int unsigned o = 0; o < P; o++) begin
+      logic [P-1:0] sel;        // inputs sending to o this cycle (at most one)
+      sel = st_sel[o] & st_valid;
+      xb_valid[o] = |sel;
+      xb_head[o] = |(sel & st_head);
+      xb_tail[o] = |(sel & st_tail);
+      xb_vc[o*3 +: 3] = '0;
+      xb_hdr[o*64 +: 64] = '0;
+      xb_payload[o*PWE +: PWE] = '0;
+      for (int unsigned i = 0; i < P; i++) begin
+        if (sel[i]) begin
+          xb_vc[o*3 +: 3] = xb_vc[o*3 +: 3] | 3'(st_ovc[i]);
+          xb_hdr[o*64 +: 64] = xb_hdr[o*64 +: 64] | st_hdr[i];
+          xb_payload[o*PWE +: PWE] = xb_payload[o*PWE +: PWE] | ((PW == 0) ? '0 : st_payload[i]);
+        end
       end
+    end
+    for (int unsigned i = 0; i < P; i++) begin
+      cr_valid_d[i] = st_valid[i];
+      cr_vc_d[i*3 +: 3] = st_valid[i] ? 3'(st_vc[i]) : 3'd0;
     end
   end
   assign ev_flits_out = xb_valid;
