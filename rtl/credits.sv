@@ -27,12 +27,14 @@ module credits #(
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       for (int unsigned v = 0; v < V; v++) begin
+        // The return (known early in the cycle) is added first, so the reservation (known
+        // only after allocation) goes through one adder.
         cred_d[o*V+v] = cred_q[o*V+v];
-        if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v)) begin
-          cred_d[o*V+v] = cred_d[o*V+v] - CW'(match_len_i[o*8 +: 8]);
-        end
         if (cr_in_valid_i[o] && (32'(cr_in_vc_i[o*3 +: 3]) == v)) begin
           cred_d[o*V+v] = cred_d[o*V+v] + CW'(1);
+        end
+        if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v)) begin
+          cred_d[o*V+v] = cred_d[o*V+v] - CW'(match_len_i[o*8 +: 8]);
         end
         cred_o[(o*V+v)*CW +: CW] = cred_q[o*V+v];
         cong_next_o[o*V+v] = (16'(cred_q[o*V+v]) < ltth_i) ||
