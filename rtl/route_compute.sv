@@ -161,6 +161,10 @@ module route_compute #(
   logic          arn_alt;   // §15.5 step 1: consumed entry, alternative port
   logic          mark;
   logic [15:0]   prod_low;  // fraction bits of (r * n) are not needed
+  logic [6:0]    pre_cnt[P];   // candidates among ports 0..o (inclusive prefix count)
+  logic [P-1:0]  ad_elig;      // adaptive: candidates above the floor
+  logic [P-1:0]  ad_top;       // ... whose credits equal the maximum among them
+  logic [PIW-1:0] ad_first;    // first of ad_top in scan order from det_port
 
   always_comb begin
     logic          adapted_afi;
@@ -170,16 +174,8 @@ module route_compute #(
     logic [P-1:0]  mask;
     logic [6:0]    dest_mod;
     logic [6:0]    rank_mod;
-    logic [6:0]    n;
-    logic [22:0]   prod;
-    logic [6:0]    k;
-    logic [6:0]    seen;
-    logic [PIW-1:0] obl_port;
     logic          search;
     logic [15:0]   best_cr;
-    logic [PIW-1:0] best_port;
-    logic [PIW-1:0] o_scan;
-    int unsigned   o_sum;
 
     adapted_afi = afi_i && h_adapted;
     obqa_r = 4'(V) - {3'b0, afi_i};  // R >= 1: afi is only settable when V >= 2
@@ -204,47 +200,52 @@ module route_compute #(
     mask = cset_i[32'(e_cset)*P +: P];
     dest_mod = 7'(h_dest % {9'b0, delta_i});
     rank_mod = 7'd0;
-    n = 7'd0;
     for (int unsigned o = 0; o < P; o++) begin
       cand[o] = 1'b0;
       if (mask[o]) begin
         cand[o] = (rank_mod == dest_mod);
         rank_mod = (rank_mod + 7'd1 == delta_i) ? 7'd0 : rank_mod + 7'd1;
       end
-      n = n + 7'(cand[o]);
     end
 
-    // Oblivious: the k-th candidate in increasing port order, k = (r * n) >> 16.
-    prod = 23'(lfsr_next) * 23'(n);
-    k = prod[22:16];
-    prod_low = prod[15:0];
-    seen = 7'd0;
-    obl_port = det_port;
-    for (int unsigned o = 0; o < P; o++) begin
-      if (cand[o]) begin
-        if (seen == k) begin
-          obl_port = PIW'(o);
-        end
-        seen = seen + 7'd1;
-      end
-    end
-
-    // Adaptive: strictly-greater search in scan order from det_port (§7.3).
+    // Adaptive: strictly-greater search in scan order from det_port (§7.3), computed as
+    // the first port in scan order (ad_first, an rr_arbiter) among the eligible ports
+    // whose credits equal the eligible maximum (ad_max, a comparison tree).
     unique case (trigger_i)
       asw_pkg::TrigTh:  search = 16'(cr_of[det_port]) < ltth_i;
       asw_pkg::Trig2Th: search = cong_next_i[32'(det_port)*V + 32'(ovc_of[det_port])];
       default:          search = 1'b1;  // NoTH (trigger 3 cannot be written)
     endcase
     best_cr = (trigger_i == asw_pkg::TrigNoTh) ? 16'h0 : ltth_i;
-    best_port = det_port;
-    for (int unsigned j = 0; j < P; j++) begin
-      o_sum = 32'(det_port) + j;
-      o_scan = PIW'((o_sum >= P) ? o_sum - P : o_sum);
-      if (search && cand[o_scan] && (16'(cr_of[o_scan]) > best_cr)) begin
-        best_cr = 16'(cr_of[o_scan]);
-        best_port = o_scan;
+    for (int unsigned o = 0; o < P; o++) begin
+      ad_elig[o] = search && cand[o] && (16'(cr_of[o]) > best_cr);
+    end
+  end
+
+  // Selection (after the prefix count and the adaptive tree below).
+  always_comb begin
+    logic [6:0]    n;
+    logic [22:0]   prod;
+    logic [6:0]    k;
+    logic [PIW-1:0] obl_port;
+    logic [PIW-1:0] obl_sel;
+    logic [PIW-1:0] best_port;
+
+    // Oblivious: the k-th candidate in increasing port order, k = (r * n) >> 16. The
+    // candidates' ranks come from a log-depth prefix count (pre_cnt), n is the last one.
+    n = pre_cnt[P-1];
+    prod = 23'(lfsr_next) * 23'(n);
+    k = prod[22:16];
+    prod_low = prod[15:0];
+    obl_sel = '0;
+    for (int unsigned o = 0; o < P; o++) begin
+      if (cand[o] && ((pre_cnt[o] - 7'd1) == k)) begin  // exactly one o when n >= 1
+        obl_sel = obl_sel | PIW'(o);
       end
     end
+    obl_port = (n != 7'd0) ? obl_sel : det_port;
+
+    best_port = (ad_elig != '0) ? ad_first : det_port;
 
     err = !e_valid;
     lfsr_step = 1'b0;
@@ -273,6 +274,49 @@ module route_compute #(
       mark = mark_adapted_i && !err && (6'(oport) != e_det) && !h_adapted;
     end
   end
+
+  // Inclusive prefix count of the candidates (Kogge-Stone, log2 P adder levels).
+  always_comb begin
+    logic [6:0] lvl[P];
+    for (int unsigned o = 0; o < P; o++) begin
+      lvl[o] = 7'(cand[o]);
+    end
+    for (int unsigned d = 1; d < P; d = d * 2) begin
+      for (int unsigned o = P; o > 0; o--) begin  // high to low: reads the previous level
+        if (o - 1 >= d) begin
+          lvl[o-1] = lvl[o-1] + lvl[o-1-d];
+        end
+      end
+    end
+    pre_cnt = lvl;
+  end
+
+  // Maximum credit among the adaptive-eligible ports (balanced comparison tree).
+  localparam int unsigned PT = 1 << asw_pkg::idx_w(P);  // P rounded up to a power of 2
+  logic [CW-1:0] ad_max;
+  always_comb begin
+    logic [CW-1:0] t[PT];
+    for (int unsigned o = 0; o < PT; o++) begin
+      t[o] = (o < P && ad_elig[o % P]) ? cr_of[o % P] : '0;
+    end
+    for (int unsigned w = PT / 2; w >= 1; w = w / 2) begin
+      for (int unsigned o = 0; o < w; o++) begin
+        t[o] = (t[2*o] >= t[2*o+1]) ? t[2*o] : t[2*o+1];
+      end
+    end
+    ad_max = t[0];
+    for (int unsigned o = 0; o < P; o++) begin
+      ad_top[o] = ad_elig[o] && (cr_of[o] == ad_max);
+    end
+  end
+
+  logic [P-1:0] unused_ad_gnt;
+  rr_arbiter #(.N(P)) u_ad_first (
+    .req_i (ad_top),
+    .ptr_i (det_port),
+    .gnt_o (unused_ad_gnt),
+    .idx_o (ad_first)
+  );
 
   // Lookup key of the input port controller (§15.5).
   assign lk_valid_o = rr_valid_q && (arn_mode_i != 2'd0) && !h_adapted && e_valid;
