@@ -104,44 +104,47 @@ module congestion_detector #(
   logic [P-1:0]   cond;
   logic [P-1:0]   expire;
 
+  // Offender of each output: the first hot, non-empty VOQ in (i, v) order, found as the
+  // lowest set bit (x & -x) of a P*V-bit vector; selects are AND-OR over the one-hot pick.
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
-      out_hot[o] = 1'b0;
-      off_found[o] = 1'b0;
+      logic [P*V-1:0] hb;    // hb[i*V+v]: hot[i][v][o]
+      logic [P*V-1:0] cb;    // ... and non-empty: offender candidates
+      logic [P*V-1:0] pick;  // the first candidate, one-hot
+      logic [VW-1:0]  ovc;
+      for (int unsigned k = 0; k < P * V; k++) begin
+        hb[k] = hot_q[k*P+o];
+        cb[k] = hot_q[k*P+o] && q_nonempty_i[k*P+o];
+      end
+      pick = cb & (~cb + (P*V)'(1));
+      out_hot[o] = |hb;
+      off_found[o] = |cb;
       off_i[o] = '0;
       off_v[o] = '0;
-      cond[o] = 1'b0;
-      for (int unsigned i = 0; i < P; i++) begin
-        for (int unsigned v = 0; v < V; v++) begin
-          if (hot_q[(i*V+v)*P+o]) begin
-            out_hot[o] = 1'b1;
-            if (!off_found[o] && q_nonempty_i[(i*V+v)*P+o]) begin
-              off_found[o] = 1'b1;
-              off_i[o] = PIW'(i);
-              off_v[o] = VW'(v);
-            end
-          end
+      ovc = '0;
+      for (int unsigned k = 0; k < P * V; k++) begin
+        if (pick[k]) begin
+          off_i[o] = off_i[o] | PIW'(k / V);
+          off_v[o] = off_v[o] | VW'(k % V);
+          ovc = ovc | q_ovc_i[(k*P+o)*VW +: VW];
         end
       end
-      if (off_found[o]) begin
-        cond[o] = 16'(cred_i[(o*V + 32'(q_ovc_i[((32'(off_i[o])*V + 32'(off_v[o]))*P+o)*VW +: VW]))
-                             *CW +: CW]) > fcth_i;
-      end
+      cond[o] = off_found[o] && (16'(cred_i[(o*V + 32'(ovc))*CW +: CW]) > fcth_i);
       expire[o] = cond[o] && ({1'b0, crt_q[o]} + 25'd1 >= {1'b0, crt_i});
     end
   end
 
+  // Declaring output: the lowest o with expire, while the root FIFO has room.
   logic           declare;
   logic [PIW-1:0] decl_o;
+  logic [P-1:0]   decl_pick;
   always_comb begin
-    declare = 1'b0;
+    decl_pick = (on_i && (rf_cnt_q < 3'(AQ))) ? (expire & (~expire + P'(1))) : '0;
+    declare = (decl_pick != '0);
     decl_o = '0;
-    if (on_i && (rf_cnt_q < 3'(AQ))) begin
-      for (int unsigned o = 0; o < P; o++) begin
-        if (!declare && expire[o]) begin
-          declare = 1'b1;
-          decl_o = PIW'(o);
-        end
+    for (int unsigned o = 0; o < P; o++) begin
+      if (decl_pick[o]) begin
+        decl_o = decl_o | PIW'(o);
       end
     end
   end
