@@ -207,23 +207,41 @@ module arn_table #(
       alt_cands = cset_i[32'(e_cset)*P +: P];
       alt_cands[ev_port] = 1'b0;
     end
-    alt_found = 1'b0;
-    alt_port = '0;
-    alt_best = '0;
-    // Scan order of §7.2: det_port, det_port+1, ... wrapping (a det_port >= P
-    // leaves no upper part: the scan starts at 0).
-    for (int unsigned k = 0; k < P; k++) begin
-      int unsigned o;
-      logic [CW-1:0] c;
-      o = (32'(e_det) < P) ? (32'(e_det) + k) % P : k;
-      c = cred_i[(o*V + 32'(avc))*CW +: CW];
-      if (alt_cands[o] && (!alt_found || (c > alt_best))) begin
-        alt_found = 1'b1;
-        alt_port = PIW'(o);
-        alt_best = c;
+  end
+
+  // selectAlternativeOport: the first candidate in scan order (from det_port; from 0 if
+  // det_port >= P) among those with the most credits: a maximum tree, then an rr_arbiter.
+  localparam int unsigned PT = 1 << asw_pkg::idx_w(P);  // P rounded up to a power of 2
+  logic [CW-1:0]  alt_c[P];
+  logic [P-1:0]   alt_top;
+  logic [PIW-1:0] alt_ptr;
+  always_comb begin
+    logic [CW-1:0] t[PT];
+    for (int unsigned o = 0; o < P; o++) begin
+      alt_c[o] = cred_i[(o*V + ((32'(avc) < V) ? 32'(avc) : 0))*CW +: CW];
+    end
+    for (int unsigned o = 0; o < PT; o++) begin
+      t[o] = (o < P && alt_cands[o % P]) ? alt_c[o % P] : '0;
+    end
+    for (int unsigned w = PT / 2; w >= 1; w = w / 2) begin
+      for (int unsigned o = 0; o < w; o++) begin
+        t[o] = (t[2*o] >= t[2*o+1]) ? t[2*o] : t[2*o+1];
       end
     end
+    alt_best = t[0];
+    for (int unsigned o = 0; o < P; o++) begin
+      alt_top[o] = alt_cands[o] && (alt_c[o] == alt_best);
+    end
+    alt_found = (alt_cands != '0);
+    alt_ptr = (32'(e_det) < P) ? PIW'(e_det) : '0;
   end
+  logic [P-1:0] unused_alt_gnt;
+  rr_arbiter #(.N(P)) u_alt_first (
+    .req_i (alt_top),
+    .ptr_i (alt_ptr),
+    .gnt_o (unused_alt_gnt),
+    .idx_o (alt_port)
+  );
 
   logic consume;
   assign consume = (ev_stage == stage_i) && alt_found;
@@ -234,13 +252,28 @@ module arn_table #(
   logic [AE-1:0]  wsel;
   logic [AE-1:0]  victim;
   logic [AEW-1:0] oldest;      // valid entry with the smallest ttl, lowest index
+  // Smallest ttl, lowest index among equals: a tree in which the left (lower-index) half
+  // wins ties.
+  localparam int unsigned AT = 1 << asw_pkg::idx_w(AE);  // AE rounded up to a power of 2
   always_comb begin
-    oldest = '0;
-    for (int unsigned k = 1; k < AE; k++) begin
-      if (e_ttl_q[k] < e_ttl_q[oldest]) begin
-        oldest = AEW'(k);
+    logic [23:0]    tt[AT];
+    logic [AEW-1:0] ti[AT];
+    for (int unsigned k = 0; k < AT; k++) begin
+      tt[k] = (k < AE) ? e_ttl_q[k % AE] : 24'hFFFFFF;
+      ti[k] = AEW'(k % AE);
+    end
+    for (int unsigned w = AT / 2; w >= 1; w = w / 2) begin
+      for (int unsigned k = 0; k < w; k++) begin
+        if (tt[2*k+1] < tt[2*k]) begin
+          tt[k] = tt[2*k+1];
+          ti[k] = ti[2*k+1];
+        end else begin
+          tt[k] = tt[2*k];
+          ti[k] = ti[2*k];
+        end
       end
     end
+    oldest = ti[0];
   end
   always_comb begin
     remain = e_valid_q & ~same_key;
@@ -249,11 +282,7 @@ module arn_table #(
     wsel = '0;
     victim = '0;
     if (has_free) begin
-      for (int unsigned k = 0; k < AE; k++) begin
-        if (!remain[k] && (wsel == '0)) begin
-          wsel[k] = 1'b1;
-        end
-      end
+      wsel = ~remain & (remain + AE'(1));  // lowest clear bit of remain
     end else begin
       wsel[oldest] = 1'b1;
       victim[oldest] = 1'b1;
@@ -301,22 +330,25 @@ module arn_table #(
     for (int unsigned i = 0; i < P; i++) begin
       logic [AE-1:0] hit;
       logic found_c, found_n;
+      logic [AE-1:0] pick_c, pick_n;
       for (int unsigned k = 0; k < AE; k++) begin
         hit[k] = e_valid_q[k] && (e_dest_q[k] == lk_dest_i[i*16 +: 16]) &&
                  (e_vc_q[k] == 3'(lk_vc_i[i*VW +: VW]));
       end
-      found_c = 1'b0;
-      found_n = 1'b0;
+      // The lowest-index consumed / non-consumed hit (lowest set bits).
+      pick_c = (hit & e_cons_q) & (~(hit & e_cons_q) + AE'(1));
+      pick_n = (hit & ~e_cons_q) & (~(hit & ~e_cons_q) + AE'(1));
+      found_c = (pick_c != '0);
+      found_n = (pick_n != '0);
       lk_alt_port_o[i*PIW +: PIW] = '0;
       lk_msg[i] = '0;
       for (int unsigned k = 0; k < AE; k++) begin
-        if (hit[k] && e_cons_q[k] && !found_c) begin
-          found_c = 1'b1;
-          lk_alt_port_o[i*PIW +: PIW] = e_alt_q[k];
+        if (pick_c[k]) begin
+          lk_alt_port_o[i*PIW +: PIW] = lk_alt_port_o[i*PIW +: PIW] | e_alt_q[k];
         end
-        if (hit[k] && !e_cons_q[k] && !found_n) begin
-          found_n = 1'b1;
-          lk_msg[i] = {e_id_q[k], e_stage_q[k], 3'(lk_vc_i[i*VW +: VW]), lk_dest_i[i*16 +: 16]};
+        if (pick_n[k]) begin
+          lk_msg[i] = lk_msg[i] | {e_id_q[k], e_stage_q[k], 3'(lk_vc_i[i*VW +: VW]),
+                                   lk_dest_i[i*16 +: 16]};
         end
       end
       lk_consumed_o[i] = found_c;
