@@ -34,6 +34,14 @@ def main(asw):
     check(r.returncode == 2 and "routing" in r.stderr, f"bad enum named: {r.stderr.strip()}")
     r = run(asw, "net", "--seed")
     check(r.returncode == 2, "--seed without value is a usage error")
+    # One spelling per concept: switches take on/off as well as 1/0 (as asw switch --voq).
+    outs = [run(asw, "net", "topology=rlft", "ports=4", "stages=2", f"voq={w}", "cycles=300",
+                "--json", "-") for w in ("on", "1")]
+    check(all(o.returncode == 0 for o in outs) and '"voq": 1' in outs[0].stdout and
+          strip_wall(outs[0].stdout) == strip_wall(outs[1].stdout), "voq=on is voq=1")
+    r = run(asw, "net", "voq=yes")
+    check(r.returncode == 2 and "voq" in r.stderr and "on off" in r.stderr,
+          f"bad switch value named with the legal ones: {r.stderr.strip()}")
     with tempfile.TemporaryDirectory() as d:
         cfg = os.path.join(d, "run.cfg")
         with open(cfg, "w") as f:

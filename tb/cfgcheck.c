@@ -103,7 +103,8 @@ int main(int argc, char **argv) {
       rc = reject(names[i], argv[i + 1], why);
     }
   }
-  if (!rc && asw_reg_write(sw, ASW_REG_ARN_CTRL, ctrl[mode]) != ASW_OK)
+  /* With AE = 0 the ARN registers do not exist and only ARN=off got here. */
+  if (!rc && c.arn_entries > 0 && asw_reg_write(sw, ASW_REG_ARN_CTRL, ctrl[mode]) != ASW_OK)
     rc = reject("ARN", arn, mode == 3 || mode == 2 ? "needs V >= 2 (and VOQ=1 for afi)"
                                                    : "needs VOQ=1 (contract 15.1)");
   asw_switch_free(sw);

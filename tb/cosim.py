@@ -233,7 +233,16 @@ def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), a
     return r.returncode, r.stdout
 
 
+# One spelling across the tools: on/off and 1/0 for switches (VOQ), the routing names of
+# `asw switch --routing` (deterministic, oblivious, adaptive) next to the short ones.
+BOOL_WORDS = {"on": "1", "off": "0", "1": "1", "0": "0"}
+ROUTING_WORDS = {"deterministic": "det", "oblivious": "obl", "adaptive": "ada"}
+
+
 def parse_cfg(ns):
+    if str(ns.VOQ) not in BOOL_WORDS:
+        sys.exit(f"cosim: VOQ={ns.VOQ} is not one of on off 1 0")
+    ns.VOQ = BOOL_WORDS[str(ns.VOQ)]
     arn = ns.ARN if ns.ARN is not None else "off"
     if arn not in ARNS:
         sys.exit(f"cosim: ARN={arn} is not one of {' '.join(ARNS)}")
@@ -278,12 +287,13 @@ def cmd_cosim(ns):
     cfg = parse_cfg(ns)
     arn = parse_arn(ns)
     # The paper's configurations (seed 001 §4.1) unless ROUTING / VCMAP are given.
-    routing = ns.ROUTING or ("th" if arn["ARN"] == "adaptive-th-afi" else "det")
+    routing = ROUTING_WORDS.get(ns.ROUTING, ns.ROUTING) or ("th" if arn["ARN"] == "adaptive-th-afi" else "det")
     vcmap = ns.VCMAP or ("afi" if arn["ARN"] in ("afi", "adaptive-th-afi") else "sl")
     for name, val, legal in (("ROUTING", routing, ROUTINGS), ("VCMAP", vcmap, VCMAPS),
                              ("SCEN", ns.SCEN, SCENS)):
         if val not in legal:
-            sys.exit(f"cosim: {name}={val} is not one of {' '.join(legal)}")
+            extra = " (or deterministic oblivious adaptive)" if name == "ROUTING" else ""
+            sys.exit(f"cosim: {name}={val} is not one of {' '.join(legal)}{extra}")
     if "afi" in vcmap and cfg["V"] < 2:
         sys.exit(f"cosim: VCMAP={vcmap} needs V >= 2 (the adapted-flow channel is VC V-1)")
     if ns.SCEN in ARN_SCENS and (arn["ARN"] not in ("arn", "afi") or cfg["P"] < 4 or cfg["V"] < 2

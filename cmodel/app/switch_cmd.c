@@ -9,7 +9,7 @@
 
 static const char *const routing_names[] = {"det", "oblivious", "adaptive"};
 static const char *const trigger_names[] = {"noth", "th", "2th"};
-static const char *const onoff_names[] = {"off", "on"};
+static const char *const onoff_names[] = {"off", "on", "0", "1"};
 static const char *const arn_names[] = {"off", "arn", "afi"};
 
 static void help(void) {
@@ -28,7 +28,7 @@ static void help(void) {
       "options (default in brackets):\n"
       "  --ports N            P, 2..64 [16]\n"
       "  --vcs N              V, 1..8 [1]\n"
-      "  --voq on|off         virtual output queues [on]\n"
+      "  --voq on|off|1|0     virtual output queues [on]\n"
       "  --iters N            iSLIP iterations, 1..4 [1]\n"
       "  --routing det|oblivious|adaptive   [det]\n"
       "  --trigger noth|th|2th  adaptive trigger [noth]\n"
@@ -177,8 +177,8 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || cli_uint("switch", "--vcs", v, 1, 8, &u)) BAD;
       sp.sw.vcs = (unsigned)u;
     } else if ((m = OPT("--voq"))) {
-      if (m == 2 || cli_choice("switch", "--voq", v, onoff_names, 2, &c)) BAD;
-      sp.sw.voq = c;
+      if (m == 2 || cli_choice("switch", "--voq", v, onoff_names, 4, &c)) BAD;
+      sp.sw.voq = c == 1 || c == 3;
     } else if ((m = OPT("--iters"))) {
       if (m == 2 || cli_uint("switch", "--iters", v, 1, 4, &u)) BAD;
       sp.sw.iters = (unsigned)u;
@@ -221,8 +221,8 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || cli_choice("switch", "--arn", v, arn_names, 3, &c)) BAD;
       sp.arn = (unsigned)c;
     } else if ((m = OPT("--arn-up"))) {
-      if (m == 2 || cli_choice("switch", "--arn-up", v, onoff_names, 2, &c)) BAD;
-      sp.arn_up = (unsigned)c;
+      if (m == 2 || cli_choice("switch", "--arn-up", v, onoff_names, 4, &c)) BAD;
+      sp.arn_up = c == 1 || c == 3;
     } else if ((m = OPT("--hcdth"))) {
       if (m == 2 || cli_uint("switch", "--hcdth", v, 1, 16384, &u)) BAD;
       sp.hcdth = (unsigned)u;

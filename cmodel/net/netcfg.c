@@ -44,7 +44,7 @@ static const key_desc keys[] = {
     {"k", K_UINT, F(k), 2, 32, NULL, "k-ary n-tree arity"},
     {"n", K_UINT, F(n), 1, 8, NULL, "k-ary n-tree stages"},
     {"vcs", K_UINT, F(vcs), 1, 8, NULL, "virtual channels per port"},
-    {"voq", K_UINT, F(voq), 0, 1, NULL, "1: VOQs at switch inputs"},
+    {"voq", K_UINT, F(voq), 0, 1, NULL, "on|off (1|0): VOQs at switch inputs"},
     {"buffer_flits", K_UINT, F(buffer_flits), 1, 16384, NULL,
      "buffer per input VC, flits (BUF)"},
     {"packet_flits", K_UINT, F(packet_flits), 2, 255, NULL,
@@ -293,7 +293,12 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
   case K_UINT:
   case K_U64: {
     uint64_t x;
-    if (parse_u64(value, &x)) return bad(err, errlen, key, value, "not a non-negative integer");
+    /* Switches (0..1 keys) take on/off as well as 1/0: one spelling across the tools. */
+    if (k->type == K_UINT && k->min == 0 && k->max == 1 && !strcmp(value, "on")) x = 1;
+    else if (k->type == K_UINT && k->min == 0 && k->max == 1 && !strcmp(value, "off")) x = 0;
+    else if (parse_u64(value, &x)) return bad(err, errlen, key, value,
+                                              k->max == 1 && k->min == 0 ? "not one of on off 1 0"
+                                                                         : "not a non-negative integer");
     if ((double)x < k->min || (double)x > k->max) {
       char why[96];
       snprintf(why, sizeof why, "must be in %.0f..%.0f", k->min, k->max);

@@ -40,6 +40,11 @@ bad --ports --ports -3
 bad --vcs --vcs 0
 bad --vcs --vcs 9
 bad --voq --voq maybe
+# one spelling across the tools: on/off and 1/0 (as asw net voq=, make cosim VOQ=)
+for w in on off 1 0; do
+  if "$asw" switch --voq $w --cycles 100 --quiet >"$tmp/out" 2>&1; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "  FAIL: asw switch --voq $w: $(head -c 200 "$tmp/out")"; fi
+done
 bad --iters --iters 5
 bad --iters --iters 0
 bad --routing --routing random
