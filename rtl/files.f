@@ -1,0 +1,13 @@
+asw_pkg.sv
+ram_1r1w.sv
+fifo_fwft.sv
+rr_arbiter.sv
+lfsr.sv
+credits.sv
+route_compute.sv
+input_buffer.sv
+islip.sv
+regs.sv
+congestion_detector.sv
+arn_table.sv
+asw_switch.sv

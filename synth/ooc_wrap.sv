@@ -1,0 +1,72 @@
+// ooc_wrap.sv — synthesis-only top for place and route of the bare switch core on
+// devices whose tools have no out-of-context mode (iCE40): the core has far more port
+// bits than any package has pins. Every core input comes from one long shift register fed
+// by one pin, and every core output is XOR-folded into one registered pin, so no logic
+// of the core can be optimised away and the core's own paths are what timing reports.
+// The wrapper adds about one flip-flop per input bit and one LUT per 3 output bits
+// (synth/README.md). Not part of the switch: never instantiated by rtl/.
+module ooc_wrap #(
+  parameter int unsigned P = 8,       // asw_switch parameters (contract §1)
+  parameter int unsigned V = 2,
+  parameter int unsigned BUF = 32,
+  parameter int unsigned LMAX = 16,
+  parameter int unsigned PW = 32,
+  parameter int unsigned DW = 16,
+  parameter int unsigned TABLE = 256,
+  parameter int unsigned VOQ = 1,
+  parameter int unsigned ITERS = 1,
+  parameter int unsigned AE = 0,
+  localparam int unsigned PWE = (PW == 0) ? 1 : PW,
+  // input bits: in_* (6+64+PWE per port), cr_in (4), arn_in (33), register bus (54)
+  localparam int unsigned NI = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 54,
+  localparam int unsigned NO = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 33
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic sin_i,   // serial stimulus
+  output logic sout_o   // XOR of every core output
+);
+  logic [NI-1:0] in_q;
+  always_ff @(posedge clk_i) begin
+    in_q <= {in_q[NI-2:0], sin_i};
+  end
+
+  logic [NO-1:0] out_w;
+  asw_switch #(
+    .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
+    .ITERS(ITERS), .AE(AE)
+  ) u_core (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i      (in_q[0 +: P]),
+    .in_head_i       (in_q[P +: P]),
+    .in_tail_i       (in_q[2*P +: P]),
+    .in_vc_i         (in_q[3*P +: 3*P]),
+    .in_hdr_i        (in_q[6*P +: 64*P]),
+    .in_payload_i    (in_q[70*P +: PWE*P]),
+    .cr_in_valid_i   (in_q[(70+PWE)*P +: P]),
+    .cr_in_vc_i      (in_q[(71+PWE)*P +: 3*P]),
+    .arn_in_valid_i  (in_q[(74+PWE)*P +: P]),
+    .arn_in_data_i   (in_q[(75+PWE)*P +: 32*P]),
+    .reg_en_i        (in_q[(107+PWE)*P]),
+    .reg_we_i        (in_q[(107+PWE)*P + 1]),
+    .reg_addr_i      (in_q[(107+PWE)*P + 2 +: 20]),
+    .reg_wdata_i     (in_q[(107+PWE)*P + 22 +: 32]),
+    .out_valid_o     (out_w[0 +: P]),
+    .out_head_o      (out_w[P +: P]),
+    .out_tail_o      (out_w[2*P +: P]),
+    .out_vc_o        (out_w[3*P +: 3*P]),
+    .out_hdr_o       (out_w[6*P +: 64*P]),
+    .out_payload_o   (out_w[70*P +: PWE*P]),
+    .cr_out_valid_o  (out_w[(70+PWE)*P +: P]),
+    .cr_out_vc_o     (out_w[(71+PWE)*P +: 3*P]),
+    .arn_out_valid_o (out_w[(74+PWE)*P +: P]),
+    .arn_out_data_o  (out_w[(75+PWE)*P +: 32*P]),
+    .reg_rvalid_o    (out_w[(107+PWE)*P]),
+    .reg_rdata_o     (out_w[(107+PWE)*P + 1 +: 32])
+  );
+
+  always_ff @(posedge clk_i) begin
+    sout_o <= ^out_w;
+  end
+endmodule
