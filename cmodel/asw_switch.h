@@ -229,10 +229,9 @@ enum { /* counter index k of ASW_REG_COUNTER */
 enum { ASW_ROUTE_DET = 0, ASW_ROUTE_OBLIVIOUS = 1, ASW_ROUTE_ADAPTIVE = 2 };
 enum { ASW_TRIG_NOTH = 0, ASW_TRIG_TH = 1, ASW_TRIG_2TH = 2 };
 static inline uint32_t asw_route_ctrl(unsigned mode, unsigned trigger,
-                                      unsigned stage_mask, unsigned stage,
-                                      unsigned delta) {
+                                      unsigned stage_mask, unsigned stage) {
   return (mode & 3u) | ((trigger & 3u) << 2) | ((stage_mask & 0xFFu) << 4) |
-         ((stage & 0xFu) << 12) | ((delta & 0x7Fu) << 16);
+         ((stage & 0xFu) << 12);
 }
 static inline uint32_t asw_fwd_entry(unsigned det_port, unsigned lookahead,
                                      unsigned cset, unsigned multipath) {

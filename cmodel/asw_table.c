@@ -146,7 +146,7 @@ static int parse_line(ctx *c, char **t, int n, uint32_t *addr, uint32_t *data) {
     static const char *const trigs[] = {"noth", "th", "2th"};
     if (n < 2) BAD("route needs MODE");
     unsigned mode = 3, trig = 0;
-    unsigned long stage = 1, mask = 0xFF, delta = 1;
+    unsigned long stage = 1, mask = 0xFF;
     for (unsigned k = 0; k < 3; k++)
       if (!strcmp(t[1], modes[k])) mode = k;
     if (mode == 3) BAD("route: mode '%s' is not det, oblivious or adaptive", t[1]);
@@ -159,15 +159,16 @@ static int parse_line(ctx *c, char **t, int n, uint32_t *addr, uint32_t *data) {
         if (found == 3) BAD("route: trigger '%s' is not noth, th or 2th", t[k] + 8);
         trig = found;
       } else if (keyval(c, t[k], "stage", 15, &stage, &e) ||
-                 keyval(c, t[k], "stage_mask", 255, &mask, &e) ||
-                 keyval(c, t[k], "delta", 127, &delta, &e)) {
+                 keyval(c, t[k], "stage_mask", 255, &mask, &e)) {
         if (e) return -1;
       } else {
+        if (!strncmp(t[k], "delta=", 6))
+          BAD("route: delta= is gone: K/delta is expressed by candidate sets (cset lines, fwd cset=)");
         BAD("route: unknown option '%s'", t[k]);
       }
     }
     addr[0] = ASW_REG_ROUTE_CTRL;
-    data[0] = asw_route_ctrl(mode, trig, (unsigned)mask, (unsigned)stage, (unsigned)delta);
+    data[0] = asw_route_ctrl(mode, trig, (unsigned)mask, (unsigned)stage);
     return 1;
   }
   BAD("unknown directive '%s' (reg, fwd, cset, sl2vc, route)", d);

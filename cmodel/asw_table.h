@@ -7,9 +7,10 @@
  *   fwd DEST PORT [lookahead=L] [cset=C] [multipath]   FWD[DEST], valid
  *   cset C PORTS               CSET[C]; PORTS like 0,2,5-7 (or "none")
  *   sl2vc OUT SL VC            SL2VC[OUT][SL]
- *   route MODE [trigger=T] [stage=S] [stage_mask=M] [delta=D]
+ *   route MODE [trigger=T] [stage=S] [stage_mask=M]
  *                              ROUTE_CTRL; MODE det|oblivious|adaptive,
- *                              T noth|th|2th (defaults: noth, 1, 0xff, 1)
+ *                              T noth|th|2th (defaults: noth, 1, 0xff); a K/delta
+ *                              restriction is a choice of candidate sets (§7.2)
  * The whole table is checked (syntax and register legality, on a scratch
  * switch of the same configuration) before anything is written, so a bad
  * table leaves the switch untouched.

@@ -16,17 +16,6 @@ static uint64_t port_mask(unsigned ports) {
   return ports == 64 ? ~0ull : (1ull << ports) - 1;
 }
 
-static void compute_candidates(asw_regs *r) {
-  memset(r->cand, 0, sizeof r->cand);
-  for (unsigned c = 0; c < 4; c++) {
-    unsigned rank = 0;
-    for (uint64_t m = r->cset[c]; m; m &= m - 1, rank++) {
-      unsigned res = rank % r->delta;
-      if (res < 64) r->cand[c][res] |= m & -m;
-    }
-  }
-}
-
 int asw_regs_init(asw_regs *r, const asw_config *cfg) {
   memset(r, 0, sizeof *r);
   r->cfg = *cfg;
@@ -63,7 +52,6 @@ void asw_regs_reset(asw_regs *r) {
   r->trigger = 0;
   r->stage_mask = 0xFF;
   r->stage = 1;
-  r->delta = 1;
   r->vc_mode = 0;
   r->afi = 0;
   r->ltth = c->buf_flits / 4;
@@ -72,7 +60,6 @@ void asw_regs_reset(asw_regs *r) {
   r->default_port = 0;
   r->reg_errors = 0;
   memset(r->cset, 0, sizeof r->cset);
-  compute_candidates(r);
   for (unsigned o = 0; o < c->ports; o++)
     for (unsigned s = 0; s < 16; s++) r->sl2vc[o * 16 + s] = (uint8_t)(s % c->vcs);
   memset(r->fwd, 0, c->table_entries * sizeof *r->fwd);
@@ -150,20 +137,14 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   if (err && errlen) err[0] = 0;
   switch (a) {
   case ASW_REG_ROUTE_CTRL: {
-    unsigned mode = d & 3u, trig = d >> 2 & 3u, stage = d >> 12 & 0xFu,
-             delta = d >> 16 & 0x7Fu;
+    unsigned mode = d & 3u, trig = d >> 2 & 3u, stage = d >> 12 & 0xFu;
     if (mode == 3) REJECT("ROUTE_CTRL: mode 3 is illegal (0 det, 1 oblivious, 2 adaptive)");
     if (trig == 3) REJECT("ROUTE_CTRL: trigger 3 is illegal (0 NoTH, 1 TH, 2 2TH)");
     if (stage == 0) REJECT("ROUTE_CTRL: STAGE 0 is illegal (1..15)");
-    if (delta == 0) REJECT("ROUTE_CTRL: DELTA 0 is illegal (1..127)");
     r->route_mode = mode;
     r->trigger = trig;
     r->stage_mask = d >> 4 & 0xFFu;
     r->stage = stage;
-    if (r->delta != delta) {
-      r->delta = delta;
-      compute_candidates(r);
-    }
     return ASW_OK;
   }
   case ASW_REG_VC_CTRL:
@@ -206,7 +187,6 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
       REJECT("CSET[%u] word %u: value 0x%x has bits for ports >= P = %u", cs, w,
              d, c->ports);
     r->cset[cs] = (r->cset[cs] & ~(0xFFFFFFFFull << (32 * w))) | m;
-    compute_candidates(r);
     return ASW_OK;
   }
   if (a >= ASW_REG_SL2VC(0, 0) && a < ASW_REG_SL2VC(c->ports, 0)) {
@@ -250,8 +230,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
   case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
   case ASW_REG_PARAM2: *d = c->table_entries | c->arn_entries << 17; return 1;
   case ASW_REG_ROUTE_CTRL:
-    *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12 |
-         r->delta << 16;
+    *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12;
     return 1;
   case ASW_REG_VC_CTRL: *d = r->vc_mode | r->afi << 1; return 1;
   case ASW_REG_THRESH: *d = r->ltth | r->htth << 16; return 1;

@@ -1,7 +1,7 @@
 /* regs.h — register file and event counters (contract §10–§12).
  *
  * Holds every programmable register, the forwarding table, the candidate
- * sets (with their K/DELTA-filtered forms precomputed at write time) and the
+ * sets and the
  * per-port counters. OCC and CRED are read from the blocks that own them
  * (asw_switch.c). Internal to the C model (see input_buffer.h).
  */
@@ -22,7 +22,7 @@ enum {
 
 typedef struct {
   asw_config cfg;
-  unsigned route_mode, trigger, stage_mask, stage, delta; /* ROUTE_CTRL */
+  unsigned route_mode, trigger, stage_mask, stage; /* ROUTE_CTRL */
   unsigned vc_mode, afi;                                  /* VC_CTRL */
   unsigned ltth, htth;                                    /* THRESH */
   unsigned lfsr_seed, default_port;
@@ -36,9 +36,6 @@ typedef struct {
   unsigned hcdth, lcdth, fcth, crt, arn_ttl;
   uint32_t *arn_counters; /* [P*16], index ASW_ACNT_* */
   uint64_t cset[4];
-  /* cand[c][r]: ports of CSET[c] whose rank mod DELTA is r (r < 64); last,
-   * so the fields above share few cache lines. */
-  uint64_t cand[4][64];
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);
@@ -63,14 +60,6 @@ static inline void asw_regs_count(asw_regs *r, unsigned port, unsigned k) {
 }
 static inline void asw_regs_arn_count(asw_regs *r, unsigned port, unsigned k) {
   r->arn_counters[port * 16u + k]++;
-}
-
-/* Candidate ports of candidate set c for destination dest after the K/DELTA
- * restriction (§7.2). */
-static inline uint64_t asw_regs_candidates(const asw_regs *r, unsigned c,
-                                           unsigned dest) {
-  unsigned res = r->delta == 1 ? 0 : dest % r->delta;
-  return res < 64 ? r->cand[c][res] : 0;
 }
 
 #endif

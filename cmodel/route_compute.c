@@ -22,7 +22,7 @@ uint64_t asw_route_candidates(const asw_regs *r, uint64_t hdr, uint32_t entry) {
       !FWD_MULTIPATH(entry) || (r->afi && ASW_HDR_ADAPTED(hdr)) ||
       !(r->stage_mask >> (r->stage - 1) & 1u))
     return 0;
-  return asw_regs_candidates(r, FWD_CSET(entry), ASW_HDR_DEST(hdr));
+  return r->cset[FWD_CSET(entry)];  /* K/Δ: software's choice of sets (§7.2) */
 }
 
 /* Scan order of §7.2: increasing port number from `start`, wrapping. */

@@ -1,6 +1,6 @@
 /* route_compute.h — route computation (contract §7): output port by mode
  * (deterministic, oblivious, adaptive with NoTH/TH/2TH triggers), candidate
- * list with stage and K/DELTA restrictions, next-hop VC map (SL table, OBQA,
+ * list with the stage restriction, next-hop VC map (SL table, OBQA,
  * adapted-flow channel), invalid entries. Pure: reads registers and credits,
  * changes only the LFSR it is given. Internal to the C model.
  */

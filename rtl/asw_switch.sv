@@ -99,7 +99,6 @@ module asw_switch #(
   logic [1:0]  trigger;
   logic [7:0]  stage_mask;
   logic [3:0]  stage;
-  logic [6:0]  delta;
   logic        vc_obqa;
   logic        afi;
   logic [15:0] ltth, htth;
@@ -173,7 +172,6 @@ module asw_switch #(
     .trigger_o       (trigger),
     .stage_mask_o    (stage_mask),
     .stage_o         (stage),
-    .delta_o         (delta),
     .vc_obqa_o       (vc_obqa),
     .afi_o           (afi),
     .ltth_o          (ltth),
@@ -281,7 +279,6 @@ module asw_switch #(
       .trigger_i     (trigger),
       .stage_mask_i  (stage_mask),
       .stage_i       (stage),
-      .delta_i       (delta),
       .vc_obqa_i     (vc_obqa),
       .afi_i         (afi),
       .ltth_i        (ltth),

@@ -34,7 +34,6 @@ module regs #(
   output logic [1:0]           trigger_o,
   output logic [7:0]           stage_mask_o,
   output logic [3:0]           stage_o,
-  output logic [6:0]           delta_o,
   output logic                 vc_obqa_o,
   output logic                 afi_o,
   output logic [15:0]          ltth_o,
@@ -102,7 +101,6 @@ module regs #(
   logic [1:0]  trigger_q;
   logic [7:0]  stage_mask_q;
   logic [3:0]  stage_q;
-  logic [6:0]  delta_q;
   logic        vc_obqa_q;
   logic        afi_q;
   logic [15:0] ltth_q, htth_q;
@@ -179,7 +177,7 @@ module regs #(
     wr = reg_en_i && reg_we_i;
     wr_ok = 1'b0;
     if (a == RegRouteCtrl) begin
-      wr_ok = (wd[1:0] != 2'd3) && (wd[3:2] != 2'd3) && (wd[15:12] != 4'd0) && (wd[22:16] != 7'd0);
+      wr_ok = (wd[1:0] != 2'd3) && (wd[3:2] != 2'd3) && (wd[15:12] != 4'd0);
     end else if (a == RegVcCtrl) begin
       wr_ok = (wd[31:2] == 30'd0) && !(wd[1] && (V == 1));
     end else if (a == RegThresh) begin
@@ -238,7 +236,7 @@ module regs #(
     end else if (a == RegParam2) begin
       rd = {9'h0, 6'(AE), 17'(TABLE)};
     end else if (a == RegRouteCtrl) begin
-      rd = {9'h0, delta_q, stage_q, stage_mask_q, trigger_q, mode_q};
+      rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin
       rd = {30'h0, afi_q, vc_obqa_q};
     end else if (a == RegThresh) begin
@@ -278,7 +276,6 @@ module regs #(
       trigger_q <= TrigNoTh;
       stage_mask_q <= 8'hFF;
       stage_q <= 4'd1;
-      delta_q <= 7'd1;
       vc_obqa_q <= 1'b0;
       afi_q <= 1'b0;
       ltth_q <= 16'(BUF / 4);
@@ -313,7 +310,6 @@ module regs #(
           trigger_q <= wd[3:2];
           stage_mask_q <= wd[11:4];
           stage_q <= wd[15:12];
-          delta_q <= wd[22:16];
         end
         if (a == RegVcCtrl) begin
           vc_obqa_q <= wd[0];
@@ -606,7 +602,6 @@ module regs #(
   assign trigger_o = trigger_q;
   assign stage_mask_o = stage_mask_q;
   assign stage_o = stage_q;
-  assign delta_o = delta_q;
   assign vc_obqa_o = vc_obqa_q;
   assign afi_o = afi_q;
   assign ltth_o = ltth_q;

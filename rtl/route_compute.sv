@@ -33,7 +33,6 @@ module route_compute #(
   input  logic [1:0]        trigger_i,
   input  logic [7:0]        stage_mask_i,
   input  logic [3:0]        stage_i,
-  input  logic [6:0]        delta_i,
   input  logic              vc_obqa_i,
   input  logic              afi_i,
   input  logic [15:0]       ltth_i,
@@ -166,21 +165,31 @@ module route_compute #(
   logic [P-1:0]  ad_top;       // ... whose credits equal the maximum among them
   logic [PIW-1:0] ad_first;    // first of ad_top in scan order from det_port
 
+  // lookahead mod R for R = V - afi in 1..8 (§7.4): a constant table per R (6-bit
+  // dividend), not a run-time divider.
+  function automatic logic [2:0] obqa_mod(input logic [5:0] look, input logic [3:0] r);
+    logic [2:0] res;
+    res = 3'd0;
+    for (int unsigned rr = 1; rr <= 8; rr++) begin
+      if (32'(r) == rr) begin
+        res = 3'(32'(look) % rr);  // look and rr constant per table entry after unrolling
+      end
+    end
+    return res;
+  endfunction
+
   always_comb begin
     logic          adapted_afi;
     logic [3:0]    obqa_r;
     logic [VW-1:0] obqa_vc;
     logic          stage_en;
-    logic [P-1:0]  mask;
-    logic [6:0]    dest_mod;
-    logic [6:0]    rank_mod;
     logic          search;
     logic [15:0]   best_cr;
 
     adapted_afi = afi_i && h_adapted;
     obqa_r = 4'(V) - {3'b0, afi_i};  // R >= 1: afi is only settable when V >= 2
     // An invalid entry routes with lookahead 0 (contract §7.5), whatever it holds.
-    obqa_vc = VW'({2'b0, e_valid ? e_look : 6'd0} % {4'b0, obqa_r});
+    obqa_vc = VW'(obqa_mod(e_valid ? e_look : 6'd0, obqa_r));
     for (int unsigned o = 0; o < P; o++) begin
       if (adapted_afi) begin
         ovc_of[o] = VW'(V - 1);
@@ -196,17 +205,8 @@ module route_compute #(
     stage_en = (stage_i != 4'd0) && (stage_i <= 4'd8) && stage_mask_i[3'(stage_i - 4'd1)];
     use_cands = (mode_i != asw_pkg::RouteDet) && e_valid && e_multi && !adapted_afi && stage_en;
 
-    // Δ filter: keep candidates whose rank mod DELTA equals dest mod DELTA.
-    mask = cset_i[32'(e_cset)*P +: P];
-    dest_mod = 7'(h_dest % {9'b0, delta_i});
-    rank_mod = 7'd0;
-    for (int unsigned o = 0; o < P; o++) begin
-      cand[o] = 1'b0;
-      if (mask[o]) begin
-        cand[o] = (rank_mod == dest_mod);
-        rank_mod = (rank_mod + 7'd1 == delta_i) ? 7'd0 : rank_mod + 7'd1;
-      end
-    end
+    // Candidates: CSET[cset] as written (a K/Δ restriction is software's choice of sets, §7.2).
+    cand = cset_i[32'(e_cset)*P +: P];
 
     // Adaptive: strictly-greater search in scan order from det_port (§7.3), computed as
     // the first port in scan order (ad_first, an rr_arbiter) among the eligible ports
@@ -338,8 +338,6 @@ module route_compute #(
   cov_oblivious_step: cover property (@(posedge clk_i) lfsr_step);
   cov_adaptive_choice: cover property (@(posedge clk_i) adaptive_o);
   cov_adapted_afi: cover property (@(posedge clk_i) rr_valid_q && afi_i && h_adapted);
-  cov_delta_filtered: cover property (@(posedge clk_i)
-    rr_valid_q && use_cands && (cand != cset_i[32'(e_cset)*P +: P]));
   cov_no_candidate: cover property (@(posedge clk_i) rr_valid_q && use_cands && (cand == '0));
   cov_lfsr_seed_and_step: cover property (@(posedge clk_i) seed_we_i && lfsr_step);
   // §15.5 branches and the §15.1 mark

@@ -262,16 +262,17 @@ static uint32_t route_ctrl_value(tb_traffic *t, int vary) {
   case TB_ROUTE_2TH: mode = ASW_ROUTE_ADAPTIVE; trig = ASW_TRIG_2TH; break;
   default: break;
   }
-  unsigned mask = 0xFF, stage = t->opt.stage >= 0 ? (unsigned)t->opt.stage : t->stage, delta = 1;
+  unsigned mask = 0xFF, stage = t->opt.stage >= 0 ? (unsigned)t->opt.stage : t->stage;
+  uint32_t hi = 0;  /* bits 31..16: reserved (formerly DELTA), ignored on write, read 0 */
   if (t->directed) vary = 0;
   if (vary) {
-    if (chance(t, 30)) delta = 1 + rnd_below(t, 4);
-    if (chance(t, 5)) delta = 1 + rnd_below(t, 127);
+    if (chance(t, 30)) hi = (1u + rnd_below(t, 4)) << 16;
+    if (chance(t, 5)) hi = rnd_below(t, 0x10000) << 16;
     if (chance(t, 20) && t->opt.stage < 0) stage = 1 + rnd_below(t, 15);
     if (chance(t, 20)) mask = rnd_below(t, 256);
   }
   t->stage = stage;
-  return asw_route_ctrl(mode, trig, mask, stage, delta);
+  return hi | asw_route_ctrl(mode, trig, mask, stage);
 }
 
 static uint32_t vc_ctrl_value(const tb_traffic *t) {
@@ -317,8 +318,8 @@ static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     if (t->P == 64) *a = ASW_REG_PARAM0;
     break;
   case 11: *a = 0x30000u + rnd_below(t, 0x1000); *d = (uint32_t)rnd(t); break; /* unmapped */
-  case 0: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(3, 0, 0xFF, 1, 1); break;
-  case 1: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(0, 0, 0xFF, 0, 1); break;
+  case 0: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(3, 0, 0xFF, 1); break;
+  case 1: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(0, 0, 0xFF, 0); break;
   case 2: *a = ASW_REG_THRESH; *d = 5u | (2u << 16); break;
   case 3: *a = ASW_REG_DEFAULT_PORT; *d = t->P + rnd_below(t, 8); break;
   case 4: *a = ASW_REG_SL2VC(rnd_below(t, t->P), rnd_below(t, 16)); *d = t->V + rnd_below(t, 3); break;
@@ -618,7 +619,7 @@ static void dir_thresholds(tb_traffic *t, unsigned *up_all, unsigned *h, unsigne
 static int dir_program(tb_traffic *t, unsigned cap) {
   int bad = 0;
   unsigned P = t->P, up_all, h, l, fc, crt, ttl;
-  bad |= script_push(t, cap, ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, t->stage, 1));
+  bad |= script_push(t, cap, ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, t->stage));
   bad |= script_push(t, cap, ASW_REG_VC_CTRL, dmode(t) == 2 ? 2u : 0u);
   uint64_t all = port_mask(t);
   uint64_t cs[4] = {all, 1ULL << 2, 3ULL << 1, all & ~1ULL};

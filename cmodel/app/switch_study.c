@@ -157,7 +157,7 @@ int study_program_switch(asw_switch *sw, const study_params *sp, char *err,
                                     (unsigned)multipath)))
       FAIL("programming FWD[%u]: %s", d, asw_switch_error(sw));
   if (asw_reg_write(sw, ASW_REG_ROUTE_CTRL,
-                    asw_route_ctrl(sp->routing, sp->trigger, 0xFF, 1, 1)))
+                    asw_route_ctrl(sp->routing, sp->trigger, 0xFF, 1)))
     FAIL("programming ROUTE_CTRL: %s", asw_switch_error(sw));
   if (sp->arn) {
     uint64_t up = sp->arn_up ? (P == 64 ? ~0ull : (1ull << P) - 1) : 0;

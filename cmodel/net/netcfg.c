@@ -79,7 +79,8 @@ static const key_desc keys[] = {
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
      "stages where multipath routing is enabled: all, or a list like 1,2"},
-    {"delta", K_UINT, F(delta), 1, 64, NULL, "K/delta port restriction"},
+    {"delta", K_UINT, F(delta), 1, TABLES_MAX_DELTA, NULL,
+     "K/delta port restriction (one switch candidate set per class)"},
     {"ltth", K_UINT, F(ltth), 0, 16384, NULL,
      "low trigger threshold, credits (0 with htth=0: BUF/4)"},
     {"htth", K_UINT, F(htth), 0, 16384, NULL,
@@ -270,7 +271,7 @@ static int parse_table2_routing(net_cfg *c, const char *v) {
   if (!strcmp(kk, "k")) delta = 1;
   else if (!strncmp(kk, "k/", 2)) {
     uint64_t d;
-    if (parse_u64(kk + 2, &d) || d < 1 || d > 64) return -1;
+    if (parse_u64(kk + 2, &d) || d < 1 || d > TABLES_MAX_DELTA) return -1;
     delta = (unsigned)d;
   } else
     return -1;

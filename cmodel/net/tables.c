@@ -20,15 +20,26 @@ int tables_program_switch(const topo *t, unsigned s, const route_cfg *rc,
                           reg_write_fn write, void *ctx) {
   int rv;
   unsigned n = topo_nodes(t);
-  for (unsigned d = 0; d < n; d++)
-    if ((rv = write(ctx, ASW_REG_FWD(d), tables_fwd_entry(t, s, d))))
-      return rv;
+  /* K/delta (seed 000): destination d may use the up ports whose rank (number of up ports
+   * below them) is d mod delta. Candidate set c holds the up ports of rank = c mod delta
+   * and d's entry names set d mod delta; delta = 1: set 0 = all up ports. */
+  unsigned delta = rc->delta >= 1 && rc->delta <= TABLES_MAX_DELTA ? rc->delta : 1;
+  for (unsigned d = 0; d < n; d++) {
+    uint32_t e = tables_fwd_entry(t, s, d);
+    if (e & 1u << 30) e |= (d % delta) << 16;  /* multipath entries: FWD.cset */
+    if ((rv = write(ctx, ASW_REG_FWD(d), e))) return rv;
+  }
   uint64_t up = topo_up_mask(t, s);
-  if ((rv = write(ctx, ASW_REG_CSET(0, 0), (uint32_t)up))) return rv;
-  if ((rv = write(ctx, ASW_REG_CSET(0, 1), (uint32_t)(up >> 32)))) return rv;
+  uint64_t cs[TABLES_MAX_DELTA] = {0};
+  unsigned rank = 0;
+  for (uint64_t m = up; m; m &= m - 1, rank++) cs[rank % delta] |= m & -m;
+  for (unsigned c = 0; c < delta; c++) {
+    if ((rv = write(ctx, ASW_REG_CSET(c, 0), (uint32_t)cs[c]))) return rv;
+    if ((rv = write(ctx, ASW_REG_CSET(c, 1), (uint32_t)(cs[c] >> 32)))) return rv;
+  }
   if ((rv = write(ctx, ASW_REG_ROUTE_CTRL,
                   asw_route_ctrl(rc->mode, rc->trigger, rc->stage_mask,
-                                 topo_level(t, s), rc->delta))))
+                                 topo_level(t, s)))))
     return rv;
   if ((rv = write(ctx, ASW_REG_VC_CTRL, (rc->obqa ? 1u : 0u) | (rc->afi ? 2u : 0u))))
     return rv;

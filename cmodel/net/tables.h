@@ -24,11 +24,14 @@ typedef enum {
   SQS_XORDET,
 } sqs_kind;
 
+/* K/delta is expressed with the switch's candidate sets (contract §7.2): one per class. */
+#define TABLES_MAX_DELTA 4u
+
 typedef struct {
   unsigned mode;       /* ASW_ROUTE_DET / OBLIVIOUS / ADAPTIVE */
   unsigned trigger;    /* ASW_TRIG_NOTH / TH / 2TH */
   unsigned stage_mask; /* bit l-1: adaptivity enabled at stage l */
-  unsigned delta;      /* K/delta restriction, 1 = none */
+  unsigned delta;      /* K/delta restriction, 1 = none, at most TABLES_MAX_DELTA */
   unsigned obqa;       /* VC_CTRL.mode = OBQA */
   unsigned ltth, htth; /* thresholds in credits; 0,0 = reset values */
   unsigned lfsr_seed;  /* LFSR_SEED register (16 bits) */

@@ -707,7 +707,7 @@ void test_arn_mark_adapted(void) {
   asw_switch *sw = d.sw;
   asw_reg_write(sw, ASW_REG_CSET(0, 0), 0x6);
   asw_reg_write(sw, ASW_REG_FWD(5), asw_fwd_entry(2, 0, 0, 1));
-  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 0, 0xFF, 1, 1)); /* oblivious */
+  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 0, 0xFF, 1)); /* oblivious */
   asw_reg_write(sw, ASW_REG_VC_CTRL, 2);
   CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, asw_arn_ctrl(0, 1)) == ASW_OK);
   unsigned off = 0, on = 0;
@@ -746,7 +746,7 @@ void test_arn_off_is_plain_switch(void) {
     asw_reg_write(sw[s], ASW_REG_CSET(0, 0), 0x3C);
     for (unsigned dd = 0; dd < 12; dd++)
       asw_reg_write(sw[s], ASW_REG_FWD(dd), asw_fwd_entry(dd % 6, 0, 0, dd >= 6));
-    asw_reg_write(sw[s], ASW_REG_ROUTE_CTRL, asw_route_ctrl(2, 1, 0xFF, 1, 1));
+    asw_reg_write(sw[s], ASW_REG_ROUTE_CTRL, asw_route_ctrl(2, 1, 0xFF, 1));
   }
   asw_reg_write(sw[2], ASW_REG_ARN_CTRL, asw_arn_ctrl(2, 0));
   asw_reg_write(sw[2], ASW_REG_FCTH, 24); /* credits never > BUF: no root */
@@ -880,11 +880,11 @@ static void three_switches(unsigned mode) {
   /* A: X via up ports {2, 3}, det 2; B, C: X down on port 1 */
   asw_reg_write(A, ASW_REG_CSET(0, 0), 0xC);
   asw_reg_write(A, ASW_REG_FWD(X), asw_fwd_entry(2, 0, 0, 1));
-  asw_reg_write(A, ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 1, 1));
+  asw_reg_write(A, ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 1));
   asw_reg_write(A, ASW_REG_ARN_UP(0), 0xC);
   for (int s = 1; s < 3; s++) {
     asw_reg_write(t->sw[s], ASW_REG_FWD(X), asw_fwd_entry(1, 0, 0, 0));
-    asw_reg_write(t->sw[s], ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 2, 1));
+    asw_reg_write(t->sw[s], ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 2));
   }
   for (int s = 0; s < 3; s++) {
     asw_switch *sw = t->sw[s];
@@ -1000,7 +1000,7 @@ void test_arn_hot_flags_vs_shadow(void) {
   asw_reg_write(sw, ASW_REG_CSET(0, 0), 0x3C);
   for (unsigned dd = 0; dd < 12; dd++)
     asw_reg_write(sw, ASW_REG_FWD(dd), asw_fwd_entry(dd % P, 0, 0, dd >= 6));
-  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 0, 0xFF, 1, 1));
+  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 0, 0xFF, 1));
   asw_reg_write(sw, ASW_REG_ARN_UP(0), 0x3C);
   asw_reg_write(sw, ASW_REG_VC_CTRL, 2);
   const unsigned H = 8, L = 3;

@@ -31,7 +31,7 @@ const char *test_tmpdir = ".";
   X(test_islip_vs_reference)                     \
   X(test_route_deterministic_and_sl2vc)          \
   X(test_route_oblivious)                        \
-  X(test_route_delta)                            \
+  X(test_route_cset)                             \
   X(test_route_adaptive_noth_th)                 \
   X(test_route_adaptive_2th)                     \
   X(test_route_vc_maps)                          \

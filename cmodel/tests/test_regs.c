@@ -34,7 +34,7 @@ void test_regs_reset_values(void) {
   CHECK(rd(sw, ASW_REG_ARN_CTRL) == 0 && rd(sw, ASW_REG_ARN_UP(0)) == 0);
   CHECK(rd(sw, ASW_REG_CD_THRESH) == (32u | 25u << 16)); /* 81%, 63% of 40 */
   CHECK(rd(sw, ASW_REG_FCTH) == 31u && rd(sw, ASW_REG_CRT) == 1024u && rd(sw, ASW_REG_ARN_TTL) == 4096u);
-  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(0, 0, 0xFF, 1, 1));
+  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(0, 0, 0xFF, 1));
   CHECK(rd(sw, ASW_REG_VC_CTRL) == 0);
   CHECK(rd(sw, ASW_REG_THRESH) == (10u | 20u << 16));
   CHECK(rd(sw, ASW_REG_LFSR_SEED) == 1);
@@ -71,8 +71,8 @@ void test_regs_legal_writes(void) {
   asw_switch *sw = make(40, 4, 64, 300);
   if (!sw) return;
   const wr_case ok[] = {
-      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(2, 2, 0x5A, 15, 127)},
-      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 1, 0, 1, 64)},
+      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(2, 2, 0x5A, 15)},
+      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(1, 1, 0, 1)},
       {ASW_REG_VC_CTRL, 3},
       {ASW_REG_THRESH, 64u << 16 | 64u},
       {ASW_REG_THRESH, 0},
@@ -89,10 +89,10 @@ void test_regs_legal_writes(void) {
     CHECKF(rd(sw, ok[k].addr) == ok[k].data, "read-back of 0x%x", ok[k].addr);
   }
   CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
-  /* ROUTE_CTRL bits above 22 and LFSR_SEED bits above 15 are ignored and
+  /* ROUTE_CTRL bits above 15 and LFSR_SEED bits above 15 are ignored and
    * read as 0; DEFAULT_PORT and SL2VC compare the whole value */
-  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, 0xFF800000u | asw_route_ctrl(1, 0, 0xFF, 1, 1)) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(1, 0, 0xFF, 1, 1));
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, 0xFFFF0000u | asw_route_ctrl(1, 0, 0xFF, 1)) == ASW_OK);
+  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(1, 0, 0xFF, 1));
   CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 0x12345678u) == ASW_OK && rd(sw, ASW_REG_LFSR_SEED) == 0x5678);
   CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
   CHECK(asw_reg_write(sw, ASW_REG_SL2VC(0, 0), 0xF2u) == ASW_EINVAL && rd(sw, ASW_REG_SL2VC(0, 0)) == 0);
@@ -106,10 +106,9 @@ void test_regs_illegal_writes(void) {
   asw_switch *sw1 = make(8, 1, 32, 50);
   if (!sw || !sw1) return;
   const wr_case bad[] = {
-      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(3, 0, 0xFF, 1, 1)},
-      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 3, 0xFF, 1, 1)},
-      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 0, 1)},
-      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 1, 0)},
+      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(3, 0, 0xFF, 1)},
+      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 3, 0xFF, 1)},
+      {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 0)},
       {ASW_REG_VC_CTRL, 4},
       {ASW_REG_VC_CTRL, 0x80000001u},
       {ASW_REG_THRESH, 9u << 16 | 10u}, /* LTTH > HTTH */

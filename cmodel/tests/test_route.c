@@ -65,7 +65,7 @@ void test_route_deterministic_and_sl2vc(void) {
 void test_route_oblivious(void) {
   rc_env e;
   env_init(&e, 16, 2, 16);
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1));
   const uint64_t cset = 0x8A52; /* ports 1,4,6,9,11,15 */
   wr(&e, ASW_REG_CSET(2, 0), (uint32_t)cset);
   uint16_t l = 0x1234, ref = 0x1234;
@@ -88,38 +88,42 @@ void test_route_oblivious(void) {
   asw_route r = asw_route_compute(&e.r, &e.c, hdr(9, 1), asw_fwd_entry(3, 0, 1, 1), &l);
   CHECK(r.oport == 3 && l == ref);
   /* stage disabled (bit STAGE-1 of the mask): det_port, LFSR unchanged */
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFB, 3, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFB, 3));
   r = asw_route_compute(&e.r, &e.c, hdr(9, 1), asw_fwd_entry(3, 0, 2, 1), &l);
   CHECK(r.oport == 3 && l == ref);
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0x04, 3, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0x04, 3));
   r = asw_route_compute(&e.r, &e.c, hdr(9, 1), asw_fwd_entry(3, 0, 2, 1), &l);
   CHECK(l != ref);
   /* stage 9..15 is beyond the 8-bit mask: never enabled */
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 9, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 9));
   ref = l;
   r = asw_route_compute(&e.r, &e.c, hdr(9, 1), asw_fwd_entry(3, 0, 2, 1), &l);
   CHECK(r.oport == 3 && l == ref);
   env_free(&e);
 }
 
-void test_route_delta(void) {
+void test_route_cset(void) {
+  /* The candidates are CSET[entry.cset] as written, whatever the destination: a K/DELTA
+   * restriction is software's choice of sets (§7.2), e.g. ranks of the up ports
+   * 1,3,4,6,9 split by rank mod 2 into sets 0 and 1, destination d using set d mod 2. */
   rc_env e;
   env_init(&e, 16, 1, 16);
-  wr(&e, ASW_REG_CSET(0, 0), (1u << 1) | (1u << 3) | (1u << 4) | (1u << 6) | (1u << 9));
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1, 2));
-  uint32_t ent = asw_fwd_entry(0, 0, 0, 1);
-  /* ranks 0..4 = ports 1,3,4,6,9: even dest keeps ranks 0,2,4, odd 1,3 */
-  CHECK(asw_route_candidates(&e.r, hdr(4, 0), ent) == ((1u << 1) | (1u << 4) | (1u << 9)));
-  CHECK(asw_route_candidates(&e.r, hdr(7, 0), ent) == ((1u << 3) | (1u << 6)));
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1, 3));
-  CHECK(asw_route_candidates(&e.r, hdr(5, 0), ent) == (1u << 4)); /* rank 2 */
-  /* DELTA above the number of candidates: only rank == dest mod DELTA */
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1, 100));
-  CHECK(asw_route_candidates(&e.r, hdr(3, 0), ent) == (1u << 6));
-  CHECK(asw_route_candidates(&e.r, hdr(99, 0), ent) == 0);
-  /* CSET rewrite recomputes the filtered lists */
-  wr(&e, ASW_REG_CSET(0, 0), 0xF000);
-  CHECK(asw_route_candidates(&e.r, hdr(3, 0), ent) == (1u << 15));
+  wr(&e, ASW_REG_CSET(0, 0), (1u << 1) | (1u << 4) | (1u << 9));
+  wr(&e, ASW_REG_CSET(1, 0), (1u << 3) | (1u << 6));
+  wr(&e, ASW_REG_CSET(3, 0), 0xF000);
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1));
+  for (unsigned d = 0; d < 8; d++) {
+    CHECK(asw_route_candidates(&e.r, hdr(d, 0), asw_fwd_entry(0, 0, d % 2, 1)) ==
+          (d % 2 ? ((1u << 3) | (1u << 6)) : ((1u << 1) | (1u << 4) | (1u << 9))));
+    CHECK(asw_route_candidates(&e.r, hdr(d, 0), asw_fwd_entry(0, 0, 3, 1)) == 0xF000);
+  }
+  /* a CSET rewrite takes effect at once */
+  wr(&e, ASW_REG_CSET(3, 0), 0x8000);
+  CHECK(asw_route_candidates(&e.r, hdr(3, 0), asw_fwd_entry(0, 0, 3, 1)) == 0x8000);
+  /* ROUTE_CTRL bits 31..16 (formerly DELTA) are ignored and read 0 */
+  wr(&e, ASW_REG_ROUTE_CTRL, 0x00030000u | asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1));
+  CHECK(e.r.route_mode == ASW_ROUTE_OBLIVIOUS);
+  CHECK(asw_route_candidates(&e.r, hdr(5, 0), asw_fwd_entry(0, 0, 1, 1)) == ((1u << 3) | (1u << 6)));
   env_free(&e);
 }
 
@@ -127,7 +131,7 @@ void test_route_adaptive_noth_th(void) {
   rc_env e;
   env_init(&e, 8, 2, 16); /* LTTH 4, HTTH 8 */
   wr(&e, ASW_REG_CSET(1, 0), 0xB6); /* ports 1,2,4,5,7 */
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_NOTH, 0xFF, 1, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_NOTH, 0xFF, 1));
   uint32_t ent = asw_fwd_entry(4, 0, 1, 1);
   uint16_t l = 1;
   /* all candidates at BUF: the deterministic port wins the tie */
@@ -151,7 +155,7 @@ void test_route_adaptive_noth_th(void) {
   CHECK(r.oport == 5 && r.ovc == 0);
   wr(&e, ASW_REG_SL2VC(5, 1), 1);
   /* TH: no search while cr(det) >= LTTH */
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_TH, 0xFF, 1, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_TH, 0xFF, 1));
   set_cred(&e, 4, 1, 4);
   r = asw_route_compute(&e.r, &e.c, hdr(0, 1), ent, &l);
   CHECK(r.oport == 4 && !r.adaptive_choice);
@@ -173,7 +177,7 @@ void test_route_adaptive_2th(void) {
   rc_env e;
   env_init(&e, 8, 1, 16); /* LTTH 4, HTTH 8 */
   wr(&e, ASW_REG_CSET(0, 0), 0x0F);
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_2TH, 0xFF, 1, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_2TH, 0xFF, 1));
   uint32_t ent = asw_fwd_entry(0, 0, 0, 1);
   uint16_t l = 1;
   set_cred(&e, 1, 0, 12);
@@ -217,7 +221,7 @@ void test_route_vc_maps(void) {
   CHECK(asw_route_ovc(&e.r, ha, ent, 2) == 3);
   /* adapted packet under AFI: det_port on V-1 even in adaptive mode */
   wr(&e, ASW_REG_CSET(0, 0), 0xFF);
-  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, 0, 0xFF, 1, 1));
+  wr(&e, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, 0, 0xFF, 1));
   set_cred(&e, 2, 3, 1);
   uint16_t l = 1;
   uint64_t ha0 = asw_hdr_make(1, 0, 0, 1, 1, 0, 0);

@@ -338,7 +338,7 @@ void test_rc_sees_cycle_start_credits(void) {
   asw_reg_write(d.sw, ASW_REG_FWD(2), asw_fwd_entry(2, 0, 0, 0));
   asw_reg_write(d.sw, ASW_REG_FWD(0), asw_fwd_entry(1, 0, 0, 1));
   asw_reg_write(d.sw, ASW_REG_CSET(0, 0), 0x6);
-  asw_reg_write(d.sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_NOTH, 0xFF, 1, 1));
+  asw_reg_write(d.sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_NOTH, 0xFF, 1));
   drv_flit(&d, 3, 1, 0, 0, asw_hdr_make(2, 3, 0, 2, 0, 0, 0), 0);
   CHECK(drv_step(&d) == ASW_OK);
   drv_flit(&d, 3, 0, 1, 0, 0, 0);

@@ -102,7 +102,7 @@ static void program_multipath(asw_switch *sw, unsigned P, unsigned dests, unsign
   asw_reg_write(sw, ASW_REG_CSET(1, 0), 0x5);
   for (unsigned d = 0; d < dests; d++)
     asw_reg_write(sw, ASW_REG_FWD(d), asw_fwd_entry(d % P, d % 64, d % 2, d % 3 != 0));
-  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(mode, mode == 2 ? 2 : 0, 0xFF, 1, 1));
+  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(mode, mode == 2 ? 2 : 0, 0xFF, 1));
 }
 
 /* Runs `cycles` of random traffic; returns the hash of all outputs. If
@@ -548,7 +548,7 @@ static void scoreboard_run(unsigned P, unsigned V, unsigned voq, unsigned vc_ctr
       in.reg_en = 1;
       in.reg_we = 1;
       switch ((cyc / 50) % 4) {
-      case 0: in.reg_addr = ASW_REG_ROUTE_CTRL; in.reg_wdata = asw_route_ctrl((unsigned)(rnd() % 3), (unsigned)(rnd() % 3), (unsigned)rnd() & 0xFF, 1 + (unsigned)(rnd() % 3), 1 + (unsigned)(rnd() % 3)); break;
+      case 0: in.reg_addr = ASW_REG_ROUTE_CTRL; in.reg_wdata = asw_route_ctrl((unsigned)(rnd() % 3), (unsigned)(rnd() % 3), (unsigned)rnd() & 0xFF, 1 + (unsigned)(rnd() % 3)); break;
       case 1: in.reg_addr = ASW_REG_THRESH; in.reg_wdata = (uint32_t)(2 + rnd() % 4) | (uint32_t)(8 + rnd() % 8) << 16; break;
       case 2: in.reg_addr = ASW_REG_LFSR_SEED; in.reg_wdata = (uint32_t)rnd(); break;
       default: in.reg_en = 1; in.reg_we = 0; in.reg_addr = ASW_REG_OCC(0, 0, 0); break;

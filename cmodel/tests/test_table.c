@@ -28,7 +28,7 @@ void test_table_good(void) {
       "cset 2 0,2,5-7\n"
       "cset 3 none\n"
       "sl2vc 4 9 1\n"
-      "route adaptive trigger=2th stage=2 stage_mask=0x3 delta=4\n"
+      "route adaptive trigger=2th stage=2 stage_mask=0x3\n"
       "reg THRESH 0x00100004\n"
       "reg 0x14 6\n"
       "\treg   LFSR_SEED    0xBEEF\r\n";
@@ -38,7 +38,7 @@ void test_table_good(void) {
   CHECK(rd(sw, ASW_REG_FWD(16)) == asw_fwd_entry(7, 12, 2, 1));
   CHECK(rd(sw, ASW_REG_CSET(2, 0)) == 0xE5u && rd(sw, ASW_REG_CSET(2, 1)) == 0);
   CHECK(rd(sw, ASW_REG_SL2VC(4, 9)) == 1);
-  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(2, 2, 3, 2, 4));
+  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(2, 2, 3, 2));
   CHECK(rd(sw, ASW_REG_THRESH) == 0x00100004u);
   CHECK(rd(sw, ASW_REG_DEFAULT_PORT) == 6);
   CHECK(rd(sw, ASW_REG_LFSR_SEED) == 0xBEEF);
@@ -77,7 +77,7 @@ void test_table_bad(void) {
       {"route fast\n", "mode 'fast'"},
       {"route det trigger=3th\n", "trigger '3th'"},
       {"route det stage=0\n", "STAGE 0"},
-      {"route det delta=200\n", "delta '200'"},
+      {"route det delta=2\n", "candidate sets"},
       {"reg THRESH\n", "reg needs"},
       {"reg NOPE 1\n", "register address 'NOPE'"},
       {"reg 0x0 1\n", "read-only"},

@@ -139,15 +139,24 @@ static void test_program(void) {
   unsigned leaf = topo_level_first(t, 1), top = topo_level_first(t, 3);
   lg.n = 0;
   CHECK(!tables_program_switch(t, leaf, &rc, log_write, &lg), "program leaf");
-  int saw_cset = 0, saw_ctrl = 0, fwd = 0;
+  int saw_cset = 0, saw_ctrl = 0, fwd = 0, cset_ok = 1;
   for (unsigned i = 0; i < lg.n; i++) {
-    if (lg.addr[i] == ASW_REG_CSET(0, 0)) saw_cset = lg.data[i] == 0xFC0; /* ports 6..11 */
+    /* K/3 over up ports 6..11 (ranks 0..5): set r holds ranks r and r+3 */
+    if (lg.addr[i] == ASW_REG_CSET(0, 0)) saw_cset += lg.data[i] == ((1u << 6) | (1u << 9));
+    if (lg.addr[i] == ASW_REG_CSET(1, 0)) saw_cset += lg.data[i] == ((1u << 7) | (1u << 10));
+    if (lg.addr[i] == ASW_REG_CSET(2, 0)) saw_cset += lg.data[i] == ((1u << 8) | (1u << 11));
     if (lg.addr[i] == ASW_REG_ROUTE_CTRL)
-      saw_ctrl = lg.data[i] == asw_route_ctrl(2, 2, 1, 1, 3);
-    if (lg.addr[i] >= ASW_REG_FWD(0) && lg.addr[i] < ASW_REG_FWD(432)) fwd++;
+      saw_ctrl = lg.data[i] == asw_route_ctrl(2, 2, 1, 1);
+    if (lg.addr[i] >= ASW_REG_FWD(0) && lg.addr[i] < ASW_REG_FWD(432)) {
+      unsigned d = lg.addr[i] - ASW_REG_FWD(0);
+      fwd++;
+      /* multipath entries (destinations outside the leaf) name set d mod 3 */
+      if ((lg.data[i] >> 30 & 1u) && (lg.data[i] >> 16 & 3u) != d % 3) cset_ok = 0;
+    }
   }
-  CHECK(saw_cset, "leaf CSET[0] = up ports 6..11");
-  CHECK(saw_ctrl, "leaf ROUTE_CTRL: adaptive, 2TH, mask 1, stage 1, delta 3");
+  CHECK(saw_cset == 3, "leaf CSET[0..2] = up ports 6..11 by rank mod 3");
+  CHECK(cset_ok, "FWD[d].cset = d mod 3 on multipath entries");
+  CHECK(saw_ctrl, "leaf ROUTE_CTRL: adaptive, 2TH, mask 1, stage 1");
   CHECK(fwd == 432, "432 FWD entries written, got %d", fwd);
   lg.n = 0;
   tables_program_switch(t, top, &rc, log_write, &lg);
