@@ -20,6 +20,7 @@ include $(wildcard mk/net.mk)
 include $(wildcard mk/synth.mk)
 include $(wildcard mk/arn.mk)
 include $(wildcard mk/tbnet.mk)
+include $(wildcard mk/docs.mk)
 
 .PHONY: all test clean study build
 all: deps build study

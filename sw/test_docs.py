@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Every command shown in a README is run (make test-docs).
+
+Extracts the commands of every README.md in the repository (fenced code blocks without a
+language or marked sh/bash/console, and 4-space indented blocks): lines that start with
+`make` or `build/asw` (a trailing backslash continues a line; `# ...` comments are
+dropped). Each command runs from the repository root; a non-zero exit fails the test.
+
+Shortening, so the suite stays fast: cycle counts are capped (`CYCLES=`, `cycles=`,
+`--cycles`, `SOAK_CYCLES=`, `ARN_CYCLES=` to DOCS_CYCLES, 3000 by default; `warmup=` to a
+fifth of that; `SOAK_SEEDS=` and `ARN_SEEDS=` to 1), and output files named by `--json`, `--csv` go to build/docs/.
+
+Skipping: a block preceded by `<!-- docs-test: skip REASON -->` is skipped, and so is a
+line whose trailing comment contains `docs-test: skip REASON`; plain `make` and `make test`
+(they run this test) and `make test-<suite>` (make test runs it anyway) are skipped without
+a marker. Every skip is listed with its reason.
+
+  test_docs.py [--list] [README ...]
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CYCLES = int(os.environ.get("DOCS_CYCLES", "3000"))
+TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "900"))
+SKIP_MARK = re.compile(r"<!--\s*docs-test:\s*skip\s*(.*?)\s*-->")
+LINE_SKIP = re.compile(r"#.*docs-test:\s*skip\s*([^)]*)")
+
+
+def readmes():
+    out = subprocess.run(["git", "ls-files", "*README.md", "README.md"], cwd=ROOT,
+                         capture_output=True, text=True).stdout.split()
+    return sorted(set(out))
+
+
+def blocks(text):
+    """(first line number, lines, skip reason) of every shell-like code block."""
+    lines = text.splitlines()
+    res = []
+    i = 0
+    pending_skip = None
+    in_list = False
+    while i < len(lines):
+        ln = lines[i]
+        m = SKIP_MARK.search(ln)
+        if m:
+            pending_skip = m.group(1) or "marked"
+            i += 1
+            continue
+        f = re.match(r"^(\s*)```(\w*)\s*$", ln)
+        if f:
+            lang = f.group(2)
+            j = i + 1
+            body = []
+            while j < len(lines) and not re.match(r"^\s*```\s*$", lines[j]):
+                body.append(lines[j])
+                j += 1
+            if lang in ("", "sh", "bash", "console", "shell"):
+                res.append((i + 2, body, pending_skip))
+            pending_skip = None
+            i = j + 1
+            continue
+        if ln.startswith("    ") and ln.strip() and (i == 0 or not lines[i - 1].strip()) and not in_list:
+            j = i
+            body = []
+            while j < len(lines) and (lines[j].startswith("    ") or not lines[j].strip()):
+                body.append(lines[j][4:])
+                j += 1
+            res.append((i + 1, body, pending_skip))
+            pending_skip = None
+            i = j
+            continue
+        in_list = bool(re.match(r"^\s*([-*]|\d+\.)\s", ln)) or (in_list and ln.startswith(" "))
+        if ln.strip():
+            pending_skip = pending_skip if SKIP_MARK.search(ln) else None
+        i += 1
+    return res
+
+
+def commands(body):
+    """Command lines of a block (continuations joined), with their skip reason."""
+    out = []
+    cur = ""
+    for raw in body:
+        ln = raw.rstrip()
+        if cur:
+            cur += " " + ln.strip()
+        else:
+            cur = ln.strip()
+        if cur.endswith("\\"):
+            cur = cur[:-1].rstrip()
+            continue
+        if cur:
+            out.append(cur)
+        cur = ""
+    if cur:
+        out.append(cur)
+    res = []
+    for c in out:
+        skip = None
+        m = LINE_SKIP.search(c)
+        if m:
+            skip = m.group(1).strip() or "marked"
+        c = re.sub(r"\s+#.*$", "", c).strip()
+        if re.match(r"^(make|build/asw)(\s|$)", c):
+            res.append((c, skip))
+    return res
+
+
+def shorten(cmd):
+    cap = lambda m: f"{m.group(1)}{min(int(m.group(2)), CYCLES)}"
+    cmd = re.sub(r"\b((?:SOAK_|ARN_)?CYCLES=)(\d+)", cap, cmd)
+    cmd = re.sub(r"\b(cycles=)(\d+)", cap, cmd)
+    cmd = re.sub(r"(--cycles\s+)(\d+)", cap, cmd)
+    cmd = re.sub(r"\b(warmup=)(\d+)", lambda m: f"{m.group(1)}{min(int(m.group(2)), CYCLES // 5)}", cmd)
+    cmd = re.sub(r"(--warmup\s+)(\d+)", lambda m: f"{m.group(1)}{min(int(m.group(2)), CYCLES // 5)}", cmd)
+    cmd = re.sub(r"\b((?:SOAK|ARN)_SEEDS=)(\S+)", r"\g<1>1", cmd)
+    cmd = re.sub(r"\b(ARN_SEEDS=)\"[^\"]*\"", r"\g<1>1", cmd)
+    cmd = re.sub(r"(--(?:json|csv)\s+)(?!-)(\S+)",
+                 lambda m: f"{m.group(1)}build/docs/{os.path.basename(m.group(2))}", cmd)
+    return cmd
+
+
+def main(argv):
+    only_list = "--list" in argv
+    files = [a for a in argv if not a.startswith("--")] or readmes()
+    os.makedirs(os.path.join(ROOT, "build", "docs"), exist_ok=True)
+    passed = failed = skipped = 0
+    for fn in files:
+        text = open(os.path.join(ROOT, fn)).read()
+        for line, body, bskip in blocks(text):
+            for cmd, lskip in commands(body):
+                why = bskip or lskip
+                if cmd in ("make", "make test") or re.match(r"^make test(\s|$)", cmd):
+                    why = why or "runs this test (make / make test)"
+                elif re.match(r"^make test-[\w-]+$", cmd):
+                    why = why or "a suite that make test runs anyway"
+                where = f"{fn}:{line}"
+                if why:
+                    print(f"SKIP {where}: {cmd}  ({why})")
+                    skipped += 1
+                    continue
+                run = shorten(cmd)
+                if only_list:
+                    print(f"RUN  {where}: {run}")
+                    continue
+                try:
+                    r = subprocess.run(["bash", "-c", run], cwd=ROOT, capture_output=True, text=True,
+                                       timeout=TIMEOUT)
+                    ok = r.returncode == 0
+                    tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
+                except subprocess.TimeoutExpired:
+                    ok, tail = False, [f"timeout after {TIMEOUT} s"]
+                print(f"{'PASS' if ok else 'FAIL'} {where}: {run}", flush=True)
+                if not ok:
+                    for t in tail:
+                        print(f"     {t}")
+                passed += ok
+                failed += not ok
+    print(f"docs: {passed} passed, {failed} failed ({skipped} skipped)")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
