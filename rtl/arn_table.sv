@@ -211,30 +211,26 @@ module arn_table #(
 
   // selectAlternativeOport: the first candidate in scan order (from det_port; from 0 if
   // det_port >= P) among those with the most credits: a maximum tree, then an rr_arbiter.
-  localparam int unsigned PT = 1 << asw_pkg::idx_w(P);  // P rounded up to a power of 2
-  logic [CW-1:0]  alt_c[P];
+  logic [P-1:0][CW-1:0] alt_c;
   logic [P-1:0]   alt_top;
   logic [PIW-1:0] alt_ptr;
   always_comb begin
-    logic [CW-1:0] t[PT];
     for (int unsigned o = 0; o < P; o++) begin
       alt_c[o] = cred_i[(o*V + ((32'(avc) < V) ? 32'(avc) : 0))*CW +: CW];
-    end
-    for (int unsigned o = 0; o < PT; o++) begin
-      t[o] = (o < P && alt_cands[o % P]) ? alt_c[o % P] : '0;
-    end
-    for (int unsigned w = PT / 2; w >= 1; w = w / 2) begin
-      for (int unsigned o = 0; o < w; o++) begin
-        t[o] = (t[2*o] >= t[2*o+1]) ? t[2*o] : t[2*o+1];
-      end
-    end
-    alt_best = t[0];
-    for (int unsigned o = 0; o < P; o++) begin
-      alt_top[o] = alt_cands[o] && (alt_c[o] == alt_best);
     end
     alt_found = (alt_cands != '0);
     alt_ptr = (32'(e_det) < P) ? PIW'(e_det) : '0;
   end
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
+      alt_top[o] = alt_cands[o] && (alt_c[o] == alt_best);
+    end
+  end
+  max_tree #(.N(P), .W(CW)) u_alt_max (
+    .valid_i (alt_cands),
+    .val_i   (alt_c),
+    .max_o   (alt_best)
+  );
   logic [P-1:0] unused_alt_gnt;
   rr_arbiter #(.N(P)) u_alt_first (
     .req_i (alt_top),

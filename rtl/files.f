@@ -2,6 +2,7 @@ asw_pkg.sv
 ram_1r1w.sv
 fifo_fwft.sv
 rr_arbiter.sv
+max_tree.sv
 lfsr.sv
 credits.sv
 route_compute.sv

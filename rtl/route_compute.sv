@@ -291,24 +291,24 @@ module route_compute #(
     pre_cnt = lvl;
   end
 
-  // Maximum credit among the adaptive-eligible ports (balanced comparison tree).
-  localparam int unsigned PT = 1 << asw_pkg::idx_w(P);  // P rounded up to a power of 2
-  logic [CW-1:0] ad_max;
+  // Maximum credit among the adaptive-eligible ports, and the ports that have it.
+  logic [CW-1:0]       ad_max;
+  logic [P-1:0][CW-1:0] ad_cr;
   always_comb begin
-    logic [CW-1:0] t[PT];
-    for (int unsigned o = 0; o < PT; o++) begin
-      t[o] = (o < P && ad_elig[o % P]) ? cr_of[o % P] : '0;
+    for (int unsigned o = 0; o < P; o++) begin
+      ad_cr[o] = cr_of[o];
     end
-    for (int unsigned w = PT / 2; w >= 1; w = w / 2) begin
-      for (int unsigned o = 0; o < w; o++) begin
-        t[o] = (t[2*o] >= t[2*o+1]) ? t[2*o] : t[2*o+1];
-      end
-    end
-    ad_max = t[0];
+  end
+  always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       ad_top[o] = ad_elig[o] && (cr_of[o] == ad_max);
     end
   end
+  max_tree #(.N(P), .W(CW)) u_ad_max (
+    .valid_i (ad_elig),
+    .val_i   (ad_cr),
+    .max_o   (ad_max)
+  );
 
   logic [P-1:0] unused_ad_gnt;
   rr_arbiter #(.N(P)) u_ad_first (
