@@ -1,6 +1,7 @@
 /* asw_table.c — see asw_table.h. */
 #include "asw_table.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +39,17 @@ typedef struct {
     return -1;                                                          \
   } while (0)
 
+/* Decimal or 0x hexadecimal (a leading 0 is not octal: 010 is ten); digits
+ * only, no sign or blank. */
 static int number(ctx *c, const char *tok, const char *what, unsigned long max,
                   unsigned long *out) {
-  char *end;
+  char *end = NULL;
+  const int hex = tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+  const char *digits = hex ? tok + 2 : tok;
+  int ok = hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits);
   errno = 0;
-  unsigned long v = strtoul(tok, &end, 0);
-  if (!*tok || *end || errno || tok[0] == '-' || v > max)
+  unsigned long v = ok ? strtoul(digits, &end, hex ? 16 : 10) : 0;
+  if (!ok || *end || errno || v > max)
     BAD("%s '%s' is not a number in 0..%lu", what, tok, max);
   *out = v;
   return 0;
@@ -109,9 +115,7 @@ static int parse_line(ctx *c, char **t, int n, uint32_t *addr, uint32_t *data) {
     if (number(c, t[1], "candidate set", 3, &a)) return -1;
     uint64_t m = 0;
     if (strcmp(t[2], "none")) {
-      char buf[256];
-      snprintf(buf, sizeof buf, "%s", t[2]);
-      char *save = buf;
+      char *save = t[2]; /* split in place: the whole list, however long */
       for (char *p = next_token(&save, ","); p; p = next_token(&save, ",")) {
         char *dash = strchr(p, '-');
         unsigned long lo, hi;

@@ -1,7 +1,7 @@
 /* asw_table.h — programs a switch's registers from a small text table.
  *
  * One directive per line; '#' starts a comment; numbers are decimal or 0x
- * hexadecimal. Directives:
+ * hexadecimal (a leading 0 is not octal). Directives:
  *   reg NAME|ADDR VALUE        any register write (NAME: ROUTE_CTRL, VC_CTRL,
  *                              THRESH, LFSR_SEED, DEFAULT_PORT, CNT_CLEAR)
  *   fwd DEST PORT [lookahead=L] [cset=C] [multipath]   FWD[DEST], valid

@@ -217,12 +217,18 @@ static const key_desc *find_key(const char *name) {
   return NULL;
 }
 
+/* Decimal or 0x hexadecimal (a leading 0 is not octal: 032 is 32), or
+ * plain scientific notation for an integer (2e5). Starts with a digit: no
+ * sign, no blank. */
 static int parse_u64(const char *v, uint64_t *out) {
-  if (!*v || *v == '-' || *v == '+') return -1;
+  if (!isdigit((unsigned char)*v)) return -1;
+  const int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+  if (hex && !isxdigit((unsigned char)v[2])) return -1;
   char *end;
   errno = 0;
-  unsigned long long x = strtoull(v, &end, 0);
+  unsigned long long x = strtoull(hex ? v + 2 : v, &end, hex ? 16 : 10);
   if (errno || *end) {
+    if (hex) return -1;
     /* allow plain scientific notation for integers (e.g. 2e5) */
     double d = strtod(v, &end);
     if (*end || d < 0 || d != floor(d) || d > 1.8e19) return -1;
@@ -282,6 +288,9 @@ static int parse_table2_routing(net_cfg *c, const char *v) {
   return 0;
 }
 
+#define HS_COUNT_CONFLICT \
+  "hs_nodes lists a different number of hot spots; set hs_nodes=auto first"
+
 int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
                size_t errlen) {
   const key_desc *k = find_key(key);
@@ -305,6 +314,10 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       snprintf(why, sizeof why, "must be in %.0f..%.0f", k->min, k->max);
       return bad(err, errlen, key, value, why);
     }
+    /* with a hs_nodes list the hot spots are that list: a different count
+     * would be echoed but not used */
+    if (k->off == offsetof(net_cfg, hs_count) && c->hs_nodes_given && x != c->hs_nodes_given)
+      return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
     if (k->type == K_UINT) *(unsigned *)(base + k->off) = (unsigned)x;
     else *(uint64_t *)(base + k->off) = x;
     return 0;
@@ -349,10 +362,16 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!strcmp(key, "traffic") && (value[0] == 'h' || value[0] == 'H') &&
         (value[1] == 's' || value[1] == 'S')) {
-      unsigned x, y;
-      char tail;
-      if (sscanf(value + 2, "%u-%u%c", &x, &y, &tail) == 2 && x <= 100 &&
-          y >= 1 && y <= NETCFG_MAX_HOT) {
+      /* hsX-Y: X and Y plain decimal numbers (no sign, blank or wrap) */
+      unsigned x = 0, y = 0, nx = 0, ny = 0;
+      const char *p = value + 2;
+      for (; isdigit((unsigned char)*p); p++, nx++) x = x < 1000 ? x * 10 + (unsigned)(*p - '0') : x;
+      if (*p == '-') p++;
+      else nx = 0;
+      for (; isdigit((unsigned char)*p); p++, ny++) y = y < 1000 ? y * 10 + (unsigned)(*p - '0') : y;
+      if (nx && ny && !*p && x <= 100 && y >= 1 && y <= NETCFG_MAX_HOT) {
+        if (c->hs_nodes_given && y != c->hs_nodes_given)
+          return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
         c->traffic = TRAFFIC_HOTSPOT;
         c->hs_fraction = x / 100.0;
         c->hs_count = y;
@@ -382,7 +401,10 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     while (*p) {
       if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, "all, or stage numbers 1..8 separated by commas");
       unsigned s = 0;
-      while (isdigit((unsigned char)*p)) s = s * 10 + (unsigned)(*p++ - '0');
+      while (isdigit((unsigned char)*p)) { /* saturates: no wrap into 1..8 */
+        s = s < 100 ? s * 10 + (unsigned)(*p - '0') : s;
+        p++;
+      }
       if (s < 1 || s > 8) return bad(err, errlen, key, value, "stage numbers are 1..8");
       mask |= 1u << (s - 1);
       if (*p == ',') p++;
@@ -444,37 +466,79 @@ static char *trim(char *s) {
   return s;
 }
 
-int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
+int netcfg_parse(net_cfg *c, const char *text, size_t len, const char *name,
+                 char *err, size_t errlen) {
+  if (!name) name = "config";
+  if (memchr(text, 0, len)) {
+    snprintf(err, errlen, "%s: not a text file (NUL byte)", name);
     return -1;
   }
-  char line[1024];
+  size_t pos = 0;
   unsigned lineno = 0;
-  while (fgets(line, sizeof line, f)) {
+  while (pos < len) {
     lineno++;
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    size_t ll = nl ? (size_t)(nl - (text + pos)) : len - pos;
+    char line[NETCFG_MAX_LINE + 1];
+    if (ll > NETCFG_MAX_LINE) {
+      snprintf(err, errlen, "%s:%u: line longer than %d characters", name,
+               lineno, NETCFG_MAX_LINE);
+      return -1;
+    }
+    memcpy(line, text + pos, ll);
+    line[ll] = 0;
+    pos += ll + (nl ? 1 : 0);
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
     char *s = trim(line);
     if (!*s) continue;
     char *eq = strchr(s, '=');
     if (!eq) {
-      snprintf(err, errlen, "%s:%u: expected key = value", path, lineno);
-      fclose(f);
+      snprintf(err, errlen, "%s:%u: expected key = value", name, lineno);
       return -1;
     }
     *eq = 0;
     char *key = trim(s), *value = trim(eq + 1);
     char e2[512];
     if (netcfg_set(c, key, value, e2, sizeof e2)) {
-      snprintf(err, errlen, "%s:%u: %s", path, lineno, e2);
-      fclose(f);
+      snprintf(err, errlen, "%s:%u: %s", name, lineno, e2);
       return -1;
     }
   }
-  fclose(f);
   return 0;
+}
+
+int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
+    return -1;
+  }
+  size_t cap = 4096, n = 0, got;
+  char *text = malloc(cap);
+  while (text && (got = fread(text + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) {
+      char *t = cap < ((size_t)64 << 20) ? realloc(text, cap * 2) : NULL;
+      if (!t) {
+        free(text);
+        text = NULL;
+        break;
+      }
+      text = t;
+      cap *= 2;
+    }
+  }
+  int rd_err = ferror(f);
+  fclose(f);
+  if (!text || rd_err) {
+    snprintf(err, errlen, "%s: cannot read%s", path, text ? "" : " (too large)");
+    free(text);
+    return -1;
+  }
+  int rc = netcfg_parse(c, text, n, path, err, errlen);
+  free(text);
+  return rc;
 }
 
 int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
@@ -553,9 +617,12 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     snprintf(out, len, "%llu",
              (unsigned long long)*(const uint64_t *)(base + k->off));
     return;
-  case K_DBL:
-    snprintf(out, len, "%.15g", *(const double *)(base + k->off));
+  case K_DBL: { /* 15 digits, or 17 when 15 would not read back the same */
+    const double d = *(const double *)(base + k->off);
+    snprintf(out, len, "%.15g", d);
+    if (strtod(out, NULL) != d) snprintf(out, len, "%.17g", d);
     return;
+  }
   case K_ENUM:
     snprintf(out, len, json ? "\"%s\"" : "%s",
              k->names[*(const unsigned *)(base + k->off)]);

@@ -73,8 +73,15 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
                size_t errlen);
 /* Applies "key=value" (one argument). */
 int netcfg_set_arg(net_cfg *c, const char *arg, char *err, size_t errlen);
-/* Applies a config file: one `key = value` per line, `#` starts a comment. */
+/* Applies a config file: one `key = value` per line, `#` starts a comment.
+ * Errors name the file and line ("path:LINE: ..."); a line longer than
+ * NETCFG_MAX_LINE characters or a NUL byte is an error. The settings before
+ * the bad line stay applied (callers stop on an error). */
 int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen);
+enum { NETCFG_MAX_LINE = 1023 };
+/* The same for config text of len bytes in memory; name is used in messages. */
+int netcfg_parse(net_cfg *c, const char *text, size_t len, const char *name,
+                 char *err, size_t errlen);
 /* Cross-key checks (e.g. packet_flits <= buffer_flits). */
 int netcfg_check(const net_cfg *c, char *err, size_t errlen);
 /* Writes the configuration as a JSON object (no trailing newline). */

@@ -55,6 +55,17 @@ void test_table_good(void) {
     CHECK(rd(sw, ASW_REG_FWD(1)) == asw_fwd_entry(2, 0, 0, 0));
     remove(path);
   }
+  /* fuzz findings (cmodel/fuzz/corpus/table/regress-*): a leading 0 is not
+   * octal; a cset list longer than 255 characters is read whole */
+  CHECKF(asw_table_apply(sw, "reg LFSR_SEED 010\nfwd 010 3 lookahead=012\n", "t", err,
+                         sizeof err) == ASW_OK, "%s", err);
+  CHECK(rd(sw, ASW_REG_LFSR_SEED) == 10);
+  CHECK(rd(sw, ASW_REG_FWD(10)) == asw_fwd_entry(3, 12, 0, 0));
+  char longset[400] = "cset 1 ";
+  for (int k = 0; k < 130; k++) strcat(longset, "0,");
+  strcat(longset, "7\n");
+  CHECKF(asw_table_apply(sw, longset, "t", err, sizeof err) == ASW_OK, "%s", err);
+  CHECK(rd(sw, ASW_REG_CSET(1, 0)) == 0x81u);
   asw_switch_free(sw);
 }
 
@@ -86,6 +97,8 @@ void test_table_bad(void) {
       {"reg THRESH -1\n", "value '-1'"},
       {"reg THRESH 0x1ffffffff\n", "value"},
       {"fwd 1 2 a b c d e f g\n", "too many fields"},
+      {"reg THRESH +5\n", "value '+5'"},
+      {"fwd 0x 1\n", "destination '0x'"},
   };
   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     asw_switch *sw = make();

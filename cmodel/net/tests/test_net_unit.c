@@ -253,7 +253,44 @@ static void test_config(void) {
   fclose(f);
   CHECK(netcfg_load(&d, path, err, sizeof err) && strstr(err, "frobnicate") && strstr(err, ":3:"),
         "unknown key in file named with line: %s", err);
+  /* fuzz findings (cmodel/fuzz/corpus/netcfg/regress-*): a NUL byte and an
+   * over-long line are errors, not silently cut */
+  f = fopen(path, "wb");
+  fwrite("load = 0.5\0x\nvcs = 2\n", 1, 22, f);
+  fclose(f);
+  CHECK(netcfg_load(&d, path, err, sizeof err) && strstr(err, "NUL"), "NUL byte rejected: %s", err);
+  f = fopen(path, "w");
+  fprintf(f, "# %01100d\nvcs = 2\n", 0);
+  fclose(f);
+  CHECK(netcfg_load(&d, path, err, sizeof err) && strstr(err, ":1: line longer"),
+        "long line rejected: %s", err);
   remove(path);
+  netcfg_default(&c);
+  /* a leading 0 is not octal; no sign, blank, wrap or rounding */
+  CHECK(!netcfg_set(&c, "buffer_flits", "032", err, sizeof err) && c.buffer_flits == 32,
+        "032 is 32 (got %u)", c.buffer_flits);
+  CHECK(!netcfg_set(&c, "seed", "0x10", err, sizeof err) && c.seed == 16, "0x10 is 16");
+  CHECK(netcfg_set(&c, "seed", " -5", err, sizeof err) && strstr(err, "non-negative"),
+        "' -5' rejected as not an integer: %s", err);
+  CHECK(netcfg_set(&c, "adaptive_stages", "4294967297", err, sizeof err) &&
+            strstr(err, "adaptive_stages"), "stage 2^32+1 does not wrap to 1: %s", err);
+  CHECK(netcfg_set(&c, "traffic", "hs-4294967295-1", err, sizeof err) &&
+            netcfg_set(&c, "traffic", "hs 25-1", err, sizeof err) &&
+            netcfg_set(&c, "traffic", "hs25-1x", err, sizeof err) && strstr(err, "traffic"),
+        "hsX-Y only with plain numbers: %s", err);
+  CHECK(!netcfg_set(&c, "hs_nodes", "1,2", err, sizeof err) &&
+            netcfg_set(&c, "hs_count", "5", err, sizeof err) && strstr(err, "hs_nodes") &&
+            !netcfg_set(&c, "hs_count", "2", err, sizeof err),
+        "hs_count must agree with a hs_nodes list: %s", err);
+  CHECK(!netcfg_set(&c, "load", "0.30000000000000004", err, sizeof err), "load 0.3+ulp");
+  fa = open_memstream(&a, &al);
+  netcfg_write(&c, fa);
+  fclose(fa);
+  netcfg_default(&d);
+  CHECK(!netcfg_parse(&d, a, al, "echo", err, sizeof err) && d.load == c.load &&
+            strstr(a, "load = 0.30000000000000004\n"),
+        "17-digit echo of a double that 15 digits do not carry");
+  free(a);
 }
 
 int main(void) {
