@@ -21,6 +21,7 @@ include $(wildcard mk/synth.mk)
 include $(wildcard mk/arn.mk)
 include $(wildcard mk/tbnet.mk)
 include $(wildcard mk/docs.mk)
+include $(wildcard mk/fuzz.mk)
 
 .PHONY: all test clean study build
 all: deps build study
