@@ -112,7 +112,8 @@ static void check_csets(const asw_switch *sw, const char *t) {
     int n = 0;
     for (char *s = strtok(line, " \t\r"); s && n < 4; s = strtok(NULL, " \t\r")) tok[n++] = s;
     if (n != 3 || strcmp(tok[0], "cset")) continue;
-    unsigned long c = strtoul(tok[1], NULL, strncmp(tok[1], "0x", 2) ? 10 : 16);
+    int hx = tok[1][0] == '0' && (tok[1][1] | 0x20) == 'x';
+    unsigned long c = strtoul(tok[1], NULL, hx ? 16 : 10);
     if (c > 3) return;
     uint64_t m = 0;
     if (strcmp(tok[2], "none")) {
