@@ -24,7 +24,7 @@ FUZZ_SRCS_switch := $(CMODEL_SRCS)
 FUZZ_HDRS := $(wildcard cmodel/*.h cmodel/net/*.h) cmodel/fuzz/coverage_ignore.txt
 
 # clang with libFuzzer: checked once, with a message naming what is missing.
-$(FUZZ_DIR)/.clang-ok: mk/fuzz.mk mk/deps.mk
+$(FUZZ_DIR)/.clang-ok-$(FUZZ_CC): mk/fuzz.mk mk/deps.mk
 	@mkdir -p $(FUZZ_DIR)
 	@printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' > $(FUZZ_DIR)/probe.c
 	@if ! command -v $(FUZZ_CC) >/dev/null 2>&1; then \
@@ -34,15 +34,15 @@ $(FUZZ_DIR)/.clang-ok: mk/fuzz.mk mk/deps.mk
 	  head -3 $(FUZZ_DIR)/probe.log; exit 1; fi
 	@touch $@
 
-$(FUZZ_DIR)/fuzz_%: cmodel/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HDRS) | $(FUZZ_DIR)/.clang-ok
+$(FUZZ_DIR)/fuzz_%: cmodel/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HDRS) | $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC)
 	$(FUZZ_CC) $(FUZZ_COMMON) $(FUZZ_SAN) -o $@ $< $(FUZZ_SRCS_$*) -lm
-$(FUZZ_DIR)/fast/fuzz_%: cmodel/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HDRS) | $(FUZZ_DIR)/.clang-ok
+$(FUZZ_DIR)/fast/fuzz_%: cmodel/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HDRS) | $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_COMMON) $(FUZZ_FAST) -o $@ $< $(FUZZ_SRCS_$*) -lm
 
 .PHONY: fuzz test-fuzz
-fuzz: $(FUZZ_DIR)/.clang-ok $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fast/fuzz_%)
+fuzz: $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fast/fuzz_%)
 	@$(PYTHON) cmodel/fuzz/fuzz.py long --build $(FUZZ_DIR) --time $(FUZZ_TIME) $(FUZZ_TARGETS)
-test-fuzz: $(FUZZ_DIR)/.clang-ok $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+test-fuzz: $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@$(PYTHON) cmodel/fuzz/fuzz.py test --build $(FUZZ_DIR) --time $(FUZZ_SHORT_TIME) $(FUZZ_TARGETS)
 TEST_TARGETS += test-fuzz
