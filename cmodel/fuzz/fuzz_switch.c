@@ -31,6 +31,9 @@
  *     downstream <= BUF on every cycle; the switch returns at most one
  *     credit per flit it received; OCC(i,v,q) and their sum per input VC
  *     never exceed BUF;
+ *   - packets: a packet the harness built (its header's seq is the index
+ *     of its head flit) leaves with its src and len, the payloads it was
+ *     sent with in order, once, and in order per (input, input VC, output);
  *   - counters: FLITS_IN/PACKETS_IN of each input and FLITS_OUT/PACKETS_OUT
  *     of each output equal what was sent and received (since CNT_CLEAR);
  *   - conservation and liveness: once the inputs stop (the generator
@@ -84,6 +87,21 @@ static uint64_t sent_f[MAXP], sent_p[MAXP], recv_f[MAXP], recv_p[MAXP];
 static uint64_t base_sf[MAXP], base_sp[MAXP], base_rf[MAXP], base_rp[MAXP];
 static int clear_pending; /* a clear happened: out baseline at the next outputs */
 static uint64_t payload_seq;
+/* packet integrity: a packet whose header carries its generation index
+ * (seq = index of its head flit, unique below 2^16) is followed from input
+ * to output: same src and len, the same payloads in order, delivered once,
+ * and in order per (input, input VC, output). Packets with any other
+ * header (corrupted, or colliding with one) are not followed. */
+enum { NSEQ = 1 << 16, REC_UNTRUSTED = -1 };
+static uint32_t gen_epoch = 1;
+static uint32_t rec_epoch[NSEQ], poison_epoch[NSEQ];
+static uint8_t rec_src[NSEQ], rec_vc[NSEQ], rec_len[NSEQ], rec_nin[NSEQ], rec_nout[NSEQ], rec_done[NSEQ];
+static uint64_t rec_pay[NSEQ][8];
+static int up_rec[MAXP][MAXV];   /* record of the packet in progress on (p, vc) */
+static int out_rec[MAXP];        /* record of the packet in progress on output o */
+static int last_seq[MAXP][MAXV][MAXP]; /* order per (src, input VC, output) */
+static uint64_t gen_of[MAXP];    /* generation index of the flit built for port p */
+static int live(unsigned k) { return rec_epoch[k] == gen_epoch; }
 
 static asw_flit inf[MAXP], outA_f[MAXP], outB_f[MAXP];
 static uint8_t in_cvc[MAXP], outA_cvc[MAXP], outB_cvc[MAXP];
@@ -386,7 +404,25 @@ static int step(const asw_inputs *in_or_null, int must_accept) {
       up_due[p][f->vc] = ASW_HDR_LEN(f->hdr);
       up_held[p][f->vc] += (int)ASW_HDR_LEN(f->hdr);
       sent_p[p]++;
+      unsigned k = ASW_HDR_SEQ(f->hdr);
+      int trusted = gen_of[p] < NSEQ && k == gen_of[p] && ASW_HDR_SRC(f->hdr) == p &&
+                    poison_epoch[k] != gen_epoch;
+      if (!trusted) {
+        poison_epoch[k] = gen_epoch; /* a later packet with this seq is not followed */
+        if (live(k) && !rec_done[k]) rec_done[k] = 2; /* nor an earlier one */
+        up_rec[p][f->vc] = REC_UNTRUSTED;
+      } else {
+        rec_epoch[k] = gen_epoch;
+        rec_src[k] = (uint8_t)p, rec_vc[k] = f->vc, rec_len[k] = (uint8_t)ASW_HDR_LEN(f->hdr);
+        rec_nin[k] = rec_nout[k] = rec_done[k] = 0;
+        up_rec[p][f->vc] = (int)k;
+      }
     }
+    if (up_rec[p][f->vc] >= 0) {
+      unsigned k = (unsigned)up_rec[p][f->vc];
+      rec_pay[k][rec_nin[k]++ & 7] = cfg.payload_bits < 64 ? f->payload & ((1ull << cfg.payload_bits) - 1) : f->payload;
+    }
+    gen_of[p] = UINT64_MAX;
     up_due[p][f->vc]--;
     sent_f[p]++;
   }
@@ -410,11 +446,32 @@ static int step(const asw_inputs *in_or_null, int must_accept) {
       if (ASW_HDR_DEST(f->hdr) >> cfg.dest_bits) FAIL("output %u: dest above DW", o);
       dn_due[o][f->vc] = len;
       recv_p[o]++;
+      unsigned k = ASW_HDR_SEQ(f->hdr);
+      out_rec[o] = REC_UNTRUSTED;
+      if (live(k) && rec_done[k] != 2 && poison_epoch[k] != gen_epoch) {
+        if (rec_done[k] || rec_nout[k]) FAIL("output %u: packet seq %u delivered twice", o, k);
+        if (ASW_HDR_SRC(f->hdr) != rec_src[k] || len != rec_len[k])
+          FAIL("output %u: packet seq %u arrives with src %u len %u, sent with src %u len %u", o, k,
+               ASW_HDR_SRC(f->hdr), len, rec_src[k], rec_len[k]);
+        int *last = &last_seq[rec_src[k]][rec_vc[k]][o];
+        if ((int)k <= *last)
+          FAIL("output %u: packet seq %u of input %u VC %u after seq %d (reordered)", o, k, rec_src[k], rec_vc[k], *last);
+        *last = (int)k;
+        out_rec[o] = (int)k;
+      }
     } else {
       if (!dn_due[o][f->vc]) FAIL("output %u: body flit on VC %u without a head", o, f->vc);
       if (f->hdr) FAIL("output %u: body flit with a header", o);
     }
     if (!!f->tail != (dn_due[o][f->vc] == 1)) FAIL("output %u: tail flag %u with %u flits due", o, f->tail, dn_due[o][f->vc]);
+    if (out_rec[o] >= 0) {
+      unsigned k = (unsigned)out_rec[o], i = rec_nout[k]++;
+      if (i >= rec_nin[k]) FAIL("output %u: flit %u of packet seq %u left before it arrived", o, i, k);
+      if (f->payload != rec_pay[k][i & 7])
+        FAIL("output %u: flit %u of packet seq %u: payload 0x%llx, sent 0x%llx", o, i, k,
+             (unsigned long long)f->payload, (unsigned long long)rec_pay[k][i & 7]);
+      if (f->tail) rec_done[k] = 1, out_rec[o] = REC_UNTRUSTED;
+    }
     dn_due[o][f->vc]--;
     if (++dn_out[o][f->vc] > (int)BUF) FAIL("output %u VC %u: %d flits outstanding > BUF", o, f->vc, dn_out[o][f->vc]);
     recv_f[o]++;
@@ -482,6 +539,7 @@ static void gen_flit(unsigned p, unsigned fb, int corrupt, asw_flit *f) {
     f->tail = len == 1;
     f->hdr = asw_hdr_make(dest, p, fb >> 3 & 15, len, 0, 0, (unsigned)payload_seq);
   }
+  gen_of[p] = payload_seq;
   f->payload = payload_seq++ * 0x9E3779B97F4A7C15ull;
   if (!corrupt) return;
   unsigned c = u8();
@@ -661,6 +719,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memset(base_rf, 0, sizeof base_rf), memset(base_rp, 0, sizeof base_rp);
   clear_pending = 0;
   payload_seq = 1;
+  gen_epoch++;
+  for (unsigned p = 0; p < MAXP; p++) {
+    out_rec[p] = REC_UNTRUSTED;
+    gen_of[p] = UINT64_MAX;
+    for (unsigned v = 0; v < MAXV; v++) up_rec[p][v] = REC_UNTRUSTED;
+  }
+  for (unsigned j = 0; j < 8 && port_of(j) < P; j++) /* the ports that send */
+    memset(last_seq[port_of(j)], 0, sizeof last_seq[0]);
   /* a usable routing table: destination d to port d mod P, all ports in
    * CSET 0, multipath or not; routing mode, trigger and ARN mode from a byte */
   const unsigned rp = u8();
