@@ -46,7 +46,8 @@ static int number(ctx *c, const char *tok, const char *what, unsigned long max,
   char *end = NULL;
   const int hex = tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
   const char *digits = hex ? tok + 2 : tok;
-  int ok = hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits);
+  /* only digits after the prefix: strtoul would take a second 0x ("0x0x1") */
+  int ok = *digits && strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") == strlen(digits);
   errno = 0;
   unsigned long v = ok ? strtoul(digits, &end, hex ? 16 : 10) : 0;
   if (!ok || *end || errno || v > max)

@@ -223,7 +223,8 @@ static const key_desc *find_key(const char *name) {
 static int parse_u64(const char *v, uint64_t *out) {
   if (!isdigit((unsigned char)*v)) return -1;
   const int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
-  if (hex && !isxdigit((unsigned char)v[2])) return -1;
+  /* only hex digits after the prefix: strtoull would take a second 0x */
+  if (hex && (!v[2] || strspn(v + 2, "0123456789abcdefABCDEF") != strlen(v + 2))) return -1;
   char *end;
   errno = 0;
   unsigned long long x = strtoull(hex ? v + 2 : v, &end, hex ? 16 : 10);

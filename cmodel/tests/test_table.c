@@ -99,6 +99,7 @@ void test_table_bad(void) {
       {"fwd 1 2 a b c d e f g\n", "too many fields"},
       {"reg THRESH +5\n", "value '+5'"},
       {"fwd 0x 1\n", "destination '0x'"},
+      {"cset 0x0X1 3-34\n", "candidate set '0x0X1'"}, /* fuzz: a second 0x prefix */
   };
   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     asw_switch *sw = make();

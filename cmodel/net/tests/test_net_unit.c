@@ -270,6 +270,8 @@ static void test_config(void) {
   CHECK(!netcfg_set(&c, "buffer_flits", "032", err, sizeof err) && c.buffer_flits == 32,
         "032 is 32 (got %u)", c.buffer_flits);
   CHECK(!netcfg_set(&c, "seed", "0x10", err, sizeof err) && c.seed == 16, "0x10 is 16");
+  CHECK(netcfg_set(&c, "seed", "0x0x10", err, sizeof err) && strstr(err, "seed"),
+        "a second 0x prefix rejected: %s", err);
   CHECK(netcfg_set(&c, "seed", " -5", err, sizeof err) && strstr(err, "non-negative"),
         "' -5' rejected as not an integer: %s", err);
   CHECK(netcfg_set(&c, "adaptive_stages", "4294967297", err, sizeof err) &&
