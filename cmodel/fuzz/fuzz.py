@@ -151,7 +151,9 @@ def long(args):
               f"findings: {n}", flush=True)
         for fpath in found:
             print(f"    finding: {fpath}")
-        if rc and not found:
+        if rc == 72 and not found:  # libFuzzer's exit code when interrupted (SIGINT)
+            print(f"    interrupted: {logs}/{t}.log")
+        elif rc and not found:
             print(f"    libFuzzer exited {rc}: see {logs}/{t}.log")
             n += 1
         for l in failure_lines(log + (rlog if rrc else "")):
