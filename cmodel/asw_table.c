@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfile.h"
+
 enum { MAX_TOKENS = 8 };
 
 /* Splits s in place at any of the characters in delim (no hidden state,
@@ -229,35 +231,9 @@ int asw_table_apply(asw_switch *sw, const char *text, const char *name,
 }
 
 int asw_table_load(asw_switch *sw, const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    return ASW_EINVAL;
-  }
-  size_t cap = 4096, n = 0;
-  char *text = malloc(cap);
-  size_t got;
-  while (text && (got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (n + 1 == cap) {
-      char *t = realloc(text, cap * 2);
-      if (!t) {
-        free(text);
-        text = NULL;
-        break;
-      }
-      text = t;
-      cap *= 2;
-    }
-  }
-  int rd_err = ferror(f);
-  fclose(f);
-  if (!text || rd_err) {
-    free(text);
-    if (err && errlen) snprintf(err, errlen, "%s: cannot read", path);
-    return ASW_EINVAL;
-  }
-  text[n] = 0;
+  size_t n;
+  char *text = asw_textfile_read(path, &n, err, errlen);
+  if (!text) return ASW_EINVAL;
   if (memchr(text, 0, n)) {
     free(text);
     if (err && errlen) snprintf(err, errlen, "%s: not a text file", path);

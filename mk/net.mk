@@ -6,12 +6,14 @@ ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c
 NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildcard cmodel/*.h)
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)
 
-$(BUILD)/net/test_net_unit: cmodel/net/tests/test_net_unit.c $(NET_SRCS) $(NET_HDRS)
+# The unit tests use the network's table, topology and config code without a switch.
+NET_UNIT_SRCS := cmodel/textfile.c cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c
+$(BUILD)/net/test_net_unit: cmodel/net/tests/test_net_unit.c $(NET_UNIT_SRCS) $(NET_HDRS) cmodel/textfile.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c $(ASW_LDLIBS)
-$(BUILD)/net/test_net_unit_san: cmodel/net/tests/test_net_unit.c $(NET_SRCS) $(NET_HDRS)
+	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_UNIT_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/test_net_unit_san: cmodel/net/tests/test_net_unit.c $(NET_UNIT_SRCS) $(NET_HDRS) cmodel/textfile.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE -o $@ $< cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c $(ASW_LDLIBS)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_UNIT_SRCS) $(ASW_LDLIBS)
 $(BUILD)/net/test_net_sim: cmodel/net/tests/test_net_sim.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE= -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)

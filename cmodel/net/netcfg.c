@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../textfile.h"
 #include "tables.h"
 #include "topo.h"
 
@@ -510,33 +511,9 @@ int netcfg_parse(net_cfg *c, const char *text, size_t len, const char *name,
 }
 
 int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
-    return -1;
-  }
-  size_t cap = 4096, n = 0, got;
-  char *text = malloc(cap);
-  while (text && (got = fread(text + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n == cap) {
-      char *t = cap < ((size_t)64 << 20) ? realloc(text, cap * 2) : NULL;
-      if (!t) {
-        free(text);
-        text = NULL;
-        break;
-      }
-      text = t;
-      cap *= 2;
-    }
-  }
-  int rd_err = ferror(f);
-  fclose(f);
-  if (!text || rd_err) {
-    snprintf(err, errlen, "%s: cannot read%s", path, text ? "" : " (too large)");
-    free(text);
-    return -1;
-  }
+  size_t n;
+  char *text = asw_textfile_read(path, &n, err, errlen);
+  if (!text) return -1;
   int rc = netcfg_parse(c, text, n, path, err, errlen);
   free(text);
   return rc;
