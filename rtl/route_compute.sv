@@ -162,7 +162,6 @@ module route_compute #(
   logic [15:0]   prod_low;  // fraction bits of (r * n) are not needed
   logic [6:0]    pre_cnt[P];   // candidates among ports 0..o (inclusive prefix count)
   logic [P-1:0]  ad_elig;      // adaptive: candidates above the floor
-  logic [P-1:0]  ad_top;       // ... whose credits equal the maximum among them
   logic [PIW-1:0] ad_first;    // first of ad_top in scan order from det_port
 
   // lookahead mod R for R = V - afi in 1..8 (§7.4): a constant table per R (6-bit
@@ -291,31 +290,21 @@ module route_compute #(
     pre_cnt = lvl;
   end
 
-  // Maximum credit among the adaptive-eligible ports, and the ports that have it.
-  logic [CW-1:0]       ad_max;
+  // Adaptive: the first port in scan order from det_port among the eligible ports with
+  // the most credits.
   logic [P-1:0][CW-1:0] ad_cr;
+  logic                 unused_ad_found;
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       ad_cr[o] = cr_of[o];
     end
   end
-  always_comb begin
-    for (int unsigned o = 0; o < P; o++) begin
-      ad_top[o] = ad_elig[o] && (cr_of[o] == ad_max);
-    end
-  end
-  max_tree #(.N(P), .W(CW)) u_ad_max (
+  max_first #(.N(P), .W(CW)) u_ad_first (
     .valid_i (ad_elig),
     .val_i   (ad_cr),
-    .max_o   (ad_max)
-  );
-
-  logic [P-1:0] unused_ad_gnt;
-  rr_arbiter #(.N(P)) u_ad_first (
-    .req_i (ad_top),
-    .ptr_i (det_port),
-    .gnt_o (unused_ad_gnt),
-    .idx_o (ad_first)
+    .ptr_i   (det_port),
+    .found_o (unused_ad_found),
+    .idx_o   (ad_first)
   );
 
   // Lookup key of the input port controller (§15.5).
