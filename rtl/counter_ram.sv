@@ -100,6 +100,7 @@ module counter_ram #(
       clr_q <= '1;
       fl_q <= '0;
       fv_q <= 1'b0;
+      fi_q <= '0;
       fa_q <= '0;
       fc_q <= 1'b1;
       rv_q <= 1'b0;
