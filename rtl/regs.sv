@@ -210,16 +210,11 @@ module regs #(
   assign fwd_addr_o = fwd_d[TW-1:0];
   assign fwd_wdata_o = {wd[31], wd[30], wd[17:16], wd[13:8], wd[5:0]};
 
-  // Register-side copy of FWD (asynchronous reads: LUT RAM) and the written bits (the
-  // copies need no reset of their contents).
-  logic [15:0]      fwd_mem[TABLE];
+  // The written bits (reset 0; the FWD copies need no reset of their contents), the
+  // register bus's FWD copy (block RAM: a read's data joins the read data in the next
+  // cycle, like the counters) and, with ARN hardware, the ARN table's copy (asynchronous
+  // read: processARN reads FWD in the cycle it handles an event, §15.3).
   logic [TABLE-1:0] fwd_written_q;
-  logic [15:0]      fwd_rdata;
-  always_ff @(posedge clk_i) begin
-    if (fwd_we_o) begin
-      fwd_mem[fwd_addr_o] <= fwd_wdata_o;
-    end
-  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fwd_written_q <= '0;
@@ -228,8 +223,41 @@ module regs #(
     end
   end
   assign fwd_written_o = fwd_written_q;
-  assign fwd_rdata = fwd_written_q[fwd_addr_o] ? fwd_mem[fwd_addr_o] : 16'h0;
-  assign fwd_rdata2_o = fwd_written_q[fwd_raddr2_i] ? fwd_mem[fwd_raddr2_i] : 16'h0;
+
+  logic [15:0] fwd_bus_word;   // FWD[address of last cycle's read], as at that cycle's start
+  logic        fwd_rd_q;       // last cycle read a written FWD entry
+  logic [31:0] fwd_rdata;      // ... in the register layout (0 if none)
+  ram_1r1w #(.W(16), .DEPTH(TABLE)) u_fwd_bus_mem (
+    .clk_i,
+    .we_i    (fwd_we_o),
+    .waddr_i (fwd_addr_o),
+    .wdata_i (fwd_wdata_o),
+    .raddr_i (fwd_addr_o),
+    .rdata_o (fwd_bus_word)
+  );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_rd_q <= 1'b0;
+    end else begin
+      fwd_rd_q <= reg_en_i && !reg_we_i && is_fwd && fwd_written_q[fwd_addr_o];
+    end
+  end
+  assign fwd_rdata = fwd_rd_q ? {fwd_bus_word[15:14], 12'h0, fwd_bus_word[13:12], 2'h0,
+                                 fwd_bus_word[11:6], 2'h0, fwd_bus_word[5:0]} : 32'h0;
+
+  if (AE != 0) begin : gen_fwd_arn
+    logic [15:0] fwd_arn_mem[TABLE];
+    always_ff @(posedge clk_i) begin
+      if (fwd_we_o) begin
+        fwd_arn_mem[fwd_addr_o] <= fwd_wdata_o;
+      end
+    end
+    assign fwd_rdata2_o = fwd_written_q[fwd_raddr2_i] ? fwd_arn_mem[fwd_raddr2_i] : 16'h0;
+  end else begin : gen_no_fwd_arn
+    logic unused_raddr2;
+    assign unused_raddr2 = ^fwd_raddr2_i;
+    assign fwd_rdata2_o = 16'h0;
+  end
   assign seed_we_o = do_wr && (a == RegLfsrSeed);
   assign seed_o = wd[15:0];
 
@@ -307,8 +335,7 @@ module regs #(
     end else if (is_cred) begin
       rd = 32'(cred_i[(32'(cred_o_idx)*V + 32'(cred_v))*CW +: CW]);
     end else if (is_fwd) begin
-      rd = {fwd_rdata[15:14], 12'h0, fwd_rdata[13:12], 2'h0, fwd_rdata[11:6], 2'h0,
-            fwd_rdata[5:0]};
+      rd = 32'h0;  // from the bus FWD copy (fwd_rdata), a cycle later
     end else if (arn_rd_hit) begin
       rd = arn_rd;
     end
@@ -632,7 +659,7 @@ module regs #(
 
   // ---- outputs -----------------------------------------------------------------
   assign reg_rvalid_o = rvalid_q;
-  assign reg_rdata_o = rdata_q | cnt_rdata;
+  assign reg_rdata_o = rdata_q | cnt_rdata | fwd_rdata;
   assign mode_o = mode_q;
   assign trigger_o = trigger_q;
   assign stage_mask_o = stage_mask_q;
