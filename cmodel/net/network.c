@@ -106,6 +106,14 @@ typedef struct {
   double lat_sum;
 } window_stat;
 
+/* What is staged for one switch in one slot: the masks of its inputs (one
+ * 32-byte record per switch and slot, so a stage touches one cache line
+ * besides the entry itself) and whether it is on the slot's wake list. */
+typedef struct {
+  uint64_t flit_mask, cr_mask, arn_mask;
+  uint8_t woken;
+} st_head;
+
 /* One thread of the switch phase (worker 0 is the calling thread). */
 typedef struct {
   struct net *n;
@@ -132,13 +140,11 @@ struct net {
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
   uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
-  uint64_t *st_flit_mask, *st_cr_mask;  /* [W*S] */
+  st_head *st;                          /* [W*S] masks, woken flag */
   asw_flit *st_flit;                    /* [W*S*P] */
   uint8_t *st_cr_vc;                    /* [W*S*P] */
-  uint64_t *st_arn_mask;                /* [W*S] ARN messages (§15.6) */
-  uint32_t *st_arn;                     /* [W*S*P] */
+  uint32_t *st_arn;                     /* [W*S*P] ARN messages (§15.6) */
   uint32_t *wake, *wake_n;              /* [W*S], [W] */
-  uint8_t *woken;                       /* [W*S] on the wake list of slot */
   uint32_t *carry, carry_n;             /* [S] not idle after last cycle */
   uint64_t *stepped_at;                 /* [S] */
   uint32_t *todo;                       /* [S] switches to step this cycle */
@@ -443,16 +449,13 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->peer = calloc((size_t)n->S * n->P, sizeof *n->peer);
   n->node_leaf = calloc(n->N, sizeof *n->node_leaf);
   n->node_port = calloc(n->N, 1);
-  n->st_flit_mask = calloc(WS, 8);
-  n->st_cr_mask = calloc(WS, 8);
+  n->st = calloc(WS, sizeof *n->st);
   n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
   n->st_cr_vc = calloc(WS * n->P, 1);
-  n->st_arn_mask = calloc(WS, 8);
   n->st_arn = calloc(WS * n->P, 4);
   n->adp_prev = calloc((size_t)n->S * n->P, 4);
   n->wake = calloc(WS, 4);
   n->wake_n = calloc(n->W, 4);
-  n->woken = calloc(WS, 1);
   /* >= 2^24 buffer slots (400 MB): measured 23 % less CPU on the 11 664-node
    * RLFT (180 M slots); no gain measured on the 512-node bench (0.4 M) or
    * the 432-node RLFT (6.6 M), where it only adds instructions */
@@ -507,8 +510,8 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->win = calloc(n->nwin, sizeof(window_stat));
   n->bits_words = 1024;
   n->delivered_bits = calloc(n->bits_words, 8);
-  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
-      !n->st_cr_vc || !n->st_arn_mask || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->woken || !n->carry || !n->wk ||
+  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st || !n->st_flit ||
+      !n->st_cr_vc || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->carry || !n->wk ||
       !n->pending || !n->pend_listed || !n->pend_from || !n->pend_left || !n->pend_list ||
       !n->stepped_at || !n->todo ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
@@ -641,9 +644,9 @@ void net_free(net *n) {
     for (unsigned s = 0; s < n->S; s++) asw_switch_free(n->sw[s]);
   free(n->sw);
   free(n->peer); free(n->node_leaf); free(n->node_port);
-  free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
-  free(n->st_arn_mask); free(n->st_arn); free(n->adp_prev);
-  free(n->wake); free(n->wake_n); free(n->woken); free(n->carry);
+  free(n->st); free(n->st_flit); free(n->st_cr_vc);
+  free(n->st_arn); free(n->adp_prev);
+  free(n->wake); free(n->wake_n); free(n->carry);
   for (unsigned t = 0; t < n->nwk; t++) {
     free(n->wk[t].out_flit); free(n->wk[t].out_cr_vc); free(n->wk[t].out_arn);
     free(n->wk[t].carry); free(n->wk[t].pend);
@@ -662,15 +665,14 @@ void net_free(net *n) {
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
 /* Puts switch s on the wake list of `slot` unless it is there already. */
-static inline void wake_switch(net *n, unsigned slot, unsigned s, int mt) {
-  size_t i = (size_t)slot * n->S + s;
+static inline void wake_switch(net *n, unsigned slot, unsigned s, st_head *h, int mt) {
   if (mt) {
-    if (__atomic_exchange_n(&n->woken[i], 1, __ATOMIC_RELAXED)) return;
+    if (__atomic_exchange_n(&h->woken, 1, __ATOMIC_RELAXED)) return;
     uint32_t k = __atomic_fetch_add(&n->wake_n[slot], 1, __ATOMIC_RELAXED);
     n->wake[(size_t)slot * n->S + k] = s;
   } else {
-    if (n->woken[i]) return;
-    n->woken[i] = 1;
+    if (h->woken) return;
+    h->woken = 1;
     n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
   }
 }
@@ -683,24 +685,27 @@ static inline void mask_set(uint64_t *m, unsigned bit, int mt) {
 /* Each (switch, port) entry of a slot has one writer: the link's far end. */
 static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
   size_t i = (size_t)n->slot_fl * n->S + s;
+  st_head *h = &n->st[i];
   n->st_flit[i * n->P + port] = *f;
-  mask_set(&n->st_flit_mask[i], port, mt);
-  wake_switch(n, n->slot_fl, s, mt);
+  mask_set(&h->flit_mask, port, mt);
+  wake_switch(n, n->slot_fl, s, h, mt);
 }
 
 static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, int mt) {
   size_t i = (size_t)n->slot_cr * n->S + s;
+  st_head *h = &n->st[i];
   n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
-  mask_set(&n->st_cr_mask[i], port, mt);
-  wake_switch(n, n->slot_cr, s, mt);
+  mask_set(&h->cr_mask, port, mt);
+  wake_switch(n, n->slot_cr, s, h, mt);
 }
 
 /* An ARN travels upstream on the backward channel, like a credit. */
 static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg, int mt) {
   size_t i = (size_t)n->slot_cr * n->S + s;
+  st_head *h = &n->st[i];
   n->st_arn[i * n->P + port] = msg;
-  mask_set(&n->st_arn_mask[i], port, mt);
-  wake_switch(n, n->slot_cr, s, mt);
+  mask_set(&h->arn_mask, port, mt);
+  wake_switch(n, n->slot_cr, s, h, mt);
 }
 
 static inline window_stat *cur_win(net *n) {
@@ -1019,7 +1024,8 @@ static int check_starvation(net *n) {
  * slow sinks, generation, injection. It reads only the slot of this cycle
  * and stages into the slots of later cycles, like the switch phase: with
  * threads the two run at the same time (mt: staging with atomics). */
-static void end_nodes(net *n, int generating, int measuring, int mt) {
+static inline __attribute__((always_inline)) void
+end_nodes(net *n, int generating, int measuring, int mt) {
   const net_cfg *c = &n->cfg;
   const unsigned slot = n->slot_now, V = n->V;
   uint8_t *src_cr = &n->src_cr[(size_t)slot * n->N];
@@ -1079,12 +1085,14 @@ static void end_nodes(net *n, int generating, int measuring, int mt) {
 
 /* Steps switch s with the inputs staged for this cycle and stages its
  * outputs. Returns 0, or -1 with the message in w->err. */
-static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
+static inline __attribute__((always_inline)) int
+step_switch(net *n, net_worker *w, unsigned s, int mt) {
   const unsigned slot = n->slot_now;
   size_t i = (size_t)slot * n->S + s;
-  asw_inputs in = {.flit_mask = n->st_flit_mask[i], .flit = &n->st_flit[i * n->P],
-                   .credit_mask = n->st_cr_mask[i], .credit_vc = &n->st_cr_vc[i * n->P],
-                   .arn_mask = n->st_arn_mask[i], .arn = &n->st_arn[i * n->P],
+  st_head *h = &n->st[i];
+  asw_inputs in = {.flit_mask = h->flit_mask, .flit = &n->st_flit[i * n->P],
+                   .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
+                   .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
@@ -1097,10 +1105,7 @@ static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
   }
   if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
     return -1;
-  n->st_flit_mask[i] = 0;
-  n->st_cr_mask[i] = 0;
-  n->st_arn_mask[i] = 0;
-  n->woken[i] = 0;
+  *h = (st_head){0};
   const topo_peer *peer = &n->peer[(size_t)s * n->P];
   uint64_t m = out.flit_mask;
   if (m) w->moved = 1;
@@ -1187,12 +1192,13 @@ static inline void prefetch_net(net *n, uint32_t j, int level) {
   if (level == 1) {
     const char *pe = (const char *)&n->peer[(size_t)s * n->P];
     for (size_t k = 0; k < n->P * sizeof *n->peer; k += 64) __builtin_prefetch(pe + k);
-    __builtin_prefetch(&n->st_flit_mask[i]);
+    __builtin_prefetch(&n->st[i]);
   }
-  asw_switch_prefetch(n->sw[s], level, level ? n->st_flit_mask[i] : 0);
+  asw_switch_prefetch(n->sw[s], level, level ? n->st[i].flit_mask : 0);
 }
 
-static int step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
+static inline __attribute__((always_inline)) int
+step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
   const uint32_t *todo = n->todo;
   if (!n->prefetch) {
     for (uint32_t j = from; j < to; j++)
