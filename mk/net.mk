@@ -101,3 +101,18 @@ study-tables: $(BUILD)/asw
 	done
 study-obqa: $(BUILD)/asw
 	@$(PYTHON) sw/study_obqa.py --asw $(BUILD)/asw --out $(BUILD)/results/obqa
+
+# Distributed runs over MPI (Open MPI from Debian, mk/deps.mk): build/asw-mpi
+# is asw built with mpicc and the MPI transport (cmodel/net/net_mpi.c); the
+# plain build/asw has no MPI dependency. `mpirun -np N build/asw-mpi net ...
+# ranks=N` gives the bytes of the one-process run (sw/test_net_mpi.py).
+MPICC ?= mpicc
+MPIRUN ?= mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
+.PHONY: build-mpi test-mpi bench-mpi
+$(BUILD)/asw-mpi: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) cmodel/net/net_mpi.c $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ASW_CFLAGS) -DASW_MPI -o $@ $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS) cmodel/net/net_mpi.c $(ASW_LDLIBS)
+build-mpi: $(BUILD)/asw-mpi
+test-mpi: $(BUILD)/asw-mpi $(BUILD)/net/asw
+	@$(PYTHON) sw/test_net_mpi.py --asw $(BUILD)/net/asw --asw-mpi $(BUILD)/asw-mpi --mpirun "$(MPIRUN)"
+TEST_TARGETS += test-mpi
