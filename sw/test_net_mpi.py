@@ -2,7 +2,7 @@
 """test-mpi: a network split over MPI ranks gives the bytes of the one-process
 run (`asw net`): --json (without its last, wall-clock line) and --csv of
 several configurations (D-mod-K, adaptive, oblivious, ARN+AFI, 1..4 VCs,
-VOQ off/on, drain, a watchdog stop: same cycle and figures, the list of
+VOQ off/on, drain, exchanges every 1..4 cycles (the links' latency as lookahead), a watchdog stop: same cycle and figures, the list of
 blocked resources in its report is each rank's own) under mpirun with 1, 2 and 3 ranks, the
 exchange carrying messages; and the command-line errors of ranks=.
 
@@ -28,8 +28,9 @@ CONFIGS = [
     f"{RLFT} vcs=2 routing=adaptive arn=arn traffic=hs25-1 voq=1 load=0.9 arn_ttl=300",
     f"{RLFT} vcs=1 routing=adap-th-s-k traffic=hs10-4 voq=0 link_latency=3 credit_latency=1",
     f"{RLFT} vcs=4 routing=oblivious voq=1 sqs=flow2sl load=0.6 drain=1",
+    f"{KARY} vcs=2 routing=adaptive load=0.9 link_latency=4 credit_latency=5 sync_every=3",
     # a slow sink: the network blocks and the watchdog stops the run (exit 3)
-    f"{KARY} vcs=1 routing=dmodk load=1 sink_rate=0 watchdog=400 cycles=3000",
+    f"{KARY} vcs=1 routing=dmodk load=1 sink_rate=0 watchdog=401 cycles=3000 link_latency=4",
 ]
 RANKS = [1, 2, 3]
 

@@ -232,12 +232,17 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       if (f != stdout) fclose(f);
     }
   }
+  net_results nr;
+  net_get_results(n, &nr);
   if (!quiet && !(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
     net_write_text(n, stdout);
     if (pr->ranks > 1)
       printf("exchange: %llu messages (flits, credits, ARNs), %llu bytes between ranks in "
-             "%llu syncs (%.1f messages per cycle)\n", (unsigned long long)xm,
-             (unsigned long long)xb, (unsigned long long)xs, xs ? (double)xm / (double)xs : 0.0);
+             "%llu syncs over %llu cycles (%.1f messages, %.0f bytes per cycle)\n",
+             (unsigned long long)xm, (unsigned long long)xb, (unsigned long long)xs,
+             (unsigned long long)nr.cycles_run,
+             nr.cycles_run ? (double)xm / (double)nr.cycles_run : 0.0,
+             nr.cycles_run ? (double)xb / (double)nr.cycles_run : 0.0);
     if (pr->ranks > 1)
       printf("wall %.2f s, max RSS %ld MB per rank (largest), %ld MB over %u ranks\n", wall,
              rss_kb / 1024, rss_sum_kb / 1024, pr->ranks);

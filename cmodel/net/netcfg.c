@@ -159,6 +159,10 @@ static const key_desc keys[] = {
     {"ranks", K_UINT, F(ranks), 1, 4096, NULL,
      "MPI ranks the network is partitioned over, by pod (build/asw-mpi under "
      "mpirun -np N; same results for any value; not echoed in the JSON)"},
+    {"sync_every", K_UINT, F(sync_every), 0, 1000, NULL,
+     "ranks: cycles between exchanges, at most min(link_latency, "
+     "credit_latency) (0: that lookahead; same results for any value; not "
+     "echoed in the JSON)"},
 };
 #undef F
 enum { NKEYS = sizeof keys / sizeof *keys };
@@ -642,7 +646,8 @@ void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[512];
-    if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks))
+    if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks) ||
+        keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);

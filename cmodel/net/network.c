@@ -212,6 +212,9 @@ struct net {
   unsigned node_lo, node_hi; /* end nodes of this rank: [node_lo, node_hi) */
   uint64_t g_injected, g_consumed, g_generated, g_delivered; /* all ranks */
   uint64_t x_msgs, x_bytes, x_syncs;
+  unsigned x_every;          /* lookahead: min(link_latency, credit_latency) */
+  uint64_t next_sync;        /* cycle at whose end the next exchange is */
+  int x_failed;              /* this rank failed; tell the others at the sync */
   uint64_t *xbuf; size_t xbuf_cap; /* one sync's records, rank after rank */
   size_t *x_off, *x_len;     /* [R] bytes */
   uint64_t *x_hdr;           /* [2*R*NET_NH] */
@@ -648,6 +651,13 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       if (n->peer[i].kind == PEER_SWITCH && n->sw_owner[n->peer[i].id] != n->rank)
         n->peer[i].kind = PEER_REMOTE;
     n->next_id = n->rank; /* packet ids rank + R * k: unique, rising per source */
+    n->x_every = n->L < n->LC ? n->L : n->LC;
+    if (c->sync_every && c->sync_every < n->x_every) n->x_every = c->sync_every;
+    if (n->W > 0xFFFF) {
+      snprintf(err, errlen, "ranks: link and credit latencies above 65534 cycles");
+      net_free(n);
+      return NULL;
+    }
   }
   for (unsigned d = 0; d < n->N; d++) {
     n->node_leaf[d] = topo_node_switch(n->t, d);
@@ -817,29 +827,41 @@ static inline void mask_set(uint64_t *m, unsigned bit, int mt) {
 }
 
 /* Each (switch, port) entry of a slot has one writer: the link's far end. */
-static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
-  size_t i = (size_t)n->slot_fl * n->S + s;
+static inline void stage_flit_at(net *n, unsigned slot, unsigned s, unsigned port,
+                                 const asw_flit *f, int mt) {
+  size_t i = (size_t)slot * n->S + s;
   st_head *h = &n->st[i];
   n->st_flit[i * n->P + port] = *f;
   mask_set(&h->flit_mask, port, mt);
-  wake_switch(n, n->slot_fl, s, h, mt);
+  wake_switch(n, slot, s, h, mt);
+}
+static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
+  stage_flit_at(n, n->slot_fl, s, port, f, mt);
 }
 
-static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, int mt) {
-  size_t i = (size_t)n->slot_cr * n->S + s;
+static inline void stage_credit_at(net *n, unsigned slot, unsigned s, unsigned port,
+                                   unsigned vc, int mt) {
+  size_t i = (size_t)slot * n->S + s;
   st_head *h = &n->st[i];
   n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
   mask_set(&h->cr_mask, port, mt);
-  wake_switch(n, n->slot_cr, s, h, mt);
+  wake_switch(n, slot, s, h, mt);
+}
+static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, int mt) {
+  stage_credit_at(n, n->slot_cr, s, port, vc, mt);
 }
 
 /* An ARN travels upstream on the backward channel, like a credit. */
-static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg, int mt) {
-  size_t i = (size_t)n->slot_cr * n->S + s;
+static inline void stage_arn_at(net *n, unsigned slot, unsigned s, unsigned port,
+                                uint32_t msg, int mt) {
+  size_t i = (size_t)slot * n->S + s;
   st_head *h = &n->st[i];
   n->st_arn[i * n->P + port] = msg;
   mask_set(&h->arn_mask, port, mt);
-  wake_switch(n, n->slot_cr, s, h, mt);
+  wake_switch(n, slot, s, h, mt);
+}
+static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg, int mt) {
+  stage_arn_at(n, n->slot_cr, s, port, msg, mt);
 }
 
 static inline window_stat *cur_win(net *n) {
@@ -1236,14 +1258,14 @@ static int xo_push(net_worker *w, unsigned r, const uint64_t *words, unsigned k)
   return 0;
 }
 
-/* Records on the wire (64-bit words): word 0 = kind | port << 8 | vc << 16 |
- * head << 24 | tail << 25 | switch << 32, then hdr and payload for a flit,
- * the message for an ARN, nothing for a credit. */
+/* Records on the wire (64-bit words): word 0 = kind | head << 2 | tail << 3 |
+ * vc << 4 | port << 8 | arrival slot << 16 | switch << 32, then hdr and
+ * payload for a flit, the message for an ARN, nothing for a credit. */
 enum { X_FLIT = 1, X_CREDIT = 2, X_ARN = 3 };
-static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned vc, unsigned head,
-                               unsigned tail) {
-  return kind | (uint64_t)pe.port << 8 | (uint64_t)vc << 16 | (uint64_t)head << 24 |
-         (uint64_t)tail << 25 | (uint64_t)pe.id << 32;
+static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsigned vc,
+                               unsigned head, unsigned tail) {
+  return kind | (uint64_t)head << 2 | (uint64_t)tail << 3 | (uint64_t)vc << 4 |
+         (uint64_t)pe.port << 8 | (uint64_t)slot << 16 | (uint64_t)pe.id << 32;
 }
 
 /* Steps switch s with the inputs staged for this cycle and stages its
@@ -1284,7 +1306,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
       n->sink_valid[si] = 1;
     } else if (pe.kind == PEER_REMOTE) {
       const asw_flit *f = &w->out_flit[o];
-      uint64_t x[3] = {x_word0(X_FLIT, pe, f->vc, f->head, f->tail), f->hdr, f->payload};
+      uint64_t x[3] = {x_word0(X_FLIT, pe, n->slot_fl, f->vc, f->head, f->tail), f->hdr, f->payload};
       if (xo_push(w, n->sw_owner[pe.id], x, 3)) return -1;
     } else {
       snprintf(w->err, sizeof w->err, "switch %u sent a flit on unconnected port %u",
@@ -1301,7 +1323,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     else if (pe.kind == PEER_NODE)
       n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
     else if (pe.kind == PEER_REMOTE) {
-      uint64_t x = x_word0(X_CREDIT, pe, w->out_cr_vc[p], 0, 0);
+      uint64_t x = x_word0(X_CREDIT, pe, n->slot_cr, w->out_cr_vc[p], 0, 0);
       if (xo_push(w, n->sw_owner[pe.id], &x, 1)) return -1;
     }
   }
@@ -1313,7 +1335,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
     else if (pe.kind == PEER_REMOTE) {
-      uint64_t x[2] = {x_word0(X_ARN, pe, 0, 0, 0), w->out_arn[p]};
+      uint64_t x[2] = {x_word0(X_ARN, pe, n->slot_cr, 0, 0, 0), w->out_arn[p]};
       if (xo_push(w, n->sw_owner[pe.id], x, 2)) return -1;
     }
   }
@@ -1593,7 +1615,7 @@ static int net_sync(net *n, int failed) {
   uint64_t *ho = n->x_hdr, *hi = n->x_hdr + (size_t)R * NET_NH;
   for (unsigned r = 0; r < R; r++) {
     uint64_t *h = &ho[(size_t)r * NET_NH];
-    h[0] = n->last_progress == n->cycle;
+    h[0] = n->last_progress;
     h[1] = n->injected_flits;
     h[2] = n->consumed_flits;
     h[3] = n->r.packets_generated;
@@ -1609,9 +1631,12 @@ static int net_sync(net *n, int failed) {
   }
   n->x_syncs++;
   uint64_t g[NET_NH] = {0};
-  for (unsigned r = 0; r < R; r++)
-    for (unsigned k = 0; k < NET_NH; k++) g[k] += hi[(size_t)r * NET_NH + k];
-  if (g[0]) n->last_progress = n->cycle;
+  for (unsigned r = 0; r < R; r++) {
+    const uint64_t *h = &hi[(size_t)r * NET_NH];
+    if (h[0] > g[0]) g[0] = h[0]; /* the latest progress anywhere */
+    for (unsigned k = 1; k < NET_NH; k++) g[k] += h[k];
+  }
+  n->last_progress = g[0];
   n->g_injected = g[1];
   n->g_consumed = g[2];
   n->g_generated = g[3];
@@ -1625,24 +1650,25 @@ static int net_sync(net *n, int failed) {
    * entry) */
   const uint64_t *x = in, *end = x + in_len / 8;
   while (x < end) {
-    unsigned kind = (unsigned)(x[0] & 0xFF), port = (unsigned)(x[0] >> 8 & 0xFF),
-             vc = (unsigned)(x[0] >> 16 & 0xFF), sw = (unsigned)(x[0] >> 32);
+    unsigned kind = (unsigned)(x[0] & 3), vc = (unsigned)(x[0] >> 4 & 0xF),
+             port = (unsigned)(x[0] >> 8 & 0xFF), slot = (unsigned)(x[0] >> 16 & 0xFFFF),
+             sw = (unsigned)(x[0] >> 32);
     unsigned k = kind == X_FLIT ? 3 : kind == X_ARN ? 2 : 1;
-    if (kind < X_FLIT || kind > X_ARN || x + k > end || sw >= n->S || port >= n->P ||
+    if (kind < X_FLIT || x + k > end || sw >= n->S || port >= n->P || slot >= n->W ||
         n->sw_owner[sw] != n->rank) {
       snprintf(n->err, sizeof n->err, "rank %u, cycle %llu: malformed message from "
                "another rank", n->rank, (unsigned long long)n->cycle);
       return 1;
     }
     if (kind == X_FLIT) {
-      asw_flit f = {.valid = 1, .head = (uint8_t)(x[0] >> 24 & 1),
-                    .tail = (uint8_t)(x[0] >> 25 & 1), .vc = (uint8_t)vc, .hdr = x[1],
+      asw_flit f = {.valid = 1, .head = (uint8_t)(x[0] >> 2 & 1),
+                    .tail = (uint8_t)(x[0] >> 3 & 1), .vc = (uint8_t)vc, .hdr = x[1],
                     .payload = x[2]};
-      stage_flit(n, sw, port, &f, 0);
+      stage_flit_at(n, slot, sw, port, &f, 0);
     } else if (kind == X_CREDIT) {
-      stage_credit(n, sw, port, vc, 0);
+      stage_credit_at(n, slot, sw, port, vc, 0);
     } else {
-      stage_arn(n, sw, port, (uint32_t)x[1], 0);
+      stage_arn_at(n, slot, sw, port, (uint32_t)x[1], 0);
     }
     n->x_msgs++;
     x += k;
@@ -1770,6 +1796,8 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   int status = NET_RUN_OK;
   n->last_progress = 0;
   if (n->nthreads > 1) start_workers(n);
+  n->next_sync = n->x_every ? n->x_every - 1 : 0;
+  if (c->watchdog && c->watchdog < n->next_sync) n->next_sync = c->watchdog;
   for (n->cycle = 0;; n->cycle++) {
     int in_run = n->cycle < total;
     if (!in_run) {
@@ -1793,17 +1821,29 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       n->adaptive_at_warmup = n->r.adaptive_decisions;
     }
     int measuring = in_run && n->cycle >= c->warmup;
-    int failed = step_cycle(n, in_run, measuring) != 0;
+    int failed = n->x_failed || step_cycle(n, in_run, measuring) != 0;
+    int synced = 1;
     if (n->R > 1) {
-      int g = net_sync(n, failed);
-      if (g) { status = NET_RUN_ERROR; n->cycle++; break; }
-    }
-    if (failed) { status = NET_RUN_ERROR; break; }
+      /* Exchange every x_every cycles (what a link carries arrives that many
+       * cycles later or more), every cycle from the last cycle of the run on
+       * (the drain test), and at the cycle the watchdog would fire if
+       * nothing moved anywhere since the last exchange. A rank that failed
+       * stops stepping and says so at the next exchange. */
+      synced = n->cycle >= n->next_sync || n->cycle + 1 >= total;
+      if (failed) n->x_failed = 1;
+      if (synced) {
+        int g = net_sync(n, n->x_failed);
+        if (g) { status = NET_RUN_ERROR; n->cycle++; break; }
+        n->next_sync = n->cycle + n->x_every;
+        uint64_t due = n->last_progress + c->watchdog;
+        if (c->watchdog && due > n->cycle && due < n->next_sync) n->next_sync = due;
+      }
+    } else if (failed) { status = NET_RUN_ERROR; break; }
     if (in_run && (n->cycle + 1) % c->window == 0) {
       catch_up_all(n, n->cycle + 1);
       accumulate_adaptive(n, cur_win(n));
     }
-    if (c->watchdog && g_inflight_flits(n) &&
+    if (c->watchdog && synced && g_inflight_flits(n) &&
         n->cycle - n->last_progress >= c->watchdog) {
       report_add(n, "deadlock at cycle %llu: no flit moved for %llu cycles with "
                  "%llu flits in flight; blocked resources%s:\n",
