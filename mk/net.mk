@@ -116,3 +116,12 @@ build-mpi: $(BUILD)/asw-mpi
 test-mpi: $(BUILD)/asw-mpi $(BUILD)/net/asw
 	@$(PYTHON) sw/test_net_mpi.py --asw $(BUILD)/net/asw --asw-mpi $(BUILD)/asw-mpi --mpirun "$(MPIRUN)"
 TEST_TARGETS += test-mpi
+# The 512-node bench (0.9 load) on 1 and 2 ranks (not a test; on 2 cores the
+# ranks busy-wait for each other at every exchange, see docs/results.md).
+bench-mpi: $(BUILD)/asw-mpi
+	@mkdir -p $(BUILD)/bench
+	@for r in 1 2; do \
+	  $(MPIRUN) -np $$r $(BUILD)/asw-mpi net $(NET_BENCH_512) load=0.9 ranks=$$r \
+	    --json $(BUILD)/bench/mpi512_$$r.json || exit 1; \
+	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/mpi512_$$r.json; \
+	done
