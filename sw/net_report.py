@@ -20,7 +20,9 @@ def bench(path):
           f"{r['flit_hops_per_second'] / 1e6:.2f} M flit-hops/s, "
           f"max RSS {r['max_rss_kb'] / 1024:.0f} MB"
           + (f", CPU {r['cpu_seconds']:.2f} s, {r['flit_hops_per_cpu_second'] / 1e6:.2f} M "
-             f"flit-hops per CPU-s, {r['threads']} thread(s)" if "cpu_seconds" in r else ""))
+             f"flit-hops per CPU-s, {r['threads']} thread(s)" if "cpu_seconds" in r else "")
+          + (f", {r['ranks']} MPI ranks (CPU and RSS: rank 0's; RSS: largest rank)"
+             if r.get("ranks", 1) > 1 else ""))
 
 
 def key_of(run, keys):

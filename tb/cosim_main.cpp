@@ -33,13 +33,17 @@ static void put(T &sig, unsigned lsb, unsigned w, uint64_t v) {
   const uint64_t m = w >= 64 ? ~0ULL : ((1ULL << w) - 1);
   sig = static_cast<T>((static_cast<uint64_t>(sig) & ~(m << lsb)) | ((v & m) << lsb));
 }
+// Wide signals: whole 32-bit words at a time (a field spans at most 3 words),
+// not bit by bit (the bit loops were a third of the co-simulation's time).
 template <std::size_t N>
 static void put(VlWide<N> &sig, unsigned lsb, unsigned w, uint64_t v) {
-  for (unsigned b = 0; b < w; b++) {
-    const unsigned bit = lsb + b;
-    const uint32_t mask = 1u << (bit % 32);
-    if ((v >> b) & 1) sig[bit / 32] |= mask;
-    else sig[bit / 32] &= ~mask;
+  for (unsigned done = 0; done < w;) {
+    const unsigned bit = lsb + done, off = bit % 32;
+    const unsigned n = 32 - off < w - done ? 32 - off : w - done;
+    const uint32_t m = (n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1)) << off;
+    const uint32_t x = static_cast<uint32_t>(v >> done) << off;
+    sig[bit / 32] = (sig[bit / 32] & ~m) | (x & m);
+    done += n;
   }
 }
 template <typename T>
@@ -50,9 +54,12 @@ static uint64_t get(const T &sig, unsigned lsb, unsigned w) {
 template <std::size_t N>
 static uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned w) {
   uint64_t v = 0;
-  for (unsigned b = 0; b < w; b++) {
-    const unsigned bit = lsb + b;
-    v |= static_cast<uint64_t>((sig[bit / 32] >> (bit % 32)) & 1u) << b;
+  for (unsigned done = 0; done < w;) {
+    const unsigned bit = lsb + done, off = bit % 32;
+    const unsigned n = 32 - off < w - done ? 32 - off : w - done;
+    const uint32_t m = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+    v |= static_cast<uint64_t>((sig[bit / 32] >> off) & m) << done;
+    done += n;
   }
   return v;
 }

@@ -10,6 +10,9 @@
 #include "../net/netcfg.h"
 #include "../net/network.h"
 #include "commands.h"
+#ifdef ASW_MPI
+#include "../net/net_mpi.h"
+#endif
 
 static void net_usage(FILE *f) {
   fprintf(f,
@@ -55,7 +58,49 @@ static FILE *open_out(const char *path) {
   return fopen(path, "w");
 }
 
+/* The rank of this process (0 without MPI) and the MPI transport. */
+typedef struct {
+  unsigned rank, ranks;
+  net_comm comm;
+#ifdef ASW_MPI
+  net_mpi *mpi;
+#endif
+} net_proc;
+
+static int net_main(int argc, char **argv, net_proc *pr);
+
 int cmd_net(int argc, char **argv) {
+  net_proc pr;
+  memset(&pr, 0, sizeof pr);
+  pr.ranks = 1;
+#ifdef ASW_MPI
+  char err[256];
+  if (net_mpi_init(NULL, NULL)) {
+    fprintf(stderr, "asw net: MPI_Init failed\n");
+    return 1;
+  }
+  pr.mpi = net_mpi_new(&pr.comm, err, sizeof err);
+  if (!pr.mpi) {
+    fprintf(stderr, "asw net: %s\n", err);
+    net_mpi_abort(1);
+    return 1;
+  }
+  pr.rank = pr.comm.rank;
+  pr.ranks = pr.comm.ranks;
+#endif
+  int rc = net_main(argc, argv, &pr);
+#ifdef ASW_MPI
+  rc = net_mpi_max_rc(rc); /* every rank exits with the worst status */
+  net_mpi_free(pr.mpi);
+  net_mpi_finalize();
+#endif
+  return rc;
+}
+
+/* Messages about the command line: once (rank 0). */
+#define SAY(...) do { if (pr->rank == 0) fprintf(stderr, __VA_ARGS__); } while (0)
+
+static int net_main(int argc, char **argv, net_proc *pr) {
   net_cfg cfg;
   netcfg_default(&cfg);
   const char *json = NULL, *csv = NULL;
@@ -64,18 +109,18 @@ int cmd_net(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      net_usage(stdout);
+      if (pr->rank == 0) net_usage(stdout);
       return 0;
     } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--seed")) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "asw net: %s needs an argument\n", a);
+        SAY("asw net: %s needs an argument\n", a);
         return 2;
       }
       const char *v = argv[++i];
       if (!strcmp(a, "--json")) json = v;
       else if (!strcmp(a, "--csv")) csv = v;
       else if (netcfg_set(&cfg, "seed", v, err, sizeof err)) {
-        fprintf(stderr, "asw net: --seed: %s\n", err);
+        SAY("asw net: --seed: %s\n", err);
         return 2;
       }
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -83,16 +128,16 @@ int cmd_net(int argc, char **argv) {
     } else if (!strcmp(a, "--print-config")) {
       print_cfg = 1;
     } else if (a[0] == '-') {
-      fprintf(stderr, "asw net: unknown option %s (see --help)\n", a);
+      SAY("asw net: unknown option %s (see --help)\n", a);
       return 2;
     } else if (strchr(a, '=')) {
       if (netcfg_set_arg(&cfg, a, err, sizeof err)) {
-        fprintf(stderr, "asw net: %s\n", err);
+        SAY("asw net: %s\n", err);
         return 2;
       }
     } else {
       if (netcfg_load(&cfg, a, err, sizeof err)) {
-        fprintf(stderr, "asw net: %s\n", err);
+        SAY("asw net: %s\n", err);
         return 2;
       }
     }
@@ -101,52 +146,108 @@ int cmd_net(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "--seed")) netcfg_set(&cfg, "seed", argv[i + 1], err, sizeof err);
   if (netcfg_check(&cfg, err, sizeof err)) {
-    fprintf(stderr, "asw net: %s\n", err);
+    SAY("asw net: %s\n", err);
     return 2;
   }
   if (print_cfg) {
-    netcfg_write(&cfg, stdout);
+    if (pr->rank == 0) netcfg_write(&cfg, stdout);
     return 0;
   }
+  if (cfg.ranks != pr->ranks && (pr->ranks > 1 || cfg.ranks > 1)) {
+#ifdef ASW_MPI
+    SAY("asw net: ranks: %u configured but mpirun started %u processes (mpirun -np %u)\n",
+        cfg.ranks, pr->ranks, cfg.ranks);
+#else
+    SAY("asw net: ranks: %u ranks need the MPI build under mpirun (make build-mpi; "
+        "mpirun -np %u build/asw-mpi net ... ranks=%u)\n", cfg.ranks, cfg.ranks, cfg.ranks);
+#endif
+    return 2;
+  }
   double t0 = now_seconds();
-  net *n = net_new(&cfg, err, sizeof err);
+  net *n = pr->ranks > 1 ? net_new_part(&cfg, &pr->comm, err, sizeof err)
+                         : net_new(&cfg, err, sizeof err);
+#ifdef ASW_MPI
+  /* every rank builds or none runs (a rank short of memory must not leave
+   * the others waiting in the first exchange) */
+  if (net_mpi_max_rc(n ? 0 : 1)) {
+    if (!n) fprintf(stderr, "asw net: rank %u: %s\n", pr->rank, err);
+    net_free(n);
+    return 2;
+  }
+#endif
   if (!n) {
-    fprintf(stderr, "asw net: %s\n", err);
+    SAY("asw net: %s\n", err);
     return 2;
   }
   progress_state ps = {t0, 0};
-  int tty = !quiet && isatty(2);
+  int tty = !quiet && pr->rank == 0 && isatty(2);
   int st = net_run(n, tty ? progress_cb : NULL, &ps);
   double wall = now_seconds() - t0;
   if (tty) fprintf(stderr, "\r%80s\r", "");
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  if (st == NET_RUN_ERROR) fprintf(stderr, "asw net: %s\n", net_error(n));
-  if (st == NET_RUN_WATCHDOG) fprintf(stderr, "asw net: watchdog: %s", net_watchdog_report(n));
+  long rss_kb = ru.ru_maxrss, rss_sum_kb = ru.ru_maxrss;
+#ifdef ASW_MPI
+  if (pr->ranks > 1) { /* the slowest rank's time, the largest rank's memory */
+    wall = net_mpi_max_double(wall);
+    rss_kb = (long)net_mpi_max_double((double)rss_kb);
+    rss_sum_kb = net_mpi_sum_long(rss_sum_kb);
+  }
+#endif
+  /* run-time messages from every rank, each naming its rank */
+  char who[32] = "";
+  if (pr->ranks > 1) snprintf(who, sizeof who, "rank %u: ", pr->rank);
+  if (st == NET_RUN_ERROR) fprintf(stderr, "asw net: %s%s\n", who, net_error(n));
+  if (st == NET_RUN_WATCHDOG) fprintf(stderr, "asw net: %swatchdog: %s", who, net_watchdog_report(n));
+  uint64_t xm = 0, xb = 0, xs = 0;
+  net_comm_stats(n, &xm, &xb, &xs);
+#ifdef ASW_MPI
+  if (pr->ranks > 1) {
+    xm = (uint64_t)net_mpi_sum_long((long)xm);
+    xb = (uint64_t)net_mpi_sum_long((long)xb);
+  }
+#endif
+  if (pr->rank != 0) { /* rank 0 writes the results of all */
+    net_free(n);
+    return st == NET_RUN_OK ? 0 : st == NET_RUN_WATCHDOG ? 3 : 1;
+  }
   int rc = st == NET_RUN_OK ? 0 : st == NET_RUN_WATCHDOG ? 3 : 1;
   if (json) {
     FILE *f = open_out(json);
     if (!f) {
-      fprintf(stderr, "asw net: --json: cannot write %s\n", json);
+      SAY("asw net: --json: cannot write %s\n", json);
       rc = rc ? rc : 1;
     } else {
-      net_write_json(n, f, wall, ru.ru_maxrss);
+      net_write_json(n, f, wall, rss_kb);
       if (f != stdout) fclose(f);
     }
   }
   if (csv) {
     FILE *f = open_out(csv);
     if (!f) {
-      fprintf(stderr, "asw net: --csv: cannot write %s\n", csv);
+      SAY("asw net: --csv: cannot write %s\n", csv);
       rc = rc ? rc : 1;
     } else {
       net_write_csv(n, f);
       if (f != stdout) fclose(f);
     }
   }
+  net_results nr;
+  net_get_results(n, &nr);
   if (!quiet && !(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
     net_write_text(n, stdout);
-    printf("wall %.2f s, max RSS %ld MB\n", wall, ru.ru_maxrss / 1024);
+    if (pr->ranks > 1)
+      printf("exchange: %llu messages (flits, credits, ARNs), %llu bytes between ranks in "
+             "%llu syncs over %llu cycles (%.1f messages, %.0f bytes per cycle)\n",
+             (unsigned long long)xm, (unsigned long long)xb, (unsigned long long)xs,
+             (unsigned long long)nr.cycles_run,
+             nr.cycles_run ? (double)xm / (double)nr.cycles_run : 0.0,
+             nr.cycles_run ? (double)xb / (double)nr.cycles_run : 0.0);
+    if (pr->ranks > 1)
+      printf("wall %.2f s, max RSS %ld MB per rank (largest), %ld MB over %u ranks\n", wall,
+             rss_kb / 1024, rss_sum_kb / 1024, pr->ranks);
+    else
+      printf("wall %.2f s, max RSS %ld MB\n", wall, rss_kb / 1024);
   }
   net_free(n);
   return rc;

@@ -156,6 +156,13 @@ static const key_desc keys[] = {
     {"threads", K_UINT, F(threads), 1, 64, NULL,
      "threads stepping the switches and end nodes (same results for any "
      "value; not echoed in the JSON)"},
+    {"ranks", K_UINT, F(ranks), 1, 4096, NULL,
+     "MPI ranks the network is partitioned over, by pod (build/asw-mpi under "
+     "mpirun -np N; same results for any value; not echoed in the JSON)"},
+    {"sync_every", K_UINT, F(sync_every), 0, 1000, NULL,
+     "ranks: cycles between exchanges, at most min(link_latency, "
+     "credit_latency) (0: that lookahead; same results for any value; not "
+     "echoed in the JSON)"},
 };
 #undef F
 enum { NKEYS = sizeof keys / sizeof *keys };
@@ -210,6 +217,7 @@ void netcfg_default(net_cfg *c) {
   c->drain = 0;
   c->drain_limit = 1000000;
   c->threads = 1;
+  c->ranks = 1;
 }
 
 static const key_desc *find_key(const char *name) {
@@ -638,7 +646,9 @@ void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[512];
-    if (keys[i].off == offsetof(net_cfg, threads)) continue; /* same bytes for any */
+    if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks) ||
+        keys[i].off == offsetof(net_cfg, sync_every))
+      continue; /* same bytes for any */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }

@@ -64,6 +64,8 @@ typedef struct {
   unsigned drain;
   /* how, not what: not echoed in the JSON (same results for any value) */
   unsigned threads; /* threads stepping the switches */
+  unsigned ranks;   /* MPI ranks (processes) the network is split over */
+  unsigned sync_every; /* cycles between rank exchanges (0: the lookahead) */
 } net_cfg;
 
 void netcfg_default(net_cfg *c);

@@ -106,6 +106,14 @@ typedef struct {
   double lat_sum;
 } window_stat;
 
+/* What is staged for one switch in one slot: the masks of its inputs (one
+ * 32-byte record per switch and slot, so a stage touches one cache line
+ * besides the entry itself) and whether it is on the slot's wake list. */
+typedef struct {
+  uint64_t flit_mask, cr_mask, arn_mask;
+  uint8_t woken;
+} st_head;
+
 /* One thread of the switch phase (worker 0 is the calling thread). */
 typedef struct {
   struct net *n;
@@ -116,6 +124,8 @@ typedef struct {
   uint32_t *carry, carry_n; /* [S] switches it stepped that are not idle */
   uint32_t *pend, pend_n;   /* [S] switches it stepped that only age ARN entries */
   uint64_t flit_hops, arn_at_nodes;
+  uint64_t **xo;           /* [R] records for each other rank (R > 1) */
+  size_t *xo_n, *xo_cap;   /* [R] words used, allocated */
   int moved, failed;
   unsigned err_switch;
   char err[512];
@@ -132,13 +142,11 @@ struct net {
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
   uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
-  uint64_t *st_flit_mask, *st_cr_mask;  /* [W*S] */
+  st_head *st;                          /* [W*S] masks, woken flag */
   asw_flit *st_flit;                    /* [W*S*P] */
   uint8_t *st_cr_vc;                    /* [W*S*P] */
-  uint64_t *st_arn_mask;                /* [W*S] ARN messages (§15.6) */
-  uint32_t *st_arn;                     /* [W*S*P] */
+  uint32_t *st_arn;                     /* [W*S*P] ARN messages (§15.6) */
   uint32_t *wake, *wake_n;              /* [W*S], [W] */
-  uint8_t *woken;                       /* [W*S] on the wake list of slot */
   uint32_t *carry, carry_n;             /* [S] not idle after last cycle */
   uint64_t *stepped_at;                 /* [S] */
   uint32_t *todo;                       /* [S] switches to step this cycle */
@@ -197,7 +205,29 @@ struct net {
   asw_config sw_cfg;   /* parameters of every switch */
   net_observer obs;    /* lockstep observer (tb/net), zero if none */
   unsigned prog_switch; /* switch being programmed (observer's reg_write) */
+  /* distributed run (cfg.ranks > 1, see net_comm) */
+  net_comm comm;
+  unsigned rank, R;
+  uint16_t *sw_owner;        /* [S] rank of each switch */
+  unsigned node_lo, node_hi; /* end nodes of this rank: [node_lo, node_hi) */
+  uint64_t g_injected, g_consumed, g_generated, g_delivered; /* all ranks */
+  uint64_t x_msgs, x_bytes, x_syncs;
+  unsigned x_every;          /* lookahead: min(link_latency, credit_latency) */
+  uint64_t next_sync;        /* cycle at whose end the next exchange is */
+  int x_failed;              /* this rank failed; tell the others at the sync */
+  uint64_t *xbuf; size_t xbuf_cap; /* one sync's records, rank after rank */
+  size_t *x_off, *x_len;     /* [R] bytes */
+  uint64_t *x_hdr;           /* [2*R*NET_NH] */
+  /* after the final reduction: the register totals of all ranks */
+  int reduced;
+  uint64_t red_re, red_cs, red_acnt[ASW_ACNT_NUM];
+  uint32_t *red_fout;        /* [S*P] FLITS_OUT counters */
 };
+
+/* A switch port whose peer switch another rank simulates (in n->peer). */
+enum { PEER_REMOTE = 3 };
+/* Words of the per-sync header each rank sends every rank. */
+enum { NET_NH = 6 };
 
 static void report_add(net *n, const char *fmt, ...) {
   va_list ap;
@@ -402,20 +432,95 @@ static void geometric_next(net *n, node *nd, uint64_t from) {
   nd->next_gen = from + 1 + (k > 4e18 ? (uint64_t)4e18 : (uint64_t)k);
 }
 
+static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_comm *comm,
+                      char *err, size_t errlen);
+
 net *net_new(const net_cfg *cfg, char *err, size_t errlen) {
-  return net_new_observed(cfg, NULL, err, errlen);
+  return net_build(cfg, NULL, NULL, err, errlen);
+}
+
+net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
+                      size_t errlen) {
+  return net_build(cfg, obs, NULL, err, errlen);
+}
+
+net *net_new_part(const net_cfg *cfg, const net_comm *comm, char *err, size_t errlen) {
+  if (!comm || !comm->exchange || !comm->sum || comm->ranks != cfg->ranks ||
+      comm->rank >= comm->ranks) {
+    snprintf(err, errlen, "ranks: %u configured but the transport has %u ranks",
+             cfg->ranks, comm ? comm->ranks : 0u);
+    return NULL;
+  }
+  return net_build(cfg, NULL, comm, err, errlen);
+}
+
+void net_comm_stats(const net *n, uint64_t *msgs, uint64_t *bytes, uint64_t *syncs) {
+  *msgs = n->x_msgs;
+  *bytes = n->x_bytes;
+  *syncs = n->x_syncs;
+}
+
+/* The rank of every switch and this rank's end nodes: blocks of whole pods
+ * (or of leaves when there are fewer pods than ranks) in node order; a
+ * switch below the top stage goes with the first node below it, the top
+ * stage is spread evenly. Returns 0 or -1 with a message. */
+static int partition(net *n, char *err, size_t errlen) {
+  unsigned R = n->R, N = n->N, G = n->pod_nodes;
+  if (N / G < R) G = n->leaf_arity;
+  if (N / G < R) {
+    snprintf(err, errlen, "ranks: %u ranks need at least as many leaf switches "
+             "(this network has %u)", R, N / n->leaf_arity);
+    return -1;
+  }
+  unsigned groups = N / G;
+  n->node_lo = (unsigned)(((uint64_t)n->rank * groups + R - 1) / R) * G;
+  n->node_hi = (unsigned)(((uint64_t)(n->rank + 1) * groups + R - 1) / R) * G;
+  unsigned top = topo_levels(n->t), tf = topo_level_first(n->t, top),
+           tc = topo_level_count(n->t, top);
+  for (unsigned s = 0; s < n->S; s++) {
+    unsigned r;
+    if (topo_level(n->t, s) == top && top > 1) {
+      r = (unsigned)((uint64_t)(s - tf) * R / tc);
+    } else {
+      unsigned x = s; /* down port 0 to the first node below */
+      topo_peer pe = topo_port_peer(n->t, x, 0);
+      while (pe.kind == PEER_SWITCH) pe = topo_port_peer(n->t, pe.id, 0);
+      unsigned g = pe.id / G; /* first r with ceil(r * groups / R) > g, minus 1 */
+      r = (unsigned)(((uint64_t)g * R + R) / groups);
+      while (r > 0 && ((uint64_t)r * groups + R - 1) / R > g) r--;
+      while (r + 1 < R && ((uint64_t)(r + 1) * groups + R - 1) / R <= g) r++;
+    }
+    n->sw_owner[s] = (uint16_t)r;
+  }
+  return 0;
 }
 
 void net_switch_config(const net *n, asw_config *out) { *out = n->sw_cfg; }
 asw_switch *net_switch(const net *n, unsigned s) { return s < n->S ? n->sw[s] : NULL; }
 
-net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
-                      size_t errlen) {
+static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_comm *comm,
+                      char *err, size_t errlen) {
   if (netcfg_check(cfg, err, errlen)) return NULL;
+  if (cfg->ranks > 1 && !comm) {
+    snprintf(err, errlen, "ranks: %u ranks need the MPI build run under mpirun "
+             "(mpirun -np %u build/asw-mpi net ... ranks=%u)", cfg->ranks, cfg->ranks,
+             cfg->ranks);
+    return NULL;
+  }
+  if (cfg->ranks > 1 && obs) {
+    snprintf(err, errlen, "ranks: an observed network runs in one process");
+    return NULL;
+  }
   net *n = calloc(1, sizeof *n);
   if (!n) { snprintf(err, errlen, "out of memory"); return NULL; }
   n->cfg = *cfg;
   if (obs) n->obs = *obs;
+  n->R = 1;
+  if (comm && cfg->ranks > 1) {
+    n->comm = *comm;
+    n->rank = comm->rank;
+    n->R = comm->ranks;
+  }
   const net_cfg *c = &n->cfg;
   n->t = c->topology == TOPO_RLFT ? topo_new_rlft(c->ports, c->stages, err, errlen)
                                   : topo_new_kary(c->k, c->n, err, errlen);
@@ -443,16 +548,13 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->peer = calloc((size_t)n->S * n->P, sizeof *n->peer);
   n->node_leaf = calloc(n->N, sizeof *n->node_leaf);
   n->node_port = calloc(n->N, 1);
-  n->st_flit_mask = calloc(WS, 8);
-  n->st_cr_mask = calloc(WS, 8);
+  n->st = calloc(WS, sizeof *n->st);
   n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
   n->st_cr_vc = calloc(WS * n->P, 1);
-  n->st_arn_mask = calloc(WS, 8);
   n->st_arn = calloc(WS * n->P, 4);
   n->adp_prev = calloc((size_t)n->S * n->P, 4);
   n->wake = calloc(WS, 4);
   n->wake_n = calloc(n->W, 4);
-  n->woken = calloc(WS, 1);
   /* >= 2^24 buffer slots (400 MB): measured 23 % less CPU on the 11 664-node
    * RLFT (180 M slots); no gain measured on the 512-node bench (0.4 M) or
    * the 432-node RLFT (6.6 M), where it only adds instructions */
@@ -507,8 +609,8 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   n->win = calloc(n->nwin, sizeof(window_stat));
   n->bits_words = 1024;
   n->delivered_bits = calloc(n->bits_words, 8);
-  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st_flit_mask || !n->st_cr_mask || !n->st_flit ||
-      !n->st_cr_vc || !n->st_arn_mask || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->woken || !n->carry || !n->wk ||
+  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st || !n->st_flit ||
+      !n->st_cr_vc || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->carry || !n->wk ||
       !n->pending || !n->pend_listed || !n->pend_from || !n->pend_left || !n->pend_list ||
       !n->stepped_at || !n->todo ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
@@ -520,6 +622,43 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   }
   for (unsigned s = 0; s < n->S; s++)
     for (unsigned p = 0; p < n->P; p++) n->peer[(size_t)s * n->P + p] = topo_port_peer(n->t, s, p);
+  n->node_lo = 0;
+  n->node_hi = n->N;
+  if (n->R > 1) {
+    n->sw_owner = calloc(n->S, sizeof *n->sw_owner);
+    n->x_off = calloc(n->R, sizeof *n->x_off);
+    n->x_len = calloc(n->R, sizeof *n->x_len);
+    n->x_hdr = calloc((size_t)2 * n->R * NET_NH, 8);
+    int bad = !n->sw_owner || !n->x_off || !n->x_len || !n->x_hdr;
+    for (unsigned t = 0; t < n->nwk && !bad; t++) {
+      net_worker *w = &n->wk[t];
+      w->xo = calloc(n->R, sizeof *w->xo);
+      w->xo_n = calloc(n->R, sizeof *w->xo_n);
+      w->xo_cap = calloc(n->R, sizeof *w->xo_cap);
+      bad = !w->xo || !w->xo_n || !w->xo_cap;
+    }
+    if (bad) {
+      snprintf(err, errlen, "out of memory building the network");
+      net_free(n);
+      return NULL;
+    }
+    if (partition(n, err, errlen)) {
+      net_free(n);
+      return NULL;
+    }
+    /* links to switches of other ranks go through the exchange */
+    for (size_t i = 0; i < (size_t)n->S * n->P; i++)
+      if (n->peer[i].kind == PEER_SWITCH && n->sw_owner[n->peer[i].id] != n->rank)
+        n->peer[i].kind = PEER_REMOTE;
+    n->next_id = n->rank; /* packet ids rank + R * k: unique, rising per source */
+    n->x_every = n->L < n->LC ? n->L : n->LC;
+    if (c->sync_every && c->sync_every < n->x_every) n->x_every = c->sync_every;
+    if (n->W > 0xFFFF) {
+      snprintf(err, errlen, "ranks: link and credit latencies above 65534 cycles");
+      net_free(n);
+      return NULL;
+    }
+  }
   for (unsigned d = 0; d < n->N; d++) {
     n->node_leaf[d] = topo_node_switch(n->t, d);
     n->node_port[d] = (uint8_t)topo_node_port(n->t, d);
@@ -571,6 +710,7 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   rc.arn_up_nodes = c->arn_up_nodes;
   if (rc.obqa && n->V < 1) rc.obqa = 0;
   for (unsigned s = 0; s < n->S; s++) {
+    if (n->R > 1 && n->sw_owner[s] != n->rank) continue; /* another rank's */
     n->sw[s] = asw_switch_new(&sc, e2, sizeof e2);
     if (!n->sw[s]) {
       snprintf(err, errlen, "switch %u: %s", s, e2);
@@ -594,6 +734,7 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
   for (unsigned i = 0; i < n->N; i++) {
     node *nd = &n->nodes[i];
     nd->rng = rng_next(&master);
+    if (i < n->node_lo || i >= n->node_hi) continue; /* another rank's */
     nd->free_head = 0;
     src_pkt *pool = &n->pool[(size_t)i * n->cap];
     for (unsigned k = 0; k < n->cap; k++)
@@ -638,16 +779,22 @@ net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
 void net_free(net *n) {
   if (!n) return;
   if (n->sw)
-    for (unsigned s = 0; s < n->S; s++) asw_switch_free(n->sw[s]);
+    for (unsigned s = 0; s < n->S; s++)
+      if (n->sw[s]) asw_switch_free(n->sw[s]);
   free(n->sw);
   free(n->peer); free(n->node_leaf); free(n->node_port);
-  free(n->st_flit_mask); free(n->st_cr_mask); free(n->st_flit); free(n->st_cr_vc);
-  free(n->st_arn_mask); free(n->st_arn); free(n->adp_prev);
-  free(n->wake); free(n->wake_n); free(n->woken); free(n->carry);
+  free(n->st); free(n->st_flit); free(n->st_cr_vc);
+  free(n->st_arn); free(n->adp_prev);
+  free(n->wake); free(n->wake_n); free(n->carry);
   for (unsigned t = 0; t < n->nwk; t++) {
     free(n->wk[t].out_flit); free(n->wk[t].out_cr_vc); free(n->wk[t].out_arn);
     free(n->wk[t].carry); free(n->wk[t].pend);
+    if (n->wk[t].xo)
+      for (unsigned r = 0; r < n->R; r++) free(n->wk[t].xo[r]);
+    free(n->wk[t].xo); free(n->wk[t].xo_n); free(n->wk[t].xo_cap);
   }
+  free(n->sw_owner); free(n->xbuf); free(n->x_off); free(n->x_len); free(n->x_hdr);
+  free(n->red_fout);
   free(n->pending); free(n->pend_listed); free(n->pend_from); free(n->pend_left);
   free(n->pend_list);
   free(n->wk);
@@ -662,15 +809,14 @@ void net_free(net *n) {
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
 /* Puts switch s on the wake list of `slot` unless it is there already. */
-static inline void wake_switch(net *n, unsigned slot, unsigned s, int mt) {
-  size_t i = (size_t)slot * n->S + s;
+static inline void wake_switch(net *n, unsigned slot, unsigned s, st_head *h, int mt) {
   if (mt) {
-    if (__atomic_exchange_n(&n->woken[i], 1, __ATOMIC_RELAXED)) return;
+    if (__atomic_exchange_n(&h->woken, 1, __ATOMIC_RELAXED)) return;
     uint32_t k = __atomic_fetch_add(&n->wake_n[slot], 1, __ATOMIC_RELAXED);
     n->wake[(size_t)slot * n->S + k] = s;
   } else {
-    if (n->woken[i]) return;
-    n->woken[i] = 1;
+    if (h->woken) return;
+    h->woken = 1;
     n->wake[(size_t)slot * n->S + n->wake_n[slot]++] = s;
   }
 }
@@ -681,40 +827,46 @@ static inline void mask_set(uint64_t *m, unsigned bit, int mt) {
 }
 
 /* Each (switch, port) entry of a slot has one writer: the link's far end. */
-static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
-  size_t i = (size_t)n->slot_fl * n->S + s;
+static inline void stage_flit_at(net *n, unsigned slot, unsigned s, unsigned port,
+                                 const asw_flit *f, int mt) {
+  size_t i = (size_t)slot * n->S + s;
+  st_head *h = &n->st[i];
   n->st_flit[i * n->P + port] = *f;
-  mask_set(&n->st_flit_mask[i], port, mt);
-  wake_switch(n, n->slot_fl, s, mt);
+  mask_set(&h->flit_mask, port, mt);
+  wake_switch(n, slot, s, h, mt);
+}
+static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
+  stage_flit_at(n, n->slot_fl, s, port, f, mt);
 }
 
-static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, int mt) {
-  size_t i = (size_t)n->slot_cr * n->S + s;
+static inline void stage_credit_at(net *n, unsigned slot, unsigned s, unsigned port,
+                                   unsigned vc, int mt) {
+  size_t i = (size_t)slot * n->S + s;
+  st_head *h = &n->st[i];
   n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
-  mask_set(&n->st_cr_mask[i], port, mt);
-  wake_switch(n, n->slot_cr, s, mt);
+  mask_set(&h->cr_mask, port, mt);
+  wake_switch(n, slot, s, h, mt);
+}
+static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, int mt) {
+  stage_credit_at(n, n->slot_cr, s, port, vc, mt);
 }
 
 /* An ARN travels upstream on the backward channel, like a credit. */
-static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg, int mt) {
-  size_t i = (size_t)n->slot_cr * n->S + s;
+static inline void stage_arn_at(net *n, unsigned slot, unsigned s, unsigned port,
+                                uint32_t msg, int mt) {
+  size_t i = (size_t)slot * n->S + s;
+  st_head *h = &n->st[i];
   n->st_arn[i * n->P + port] = msg;
-  mask_set(&n->st_arn_mask[i], port, mt);
-  wake_switch(n, n->slot_cr, s, mt);
+  mask_set(&h->arn_mask, port, mt);
+  wake_switch(n, slot, s, h, mt);
+}
+static inline void stage_arn(net *n, unsigned s, unsigned port, uint32_t msg, int mt) {
+  stage_arn_at(n, n->slot_cr, s, port, msg, mt);
 }
 
 static inline window_stat *cur_win(net *n) {
   size_t w = (size_t)(n->cycle / n->cfg.window);
   return w < n->nwin ? &n->win[w] : NULL;
-}
-
-static int mark_delivered(net *n, uint32_t id) {
-  size_t w = id / 64;
-  if (w >= n->bits_words) return 0; /* never issued */
-  uint64_t bit = 1ull << (id % 64);
-  if (n->delivered_bits[w] & bit) return 1;
-  n->delivered_bits[w] |= bit;
-  return 0;
 }
 
 static int grow_bits(net *n, uint64_t id) {
@@ -727,6 +879,16 @@ static int grow_bits(net *n, uint64_t id) {
   memset(p + n->bits_words, 0, (nw - n->bits_words) * 8);
   n->delivered_bits = p;
   n->bits_words = nw;
+  return 0;
+}
+
+static int mark_delivered(net *n, uint32_t id) {
+  size_t w = id / 64;
+  /* with ranks, ids are issued elsewhere: grow (out of memory: unchecked) */
+  if (w >= n->bits_words && (n->R == 1 || grow_bits(n, id))) return 0; /* never issued */
+  uint64_t bit = 1ull << (id % 64);
+  if (n->delivered_bits[w] & bit) return 1;
+  n->delivered_bits[w] |= bit;
   return 0;
 }
 
@@ -834,7 +996,8 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   uint16_t k = nd->free_head;
   nd->free_head = pool[k].next;
   src_pkt *p = &pool[k];
-  p->id = (uint32_t)n->next_id++;
+  p->id = (uint32_t)n->next_id;
+  n->next_id += n->R;
   p->gen = (uint32_t)n->cycle;
   p->dest = (uint16_t)dest;
   p->hot = hot;
@@ -929,7 +1092,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
 static uint64_t counter_growth(net *n, uint32_t base, uint32_t stride, uint32_t *prev) {
   uint64_t sum = 0;
   for (unsigned s = 0; s < n->S; s++)
-    for (unsigned p = 0; p < n->P; p++) {
+    for (unsigned p = 0; n->sw[s] && p < n->P; p++) {
       uint32_t v = 0;
       asw_reg_read(n->sw[s], base + p * stride, &v);
       uint32_t *pv = &prev[(size_t)s * n->P + p];
@@ -953,7 +1116,7 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
 static void describe_blocked(net *n) {
   unsigned shown = 0;
   for (unsigned s = 0; s < n->S && shown < 24; s++) {
-    if (asw_switch_idle(n->sw[s])) continue;
+    if (!n->sw[s] || asw_switch_idle(n->sw[s])) continue;
     shown++;
     report_add(n, "  switch %u (stage %u):", s, topo_level(n->t, s));
     unsigned nq = n->cfg.voq ? n->P : 1;
@@ -977,7 +1140,7 @@ static void describe_blocked(net *n) {
     report_add(n, "\n");
   }
   unsigned sinks = 0;
-  for (unsigned d = 0; d < n->N && sinks < 16; d++) {
+  for (unsigned d = n->node_lo; d < n->node_hi && sinks < 16; d++) {
     uint64_t held = 0;
     for (unsigned v = 0; v < n->V; v++) held += n->sink_buf[(size_t)d * n->V + v];
     if (held) {
@@ -991,7 +1154,7 @@ static void describe_blocked(net *n) {
 static int check_starvation(net *n) {
   uint64_t lim = n->cfg.starvation;
   unsigned found = 0;
-  for (unsigned s = 0; s < n->N; s++) {
+  for (unsigned s = n->node_lo; s < n->node_hi; s++) {
     node *nd = &n->nodes[s];
     if (!nd->queued || nd->streaming) { if (!nd->queued) nd->last_inject = n->cycle; continue; }
     if (n->cycle - nd->last_inject < lim) continue;
@@ -1019,13 +1182,14 @@ static int check_starvation(net *n) {
  * slow sinks, generation, injection. It reads only the slot of this cycle
  * and stages into the slots of later cycles, like the switch phase: with
  * threads the two run at the same time (mt: staging with atomics). */
-static void end_nodes(net *n, int generating, int measuring, int mt) {
+static inline __attribute__((always_inline)) void
+end_nodes(net *n, int generating, int measuring, int mt) {
   const net_cfg *c = &n->cfg;
   const unsigned slot = n->slot_now, V = n->V;
   uint8_t *src_cr = &n->src_cr[(size_t)slot * n->N];
   uint8_t *sink_valid = &n->sink_valid[(size_t)slot * n->N];
   const asw_flit *sink_in = &n->sink_in[(size_t)slot * n->N];
-  for (unsigned d = 0; d < n->N; d++) {
+  for (unsigned d = n->node_lo; d < n->node_hi; d++) {
     node *nd = &n->nodes[d];
     if (src_cr[d]) {
       n->credits[(size_t)d * V + src_cr[d] - 1]++;
@@ -1077,14 +1241,43 @@ static void end_nodes(net *n, int generating, int measuring, int mt) {
   }
 }
 
+/* Queues k words for rank r (a link to a switch of another rank). */
+static int xo_push(net_worker *w, unsigned r, const uint64_t *words, unsigned k) {
+  if (w->xo_n[r] + k > w->xo_cap[r]) {
+    size_t cap = w->xo_cap[r] ? w->xo_cap[r] * 2 : 1024;
+    uint64_t *p = realloc(w->xo[r], cap * 8);
+    if (!p) {
+      snprintf(w->err, sizeof w->err, "out of memory queueing messages for rank %u", r);
+      return -1;
+    }
+    w->xo[r] = p;
+    w->xo_cap[r] = cap;
+  }
+  memcpy(w->xo[r] + w->xo_n[r], words, k * 8);
+  w->xo_n[r] += k;
+  return 0;
+}
+
+/* Records on the wire (64-bit words): word 0 = kind | head << 2 | tail << 3 |
+ * vc << 4 | port << 8 | arrival slot << 16 | switch << 32, then hdr and
+ * payload for a flit, the message for an ARN, nothing for a credit. */
+enum { X_FLIT = 1, X_CREDIT = 2, X_ARN = 3 };
+static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsigned vc,
+                               unsigned head, unsigned tail) {
+  return kind | (uint64_t)head << 2 | (uint64_t)tail << 3 | (uint64_t)vc << 4 |
+         (uint64_t)pe.port << 8 | (uint64_t)slot << 16 | (uint64_t)pe.id << 32;
+}
+
 /* Steps switch s with the inputs staged for this cycle and stages its
  * outputs. Returns 0, or -1 with the message in w->err. */
-static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
+static inline __attribute__((always_inline)) int
+step_switch(net *n, net_worker *w, unsigned s, int mt) {
   const unsigned slot = n->slot_now;
   size_t i = (size_t)slot * n->S + s;
-  asw_inputs in = {.flit_mask = n->st_flit_mask[i], .flit = &n->st_flit[i * n->P],
-                   .credit_mask = n->st_cr_mask[i], .credit_vc = &n->st_cr_vc[i * n->P],
-                   .arn_mask = n->st_arn_mask[i], .arn = &n->st_arn[i * n->P],
+  st_head *h = &n->st[i];
+  asw_inputs in = {.flit_mask = h->flit_mask, .flit = &n->st_flit[i * n->P],
+                   .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
+                   .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
@@ -1097,10 +1290,7 @@ static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
   }
   if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
     return -1;
-  n->st_flit_mask[i] = 0;
-  n->st_cr_mask[i] = 0;
-  n->st_arn_mask[i] = 0;
-  n->woken[i] = 0;
+  *h = (st_head){0};
   const topo_peer *peer = &n->peer[(size_t)s * n->P];
   uint64_t m = out.flit_mask;
   if (m) w->moved = 1;
@@ -1114,6 +1304,10 @@ static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
       size_t si = (size_t)n->slot_fl * n->N + pe.id;
       n->sink_in[si] = w->out_flit[o];
       n->sink_valid[si] = 1;
+    } else if (pe.kind == PEER_REMOTE) {
+      const asw_flit *f = &w->out_flit[o];
+      uint64_t x[3] = {x_word0(X_FLIT, pe, n->slot_fl, f->vc, f->head, f->tail), f->hdr, f->payload};
+      if (xo_push(w, n->sw_owner[pe.id], x, 3)) return -1;
     } else {
       snprintf(w->err, sizeof w->err, "switch %u sent a flit on unconnected port %u",
                s, o);
@@ -1128,6 +1322,10 @@ static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
     if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, w->out_cr_vc[p], mt);
     else if (pe.kind == PEER_NODE)
       n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
+    else if (pe.kind == PEER_REMOTE) {
+      uint64_t x = x_word0(X_CREDIT, pe, n->slot_cr, w->out_cr_vc[p], 0, 0);
+      if (xo_push(w, n->sw_owner[pe.id], &x, 1)) return -1;
+    }
   }
   m = out.arn_mask;
   while (m) {
@@ -1136,6 +1334,10 @@ static int step_switch(net *n, net_worker *w, unsigned s, int mt) {
     topo_peer pe = peer[p];
     if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
+    else if (pe.kind == PEER_REMOTE) {
+      uint64_t x[2] = {x_word0(X_ARN, pe, n->slot_cr, 0, 0, 0), w->out_arn[p]};
+      if (xo_push(w, n->sw_owner[pe.id], x, 2)) return -1;
+    }
   }
   /* A switch with live state is stepped next cycle; one that only ages ARN
    * entries is left pending (see net.lazy), skipping stays exact. */
@@ -1187,12 +1389,13 @@ static inline void prefetch_net(net *n, uint32_t j, int level) {
   if (level == 1) {
     const char *pe = (const char *)&n->peer[(size_t)s * n->P];
     for (size_t k = 0; k < n->P * sizeof *n->peer; k += 64) __builtin_prefetch(pe + k);
-    __builtin_prefetch(&n->st_flit_mask[i]);
+    __builtin_prefetch(&n->st[i]);
   }
-  asw_switch_prefetch(n->sw[s], level, level ? n->st_flit_mask[i] : 0);
+  asw_switch_prefetch(n->sw[s], level, level ? n->st[i].flit_mask : 0);
 }
 
-static int step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
+static inline __attribute__((always_inline)) int
+step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
   const uint32_t *todo = n->todo;
   if (!n->prefetch) {
     for (uint32_t j = from; j < to; j++)
@@ -1367,18 +1570,239 @@ static int step_cycle(net *n, int generating, int measuring) {
   return 0;
 }
 
+/* ---- ranks: the end-of-cycle exchange ------------------------------------
+ * After the switch phase of a cycle every rank sends every other rank the
+ * flits, credits and ARN messages its switches put on links to that rank's
+ * switches this cycle (they arrive link_latency >= 1 cycles later, so they
+ * are staged before they are due) and a header with its progress and flit
+ * and packet counts, from which every rank derives the same global figures
+ * for the watchdog and the drain. Returns 1 if any rank failed, 0, or -1 if
+ * the transport failed. */
+static int net_sync(net *n, int failed) {
+  const unsigned R = n->R;
+  size_t total = 0;
+  for (unsigned r = 0; r < R; r++) {
+    size_t len = 0;
+    for (unsigned t = 0; t < n->nthreads; t++) len += n->wk[t].xo_n[r];
+    n->x_off[r] = total * 8;
+    n->x_len[r] = len * 8;
+    total += len;
+  }
+  if (total > n->xbuf_cap) {
+    size_t cap = total * 2;
+    uint64_t *p = realloc(n->xbuf, cap * 8);
+    if (!p) {
+      snprintf(n->err, sizeof n->err, "out of memory for the rank exchange");
+      failed = 1;
+      total = 0;
+      memset(n->x_len, 0, R * sizeof *n->x_len);
+      memset(n->x_off, 0, R * sizeof *n->x_off);
+    } else {
+      n->xbuf = p;
+      n->xbuf_cap = cap;
+    }
+  }
+  for (unsigned r = 0; r < R; r++) {
+    size_t at = n->x_off[r] / 8;
+    for (unsigned t = 0; t < n->nthreads; t++) {
+      net_worker *w = &n->wk[t];
+      if (n->x_len[r]) memcpy(n->xbuf + at, w->xo[r], w->xo_n[r] * 8);
+      at += w->xo_n[r];
+      w->xo_n[r] = 0;
+    }
+    if (r != n->rank) n->x_bytes += n->x_len[r];
+  }
+  uint64_t *ho = n->x_hdr, *hi = n->x_hdr + (size_t)R * NET_NH;
+  for (unsigned r = 0; r < R; r++) {
+    uint64_t *h = &ho[(size_t)r * NET_NH];
+    h[0] = n->last_progress;
+    h[1] = n->injected_flits;
+    h[2] = n->consumed_flits;
+    h[3] = n->r.packets_generated;
+    h[4] = n->r.packets_delivered;
+    h[5] = (uint64_t)failed;
+  }
+  const void *in = NULL;
+  size_t in_len = 0;
+  if (n->comm.exchange(n->comm.ctx, NET_NH, ho, hi, n->xbuf, n->x_off, n->x_len, &in,
+                       &in_len)) {
+    snprintf(n->err, sizeof n->err, "rank %u: the exchange between ranks failed", n->rank);
+    return -1;
+  }
+  n->x_syncs++;
+  uint64_t g[NET_NH] = {0};
+  for (unsigned r = 0; r < R; r++) {
+    const uint64_t *h = &hi[(size_t)r * NET_NH];
+    if (h[0] > g[0]) g[0] = h[0]; /* the latest progress anywhere */
+    for (unsigned k = 1; k < NET_NH; k++) g[k] += h[k];
+  }
+  n->last_progress = g[0];
+  n->g_injected = g[1];
+  n->g_consumed = g[2];
+  n->g_generated = g[3];
+  n->g_delivered = g[4];
+  if (g[5]) {
+    if (!failed) snprintf(n->err, sizeof n->err, "another rank failed (see its message)");
+    return 1;
+  }
+  /* stage what arrived (staged into this cycle's arrival slots, as if the
+   * sending switch were local; the order does not matter: one writer per
+   * entry) */
+  const uint64_t *x = in, *end = x + in_len / 8;
+  while (x < end) {
+    unsigned kind = (unsigned)(x[0] & 3), vc = (unsigned)(x[0] >> 4 & 0xF),
+             port = (unsigned)(x[0] >> 8 & 0xFF), slot = (unsigned)(x[0] >> 16 & 0xFFFF),
+             sw = (unsigned)(x[0] >> 32);
+    unsigned k = kind == X_FLIT ? 3 : kind == X_ARN ? 2 : 1;
+    if (kind < X_FLIT || x + k > end || sw >= n->S || port >= n->P || slot >= n->W ||
+        n->sw_owner[sw] != n->rank) {
+      snprintf(n->err, sizeof n->err, "rank %u, cycle %llu: malformed message from "
+               "another rank", n->rank, (unsigned long long)n->cycle);
+      return 1;
+    }
+    if (kind == X_FLIT) {
+      asw_flit f = {.valid = 1, .head = (uint8_t)(x[0] >> 2 & 1),
+                    .tail = (uint8_t)(x[0] >> 3 & 1), .vc = (uint8_t)vc, .hdr = x[1],
+                    .payload = x[2]};
+      stage_flit_at(n, slot, sw, port, &f, 0);
+    } else if (kind == X_CREDIT) {
+      stage_credit_at(n, slot, sw, port, vc, 0);
+    } else {
+      stage_arn_at(n, slot, sw, port, (uint32_t)x[1], 0);
+    }
+    n->x_msgs++;
+    x += k;
+  }
+  return 0;
+}
+
+/* Global figures: this rank's alone in one process, else the last sync's. */
+static uint64_t g_inflight_flits(const net *n) {
+  return n->R > 1 ? n->g_injected - n->g_consumed : n->injected_flits - n->consumed_flits;
+}
+static int g_all_delivered(const net *n) {
+  if (n->R > 1) return n->g_delivered == n->g_generated && n->g_consumed == n->g_injected;
+  return n->r.packets_delivered == n->r.packets_generated &&
+         n->consumed_flits == n->injected_flits;
+}
+
+/* 1 if `v` on any rank (collective with ranks). */
+static int any_rank(net *n, int v) {
+  if (n->R == 1) return v;
+  uint64_t u = v != 0;
+  if (n->comm.sum(n->comm.ctx, &u, 1, NULL, 0)) return 1;
+  return u != 0;
+}
+
+/* Sums what every rank measured into every rank's copy (collective). */
+static int net_reduce(net *n) {
+  hist *hs[4] = {&n->h_net, &n->h_e2e, &n->h_hot, &n->h_cold};
+  size_t nu = 16 + 4 * (1 + (size_t)HIST_BUCKETS) + n->nwin * 7 + 2 + ASW_ACNT_NUM +
+              (size_t)n->S * n->P;
+  size_t nf = 4 + 4 + n->nwin;
+  uint64_t *u = calloc(nu, 8);
+  double *f = calloc(nf, sizeof *f);
+  if (!u || !f) {
+    free(u); free(f);
+    snprintf(n->err, sizeof n->err, "out of memory reducing the results");
+    return -1;
+  }
+  net_results tmp;
+  n->reduced = 0;
+  net_get_results(n, &tmp); /* this rank's register totals */
+  uint64_t *rp[16] = {&n->r.packets_generated, &n->r.packets_refused, &n->r.packets_delivered,
+                      &n->r.packets_measured, &n->r.duplicates, &n->r.order_violations,
+                      &n->r.reordered, &n->r.adaptive_decisions, &n->r.flit_hops,
+                      &n->arn_at_nodes, &n->adaptive_at_warmup, &n->injected_flits,
+                      &n->consumed_flits, &n->r.adaptive_measured, &n->r.credit_stalls,
+                      &n->r.route_errors};
+  size_t k = 0, kf = 0;
+  for (unsigned i = 0; i < 16; i++) u[k++] = *rp[i];
+  for (unsigned h = 0; h < 4; h++) {
+    u[k++] = hs[h]->count;
+    for (unsigned b = 0; b < HIST_BUCKETS; b++) u[k++] = hs[h]->b[b];
+    f[kf++] = hs[h]->sum;
+  }
+  for (size_t w = 0; w < n->nwin; w++) {
+    window_stat *ws = &n->win[w];
+    u[k++] = ws->offered; u[k++] = ws->accepted; u[k++] = ws->acc_hot;
+    u[k++] = ws->acc_cold; u[k++] = ws->lat_count; u[k++] = ws->adaptive;
+    u[k++] = ws->adapted;
+    f[kf++] = ws->lat_sum;
+  }
+  u[k++] = tmp.route_errors;
+  u[k++] = tmp.credit_stalls;
+  size_t kac = k;
+  u[kac + ASW_ACNT_ROOTS] = tmp.arn_roots;
+  u[kac + ASW_ACNT_SENT] = tmp.arn_sent;
+  u[kac + ASW_ACNT_RECEIVED] = tmp.arn_received;
+  u[kac + ASW_ACNT_CONSUMED] = tmp.arn_consumed;
+  u[kac + ASW_ACNT_EXPIRED] = tmp.arn_expired;
+  u[kac + ASW_ACNT_ADAPTED] = tmp.arn_adapted;
+  u[kac + ASW_ACNT_IN_DROPPED] = tmp.arn_in_dropped;
+  u[kac + ASW_ACNT_OUT_DROPPED] = tmp.arn_out_dropped;
+  u[kac + ASW_ACNT_EVICTED] = tmp.arn_evicted;
+  k += ASW_ACNT_NUM;
+  size_t kfo = k;
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned p = 0; n->sw[s] && p < n->P; p++) {
+      uint32_t v = 0;
+      asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
+      u[kfo + (size_t)s * n->P + p] = v;
+    }
+  f[kf++] = n->r.offered_load; f[kf++] = n->r.admitted_load;
+  f[kf++] = n->r.accepted_hot; f[kf++] = n->r.accepted_cold;
+  int rv = 0;
+  if (n->comm.sum(n->comm.ctx, u, nu, f, nf)) {
+    snprintf(n->err, sizeof n->err, "rank %u: the reduction of the results failed", n->rank);
+    rv = -1;
+  } else {
+    k = 0; kf = 0;
+    for (unsigned i = 0; i < 16; i++) *rp[i] = u[k++];
+    for (unsigned h = 0; h < 4; h++) {
+      hs[h]->count = u[k++];
+      for (unsigned b = 0; b < HIST_BUCKETS; b++) hs[h]->b[b] = (uint32_t)u[k++];
+      hs[h]->sum = f[kf++];
+    }
+    for (size_t w = 0; w < n->nwin; w++) {
+      window_stat *ws = &n->win[w];
+      ws->offered = u[k++]; ws->accepted = u[k++]; ws->acc_hot = u[k++];
+      ws->acc_cold = u[k++]; ws->lat_count = u[k++]; ws->adaptive = u[k++];
+      ws->adapted = u[k++];
+      ws->lat_sum = f[kf++];
+    }
+    n->red_re = u[k++];
+    n->red_cs = u[k++];
+    for (unsigned i = 0; i < ASW_ACNT_NUM; i++) n->red_acnt[i] = u[kac + i];
+    n->red_fout = malloc((size_t)n->S * n->P * sizeof *n->red_fout);
+    if (!n->red_fout) {
+      snprintf(n->err, sizeof n->err, "out of memory reducing the results");
+      rv = -1;
+    } else {
+      for (size_t i = 0; i < (size_t)n->S * n->P; i++) n->red_fout[i] = (uint32_t)u[kfo + i];
+      n->r.offered_load = f[kf++]; n->r.admitted_load = f[kf++];
+      n->r.accepted_hot = f[kf++]; n->r.accepted_cold = f[kf++];
+      n->reduced = 1;
+    }
+  }
+  free(u);
+  free(f);
+  return rv;
+}
+
 int net_run(net *n, net_progress_fn progress, void *ctx) {
   const net_cfg *c = &n->cfg;
   uint64_t total = n->total;
   int status = NET_RUN_OK;
   n->last_progress = 0;
   if (n->nthreads > 1) start_workers(n);
+  n->next_sync = n->x_every ? n->x_every - 1 : 0;
+  if (c->watchdog && c->watchdog < n->next_sync) n->next_sync = c->watchdog;
   for (n->cycle = 0;; n->cycle++) {
     int in_run = n->cycle < total;
     if (!in_run) {
       if (!c->drain) break;
-      if (n->r.packets_delivered == n->r.packets_generated &&
-          n->consumed_flits == n->injected_flits) {
+      if (g_all_delivered(n)) {
         n->r.drained = 1;
         break;
       }
@@ -1397,17 +1821,35 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       n->adaptive_at_warmup = n->r.adaptive_decisions;
     }
     int measuring = in_run && n->cycle >= c->warmup;
-    if (step_cycle(n, in_run, measuring)) { status = NET_RUN_ERROR; break; }
+    int failed = n->x_failed || step_cycle(n, in_run, measuring) != 0;
+    int synced = 1;
+    if (n->R > 1) {
+      /* Exchange every x_every cycles (what a link carries arrives that many
+       * cycles later or more), every cycle from the last cycle of the run on
+       * (the drain test), and at the cycle the watchdog would fire if
+       * nothing moved anywhere since the last exchange. A rank that failed
+       * stops stepping and says so at the next exchange. */
+      synced = n->cycle >= n->next_sync || n->cycle + 1 >= total;
+      if (failed) n->x_failed = 1;
+      if (synced) {
+        int g = net_sync(n, n->x_failed);
+        if (g) { status = NET_RUN_ERROR; n->cycle++; break; }
+        n->next_sync = n->cycle + n->x_every;
+        uint64_t due = n->last_progress + c->watchdog;
+        if (c->watchdog && due > n->cycle && due < n->next_sync) n->next_sync = due;
+      }
+    } else if (failed) { status = NET_RUN_ERROR; break; }
     if (in_run && (n->cycle + 1) % c->window == 0) {
       catch_up_all(n, n->cycle + 1);
       accumulate_adaptive(n, cur_win(n));
     }
-    if (c->watchdog && n->injected_flits != n->consumed_flits &&
+    if (c->watchdog && synced && g_inflight_flits(n) &&
         n->cycle - n->last_progress >= c->watchdog) {
       report_add(n, "deadlock at cycle %llu: no flit moved for %llu cycles with "
-                 "%llu flits in flight; blocked resources:\n",
+                 "%llu flits in flight; blocked resources%s:\n",
                  (unsigned long long)n->cycle, (unsigned long long)c->watchdog,
-                 (unsigned long long)(n->injected_flits - n->consumed_flits));
+                 (unsigned long long)g_inflight_flits(n),
+                 n->R > 1 ? " (this rank's)" : "");
       catch_up_all(n, n->cycle + 1);
       describe_blocked(n);
       status = NET_RUN_WATCHDOG;
@@ -1415,7 +1857,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       break;
     }
     if (c->starvation && (n->cycle & 1023) == 1023 && (catch_up_all(n, n->cycle + 1), 1) &&
-        check_starvation(n)) {
+        any_rank(n, check_starvation(n))) {
       status = NET_RUN_WATCHDOG;
       n->cycle++;
       break;
@@ -1427,6 +1869,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   if (n->total % c->window && n->cycle >= n->total) accumulate_adaptive(n, &n->win[n->nwin - 1]);
   else accumulate_adaptive(n, NULL);
   n->r.cycles_run = n->cycle;
+  if (n->R > 1 && net_reduce(n)) status = NET_RUN_ERROR;
   return status;
 }
 
@@ -1453,17 +1896,18 @@ void net_get_results(const net *n, net_results *out) {
   out->adaptive_measured = n->r.adaptive_decisions - n->adaptive_at_warmup;
   uint64_t re = 0, cs = 0;
   for (unsigned s = 0; s < n->S; s++)
-    for (unsigned p = 0; p < n->P; p++) {
+    for (unsigned p = 0; n->sw[s] && p < n->P; p++) {
       uint32_t v;
       if (!asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_ROUTE_ERRORS), &v)) re += v;
       if (!asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_CREDIT_STALL), &v)) cs += v;
     }
-  out->route_errors = re;
-  out->credit_stalls = cs;
+  out->route_errors = n->reduced ? n->red_re : re; /* reduced: all ranks' */
+  out->credit_stalls = n->reduced ? n->red_cs : cs;
   uint64_t acnt[ASW_ACNT_NUM] = {0};
-  if (c->arn_entries)
+  if (n->reduced) memcpy(acnt, n->red_acnt, sizeof acnt);
+  else if (c->arn_entries)
     for (unsigned s = 0; s < n->S; s++)
-      for (unsigned p = 0; p < n->P; p++)
+      for (unsigned p = 0; n->sw[s] && p < n->P; p++)
         for (unsigned k = 0; k < ASW_ACNT_NUM; k++) {
           uint32_t v;
           if (!asw_reg_read(n->sw[s], ASW_REG_ARN_COUNTER(p, k), &v)) acnt[k] += v;
@@ -1545,7 +1989,8 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
       for (unsigned p = 0; p < n->P; p++) {
         if (n->peer[(size_t)sw * n->P + p].kind == PEER_NONE) continue;
         uint32_t v = 0;
-        asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
+        if (n->reduced) v = n->red_fout[(size_t)sw * n->P + p];
+        else if (n->sw[sw]) asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
         double u = n->cycle ? (double)v / (double)n->cycle : 0.0;
         int up = p >= down;
         sum[up] += u;
@@ -1573,9 +2018,9 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   double cpu = (double)clock() / CLOCKS_PER_SEC;
   fprintf(f, ",\n  \"wall_seconds\": %.3f, \"flit_hops_per_second\": %.0f, "
           "\"max_rss_kb\": %ld, \"cpu_seconds\": %.3f, "
-          "\"flit_hops_per_cpu_second\": %.0f, \"threads\": %u\n}\n", wall,
+          "\"flit_hops_per_cpu_second\": %.0f, \"threads\": %u, \"ranks\": %u\n}\n", wall,
           wall > 0 ? (double)r.flit_hops / wall : 0.0, rss_kb, cpu,
-          cpu > 0 ? (double)r.flit_hops / cpu : 0.0, n->nthreads);
+          cpu > 0 ? (double)r.flit_hops / cpu : 0.0, n->nthreads, n->R);
 }
 
 void net_write_csv(const net *n, FILE *f) {

@@ -44,6 +44,39 @@ typedef struct {
 /* net_new with an observer (copied; obs may be NULL). */
 net *net_new_observed(const net_cfg *cfg, const net_observer *obs, char *err,
                       size_t errlen);
+/* Distributed run (cfg.ranks > 1): this process is rank `rank` of `ranks`
+ * and simulates its share of the network (a block of pods: their end nodes
+ * and switches; the top-stage switches spread evenly); flits, credits and
+ * ARN messages on links between ranks are exchanged once per cycle. The
+ * transport is the caller's (cmodel/net/net_mpi.c: MPI); both callbacks are
+ * collective: every rank calls them in the same order.
+ * - exchange: sends len_out[r] bytes at out + off_out[r] to each rank r
+ *   (its own share included, len 0) together with `nh` words hdr_out[r*nh..]
+ *   and receives the words every rank sent it in hdr_in[r*nh..] and the
+ *   bytes in one buffer *in (owned by the transport, valid until the next
+ *   call) of *in_len bytes. Returns 0 or -1.
+ * - sum: element-wise sum over the ranks of u64[nu] and f64[nf], in place
+ *   on every rank. Returns 0 or -1.
+ * Results are byte-identical to the single-process run (rank 0 writes them
+ * after net_run); the packet ids differ (rank + ranks * k) but are never
+ * observable. */
+typedef struct {
+  void *ctx;
+  unsigned rank, ranks;
+  int (*exchange)(void *ctx, unsigned nh, const uint64_t *hdr_out, uint64_t *hdr_in,
+                  const void *out, const size_t *off_out, const size_t *len_out,
+                  const void **in, size_t *in_len);
+  int (*sum)(void *ctx, uint64_t *u, size_t nu, double *f, size_t nf);
+} net_comm;
+
+/* net_new for one rank of a distributed run: comm->ranks must equal
+ * cfg->ranks. Each rank builds only its own switches and end-node state. */
+net *net_new_part(const net_cfg *cfg, const net_comm *comm, char *err, size_t errlen);
+
+/* Messages and bytes this rank sent to other ranks so far (flits, credits,
+ * ARN messages; payload bytes without the per-cycle headers). */
+void net_comm_stats(const net *n, uint64_t *msgs, uint64_t *bytes, uint64_t *syncs);
+
 /* The elaboration parameters every switch of the network was built with. */
 void net_switch_config(const net *n, asw_config *out);
 /* Switch s (NULL if s is out of range): for the lockstep harness to step and
