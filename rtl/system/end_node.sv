@@ -135,7 +135,7 @@ module end_node #(
   logic [PW-1:0]  want;
   assign rvc = VW'(rx_vc_i);
 
-  assign hvc = VW'(hdest_q);
+  assign hvc = VW'(hdest_q) & VW'(V - 1);  // dest mod V (V a power of two)
 
   always_comb begin
     // destination and length of a new packet (docs/boards.md "Traffic")
