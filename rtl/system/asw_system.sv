@@ -69,6 +69,23 @@ module asw_system #(
   logic [7:0]   lat[P];
   logic [NCNT*CNTW-1:0] cnt[P];
 
+  // latency histogram: bin of each completing packet, ports per bin this cycle
+  logic [PIW:0] bin_cnt[NBIN];
+  always_comb begin
+    for (int unsigned b = 0; b < NBIN; b++) begin
+      bin_cnt[b] = '0;
+    end
+    for (int unsigned p = 0; p < P; p++) begin
+      logic [7:0] sh;
+      sh = lat[p] >> hshift_q;
+      for (int unsigned b = 0; b < NBIN; b++) begin
+        if (pkt_done[p] && ((b == NBIN - 1) ? (sh >= 8'(NBIN - 1)) : (sh == 8'(b)))) begin
+          bin_cnt[b] = bin_cnt[b] + 1'b1;
+        end
+      end
+    end
+  end
+
   logic gens_over, all_idle, any_err, quiet;
   assign gens_over = stop_q || (tcyc_q >= dur_q);
   assign all_idle = &idle;
@@ -103,17 +120,12 @@ module asw_system #(
     sys_err_d = 1'b0;
     sys_rdata_d = '0;
 
-    // test progress
+    // test progress: one adder per histogram bin, adding the ports that fall in it
     for (int unsigned p = 0; p < P; p++) begin
       infl_d = infl_d + CTW'(head_sent[p]) - CTW'(pkt_done[p]);
-      if (pkt_done[p]) begin
-        for (int unsigned b = 0; b < NBIN; b++) begin
-          if (((lat[p] >> hshift_q) >= 8'(NBIN - 1)) ? (b == NBIN - 1)
-                                                    : ((lat[p] >> hshift_q) == 8'(b))) begin
-            hist_d[b] = hist_d[b] + 1'b1;
-          end
-        end
-      end
+    end
+    for (int unsigned b = 0; b < NBIN; b++) begin
+      hist_d[b] = hist_q[b] + CNTW'(bin_cnt[b]);
     end
     if (running_q) begin
       if (quiet || drain_q[DRAIN]) begin
@@ -205,10 +217,21 @@ module asw_system #(
           12'h00B: sys_rdata_d = {29'd0, hshift_q};
           12'h00C: sys_rdata_d = tcyc_q;
           12'h00D: sys_rdata_d = 32'(infl_q);
-          12'h01?: sys_rdata_d = (sys_addr[3] == 1'b0) ? 32'(hist_q[sys_addr[2:0]]) : '0;
+          12'h01?: begin
+            for (int unsigned b = 0; b < NBIN; b++) begin
+              if (sys_addr[3:0] == 4'(b)) begin
+                sys_rdata_d = 32'(hist_q[b]);
+              end
+            end
+          end
           12'h1??: begin
-            if (32'(sys_addr[7:4]) < P && 32'(sys_addr[3:0]) < NCNT) begin
-              sys_rdata_d = 32'(cnt[PIW'(sys_addr[7:4])][32'(sys_addr[3:0]) * CNTW +: CNTW]);
+            // AND-OR selection (a variable part-select would become a barrel shifter)
+            for (int unsigned p = 0; p < P; p++) begin
+              for (int unsigned k = 0; k < NCNT; k++) begin
+                if (sys_addr[7:4] == 4'(p) && sys_addr[3:0] == 4'(k)) begin
+                  sys_rdata_d = sys_rdata_d | 32'(cnt[p][k*CNTW +: CNTW]);
+                end
+              end
             end
           end
           default: sys_rdata_d = '0;

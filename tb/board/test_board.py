@@ -239,12 +239,12 @@ def cmd_test(_ns):
     # bad frames during a running traffic test, which must still match the reference
     link = asw_board.Link(url, timeout=20)
     t3 = dict(seed=11, pattern="permutation", port=1, frac=128, len=4, randlen=1, load=200,
-              sink=256, cycles=60000, mask=3, hshift=2)
+              sink=256, cycles=400000, mask=3, hshift=2)
     link.swrite("SEED", 11)
     link.swrite("PATTERN", 1 | 1 << 8 | 128 << 16)
     link.swrite("LEN", 4 | 1 << 8)
     link.swrite("LOAD", 200 | 256 << 16)
-    link.swrite("DURATION", 60000)
+    link.swrite("DURATION", 400000)
     link.swrite("PORT_MASK", 3)
     link.swrite("HSHIFT", 2)
     link.write(0x15, 1)
