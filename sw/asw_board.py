@@ -282,8 +282,10 @@ def configure(link, info, ns):
         raise ValueError(f"--load {ns.load} is not in 0..256")
     if not 1 <= ns.sink <= 256:
         raise ValueError(f"--sink {ns.sink} is not in 1..256")
-    if not 1 <= ns.cycles < 2 ** 32:
-        raise ValueError(f"--cycles {ns.cycles} is not in 1..2^32-1")
+    top = min(2 ** 32 - 1, 2 ** (info["CNTW"] - 1))  # flit counters must not wrap
+    if not 1 <= ns.cycles <= top:
+        raise ValueError(f"--cycles {ns.cycles} is not in 1..{top} (counters are "
+                         f"{info['CNTW']} bits on this board)")
     mask = (1 << P) - 1 if ns.mask is None else ns.mask
     if mask >> P or mask < 0:
         raise ValueError(f"--mask 0x{mask:x} names ports beyond P={P}")
