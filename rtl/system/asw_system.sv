@@ -22,7 +22,8 @@ module asw_system #(
   parameter int unsigned AUTO_CYCLES = 1 << 20, // default DURATION
   parameter int unsigned BLINK = 22,     // heartbeat LED: bit BLINK of a free-running counter
   parameter int unsigned DRAIN = 24,     // a test not drained 2^DRAIN cycles after it stops fails
-  localparam int unsigned NCNT = 10,
+  localparam int unsigned NCNT = 10,  // port counters in the register map (k = 0..9)
+  localparam int unsigned NEV = 8,    // of which counted events, plus lat_sum in the bank
   localparam int unsigned NBIN = 8
 ) (
   input  logic       clk_i,
@@ -61,13 +62,12 @@ module asw_system #(
   logic [31:0] tcyc_q, tcyc_d;
   logic [CTW-1:0] infl_q, infl_d;
   logic [DRAIN:0] drain_q, drain_d;
-  logic [CNTW-1:0] hist_q[NBIN], hist_d[NBIN];
   logic        auto_q, init_done, activity;
 
   // end-node status
   logic [P-1:0] head_sent, pkt_done, idle, err;
-  logic [7:0]   lat[P];
-  logic [NCNT*CNTW-1:0] cnt[P];
+  logic [7:0]   lat[P], lat_max[P];
+  logic [NEV-1:0] ev[P];
 
   // latency histogram: bin of each completing packet, ports per bin this cycle
   logic [PIW:0] bin_cnt[NBIN];
@@ -85,6 +85,50 @@ module asw_system #(
       end
     end
   end
+
+  // ---- counters of the end nodes and the histogram: one block-RAM bank -------------
+  // counter p*NB9 + k: node p's event k (k < NEV) or its lat_sum (k = NEV); then the bins
+  localparam int unsigned NB9 = NEV + 1;
+  localparam int unsigned NBANK = P * NB9 + NBIN;
+  localparam int unsigned BIW = asw_pkg::idx_w(NBANK);
+  localparam int unsigned ANW = $clog2(P * NBANK + 1);   // holds a sweep of increments
+  localparam int unsigned AWW = 8 + $clog2(NBANK + 1);   // lat_sum: up to 255 per cycle
+  function automatic logic [NBANK-1:0] wide_mask();
+    logic [NBANK-1:0] m;
+    m = '0;
+    for (int unsigned p = 0; p < P; p++) begin
+      m[p * NB9 + NEV] = 1'b1;
+    end
+    return m;
+  endfunction
+  logic [NBANK*AWW-1:0] bank_inc;
+  logic          bank_req_q, bank_req_d, bank_valid, sys_rvalid_q, sys_rvalid_d;
+  logic [BIW-1:0] bank_idx_q, bank_idx_d;
+  logic [CNTW-1:0] bank_data;
+  always_comb begin
+    bank_inc = '0;
+    for (int unsigned p = 0; p < P; p++) begin
+      for (int unsigned k = 0; k < NEV; k++) begin
+        bank_inc[(p * NB9 + k) * AWW +: AWW] = AWW'(ev[p][k]);
+      end
+      bank_inc[(p * NB9 + NEV) * AWW +: AWW] = pkt_done[p] ? AWW'(lat[p]) : '0;
+    end
+    for (int unsigned b = 0; b < NBIN; b++) begin
+      bank_inc[(P * NB9 + b) * AWW +: AWW] = AWW'(bin_cnt[b]);
+    end
+  end
+  cnt_bank #(
+    .N(NBANK), .W(CNTW), .NW(ANW), .WW(AWW), .WIDE(wide_mask())
+  ) u_bank (
+    .clk_i,
+    .rst_ni,
+    .clear_i   (start),
+    .inc_i     (bank_inc),
+    .rd_req_i  (bank_req_q),
+    .rd_idx_i  (bank_idx_q),
+    .rd_valid_o(bank_valid),
+    .rd_data_o (bank_data)
+  );
 
   logic gens_over, all_idle, any_err, quiet;
   assign gens_over = stop_q || (tcyc_q >= dur_q);
@@ -113,19 +157,20 @@ module asw_system #(
     tcyc_d = tcyc_q;
     infl_d = infl_q;
     drain_d = drain_q;
-    for (int unsigned b = 0; b < NBIN; b++) begin
-      hist_d[b] = hist_q[b];
-    end
     start = 1'b0;
     sys_err_d = 1'b0;
     sys_rdata_d = '0;
+    sys_rvalid_d = sys_en;   // answered next cycle, except counters read from the bank
+    bank_req_d = bank_req_q && !bank_valid;
+    bank_idx_d = bank_idx_q;
+    if (bank_valid) begin
+      sys_rvalid_d = 1'b1;
+      sys_rdata_d = 32'(bank_data);
+    end
 
     // test progress: one adder per histogram bin, adding the ports that fall in it
     for (int unsigned p = 0; p < P; p++) begin
       infl_d = infl_d + CTW'(head_sent[p]) - CTW'(pkt_done[p]);
-    end
-    for (int unsigned b = 0; b < NBIN; b++) begin
-      hist_d[b] = hist_q[b] + CNTW'(bin_cnt[b]);
     end
     if (running_q) begin
       if (quiet || drain_q[DRAIN]) begin
@@ -218,20 +263,22 @@ module asw_system #(
           12'h00C: sys_rdata_d = tcyc_q;
           12'h00D: sys_rdata_d = 32'(infl_q);
           12'h01?: begin
-            for (int unsigned b = 0; b < NBIN; b++) begin
-              if (sys_addr[3:0] == 4'(b)) begin
-                sys_rdata_d = 32'(hist_q[b]);
-              end
+            if (32'(sys_addr[3:0]) < NBIN) begin
+              sys_rvalid_d = 1'b0;
+              bank_req_d = 1'b1;
+              bank_idx_d = BIW'(P * NB9) + BIW'(sys_addr[3:0]);
             end
           end
-          12'h1??: begin
-            // AND-OR selection (a variable part-select would become a barrel shifter)
+          12'h1??: begin  // lat_max here; the other counters are read from the bank
             for (int unsigned p = 0; p < P; p++) begin
-              for (int unsigned k = 0; k < NCNT; k++) begin
-                if (sys_addr[7:4] == 4'(p) && sys_addr[3:0] == 4'(k)) begin
-                  sys_rdata_d = sys_rdata_d | 32'(cnt[p][k*CNTW +: CNTW]);
-                end
+              if (sys_addr[7:4] == 4'(p) && sys_addr[3:0] == 4'(NCNT - 1)) begin
+                sys_rdata_d = 32'(lat_max[p]);
               end
+            end
+            if (32'(sys_addr[7:4]) < P && sys_addr[3:0] < 4'(NB9)) begin
+              sys_rvalid_d = 1'b0;
+              bank_req_d = 1'b1;
+              bank_idx_d = BIW'(sys_addr[7:4]) * BIW'(NB9) + BIW'(sys_addr[3:0]);
             end
           end
           default: sys_rdata_d = '0;
@@ -251,9 +298,6 @@ module asw_system #(
       tcyc_d = '0;
       infl_d = '0;
       drain_d = '0;
-      for (int unsigned b = 0; b < NBIN; b++) begin
-        hist_d[b] = '0;
-      end
     end
   end
 
@@ -279,11 +323,11 @@ module asw_system #(
       tcyc_q <= '0;
       infl_q <= '0;
       drain_q <= '0;
-      for (int unsigned b = 0; b < NBIN; b++) begin
-        hist_q[b] <= '0;
-      end
       sys_rdata_q <= '0;
       sys_err_q <= 1'b0;
+      sys_rvalid_q <= 1'b0;
+      bank_req_q <= 1'b0;
+      bank_idx_q <= '0;
       auto_q <= 1'b0;
     end else begin
       seed_q <= seed_d;
@@ -306,11 +350,11 @@ module asw_system #(
       tcyc_q <= tcyc_d;
       infl_q <= infl_d;
       drain_q <= drain_d;
-      for (int unsigned b = 0; b < NBIN; b++) begin
-        hist_q[b] <= hist_d[b];
-      end
       sys_rdata_q <= sys_rdata_d;
       sys_err_q <= sys_err_d;
+      sys_rvalid_q <= sys_rvalid_d;
+      bank_req_q <= bank_req_d;
+      bank_idx_q <= bank_idx_d;
       auto_q <= auto_q | init_done;
     end
   end
@@ -338,6 +382,7 @@ module asw_system #(
     .sys_addr_o  (sys_addr),
     .sys_wdata_o (sys_wdata),
     .sys_rdata_i (sys_rdata_q),
+    .sys_rvalid_i(sys_rvalid_q),
     .sys_err_i   (sys_err_q)
   );
 
@@ -385,7 +430,7 @@ module asw_system #(
 
   for (genvar p = 0; p < P; p++) begin : gen_node
     end_node #(
-      .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .INDEX(p), .CNTW(CNTW)
+      .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .INDEX(p)
     ) u_node (
       .clk_i,
       .rst_ni,
@@ -421,7 +466,8 @@ module asw_system #(
       .lat_o         (lat[p]),
       .idle_o        (idle[p]),
       .error_o       (err[p]),
-      .cnt_o         (cnt[p])
+      .ev_o          (ev[p]),
+      .lat_max_o     (lat_max[p])
     );
   end
 

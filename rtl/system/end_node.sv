@@ -1,6 +1,8 @@
 // end_node.sv — one end node of the board system (docs/boards.md "Traffic"): a traffic
 // generator feeding switch input INDEX and a checker/sink draining switch output INDEX,
-// with credit flow control on both links (contract §2, §9) and per-node counters.
+// with credit flow control on both links (contract §2, §9). Its counters live in
+// asw_system's cnt_bank: ev_o carries one bit per counted event (tx_pkts, tx_flits,
+// tx_stall, rx_pkts, rx_flits, err_hdr, err_seq, err_pay; rx_pkts with lat_o for lat_sum).
 // Random numbers come from the contract's 16-bit LFSR (rtl/lfsr.sv, §7.7), four streams
 // per node: destination (LFSR index INDEX), length (64 + INDEX), injection (128 + INDEX)
 // and sink credit return (192 + INDEX), all reseeded with SEED by start_i.
@@ -13,11 +15,10 @@ module end_node #(
   parameter int unsigned LMAX = 4,    // maximum packet length
   parameter int unsigned PW = 8,      // payload bits, a multiple of 8, 8..64
   parameter int unsigned INDEX = 0,   // this node's port
-  parameter int unsigned CNTW = 32,   // counter width
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned CRW = asw_pkg::cnt_w(BUF),
-  localparam int unsigned NCNT = 10   // counters, docs/boards.md "System registers"
+  localparam int unsigned NEV = 8     // counted events (docs/boards.md "System registers")
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -56,8 +57,9 @@ module end_node #(
   output logic            pkt_done_o,     // a tail was received this cycle
   output logic [7:0]      lat_o,          // its latency
   output logic            idle_o,         // nothing to send, no credit owed
-  output logic            error_o,        // some error counter is non-zero
-  output logic [NCNT*CNTW-1:0] cnt_o      // counter k at [k*CNTW +: CNTW]
+  output logic            error_o,        // a checker error occurred since start_i
+  output logic [NEV-1:0]  ev_o,           // events of the previous cycle, bit k: counter k
+  output logic [7:0]      lat_max_o       // largest latency since start_i
 );
   if (PW < 8 || PW > 64 || PW % 8 != 0) begin : gen_bad_pw
     $fatal(1, "end_node: PW=%0d must be a multiple of 8 in 8..64", PW);
@@ -117,7 +119,8 @@ module end_node #(
   logic [CRW-1:0] pend_q[V], pend_d[V];
   logic           crv_d;
   logic [2:0]     crvc_d;
-  logic [CNTW-1:0] cnt_q[NCNT], cnt_d[NCNT];
+  logic [NEV-1:0] ev_d;
+  logic           err_q, err_d;
   logic [7:0]     lmax_q, lmax_d;
   logic           done_d;
   logic [7:0]     lat_d;
@@ -161,9 +164,7 @@ module end_node #(
     for (int unsigned d = 0; d < P; d++) begin
       seqs_d[d] = seqs_q[d];
     end
-    for (int unsigned c = 0; c < NCNT; c++) begin
-      cnt_d[c] = cnt_q[c];
-    end
+    ev_d = '0;
     have_d = have_q;
     hdest_d = hdest_q;
     hlen_d = hlen_q;
@@ -207,13 +208,13 @@ module end_node #(
         clen_d = hlen_q;
         cseq_d = hseq_q;
         cvc_d = hvc;
-        cnt_d[0] = cnt_q[0] + 1'b1;
+        ev_d[0] = 1'b1;
       end else begin
-        cnt_d[2] = cnt_q[2] + 1'b1;
+        ev_d[2] = 1'b1;
       end
     end
     if (fv_d) begin
-      cnt_d[1] = cnt_q[1] + 1'b1;
+      ev_d[1] = 1'b1;
     end
     slot_free = !have_q || send_head;
     if (gen_on_i && slot_free) begin
@@ -256,7 +257,7 @@ module end_node #(
     crvc_d = '0;
     step_snk = 1'b0;
     if (rx_valid_i) begin
-      cnt_d[4] = cnt_q[4] + 1'b1;
+      ev_d[4] = 1'b1;
       if (rx_head_i) begin
         hsrc = PIW'(rx_hdr_i[31:16]);
         hdr_bad = act_q[rvc] || rx_hdr_i[15:0] != 16'(INDEX) || rx_hdr_i[31:16] >= 16'(P)
@@ -264,13 +265,13 @@ module end_node #(
                   || rx_hdr_i[47:44] != 4'd0 || rx_hdr_i[35:32] != 4'(INDEX) || rx_tail_i != (rx_hdr_i[43:36] == 8'd1);
         if (rx_hdr_i[31:16] < 16'(P)) begin
           if (rx_hdr_i[63:48] != exp_q[hsrc]) begin
-            cnt_d[6] = cnt_q[6] + 1'b1;
+            ev_d[6] = 1'b1;
           end
           exp_d[hsrc] = rx_hdr_i[63:48] + 16'd1;
         end
         want = {NB{pbyte(8'(rx_hdr_i[19:16]) << 4, rx_hdr_i[55:48], 8'd0)}};
         if (((rx_payload_i ^ want) >> 8) != '0) begin
-          cnt_d[7] = cnt_q[7] + 1'b1;
+          ev_d[7] = 1'b1;
         end
         act_d[rvc] = !rx_tail_i;
         rk_d[rvc] = 8'd1;
@@ -287,7 +288,7 @@ module end_node #(
       end else begin
         want = {NB{pbyte(8'(rsrc_q[rvc]) << 4, rseq_q[rvc][7:0], rk_q[rvc])}};
         if (rx_payload_i != want) begin
-          cnt_d[7] = cnt_q[7] + 1'b1;
+          ev_d[7] = 1'b1;
         end
         tail_bad = rx_tail_i != (rk_q[rvc] == rlen_q[rvc] - 8'd1);
         hdr_bad = tail_bad;
@@ -299,17 +300,16 @@ module end_node #(
         end
       end
       if (hdr_bad) begin
-        cnt_d[5] = cnt_q[5] + 1'b1;
+        ev_d[5] = 1'b1;
       end
     end
     if (done_d) begin
-      cnt_d[3] = cnt_q[3] + 1'b1;
-      cnt_d[8] = cnt_q[8] + CNTW'(lat_d);
+      ev_d[3] = 1'b1;
       if (lat_d > lmax_q) begin
         lmax_d = lat_d;
       end
     end
-    cnt_d[9] = CNTW'(lmax_d);
+    err_d = err_q | ev_d[5] | ev_d[6] | ev_d[7];
     // sink: returns at most one credit per cycle, lowest VC first
     begin
       any_wait = 1'b0;
@@ -350,9 +350,8 @@ module end_node #(
         seqs_q[d] <= '0;
         exp_q[d] <= '0;
       end
-      for (int unsigned c = 0; c < NCNT; c++) begin
-        cnt_q[c] <= '0;
-      end
+      ev_o <= '0;
+      err_q <= 1'b0;
       have_q <= 1'b0;
       hdest_q <= '0;
       hlen_q <= '0;
@@ -383,9 +382,8 @@ module end_node #(
         seqs_q[d] <= '0;
         exp_q[d] <= '0;
       end
-      for (int unsigned c = 0; c < NCNT; c++) begin
-        cnt_q[c] <= '0;
-      end
+      ev_o <= '0;
+      err_q <= 1'b0;
       have_q <= 1'b0;
       sending_q <= 1'b0;
       lmax_q <= '0;
@@ -409,9 +407,8 @@ module end_node #(
         seqs_q[d] <= seqs_d[d];
         exp_q[d] <= exp_d[d];
       end
-      for (int unsigned c = 0; c < NCNT; c++) begin
-        cnt_q[c] <= cnt_d[c];
-      end
+      ev_o <= ev_d;
+      err_q <= err_d;
       have_q <= have_d;
       hdest_q <= hdest_d;
       hlen_q <= hlen_d;
@@ -444,10 +441,8 @@ module end_node #(
     end
   end
   assign idle_o = !have_q && !sending_q && !tx_valid_o && !any_pend && !rx_cr_valid_o;
-  assign error_o = (cnt_q[5] != '0) || (cnt_q[6] != '0) || (cnt_q[7] != '0);
+  assign error_o = err_q;
+  assign lat_max_o = lmax_q;
   logic unused;
   assign unused = ^{pport_i, tx_cr_vc_i, rx_vc_i, r_inj[15:8], r_snk[15:8], rseq_q[0][15:8]};
-  for (genvar c = 0; c < NCNT; c++) begin : gen_cnt
-    assign cnt_o[c*CNTW +: CNTW] = cnt_q[c];
-  end
 endmodule

@@ -3,5 +3,6 @@
 rtl/system/uart_rx.sv
 rtl/system/uart_tx.sv
 rtl/system/host_bridge.sv
+rtl/system/cnt_bank.sv
 rtl/system/end_node.sv
 rtl/system/asw_system.sv

@@ -30,13 +30,15 @@ module host_bridge #(
   output logic [31:0] reg_wdata_o,
   input  logic        reg_rvalid_i,
   input  logic [31:0] reg_rdata_i,
-  // system register bus: access in cycle c, answer (rdata, err) in cycle c + 1
+  // system register bus: access in cycle c, answer (rvalid with rdata, err) in a later
+  // cycle (c + 1 for registers, up to a counter-bank sweep for counters)
   output logic        sys_en_o,
   output logic        sys_we_o,
   output logic [11:0] sys_addr_o,
   output logic [31:0] sys_wdata_o,
+  input  logic        sys_rvalid_i,
   input  logic [31:0] sys_rdata_i,
-  input  logic        sys_err_i      // the write was illegal (refused)
+  input  logic        sys_err_i      // with rvalid: the write was illegal (refused)
 );
   // Reply status codes (docs/boards.md).
   localparam logic [7:0] StOk = 8'h00;
@@ -186,12 +188,14 @@ module host_bridge #(
         state_d = SWait;
       end
       SWait: begin
-        if (f_cmd == CmdRead) begin
-          rdata_d = f_sys ? sys_rdata_i : reg_rdata_i;
-        end else if (f_sys && sys_err_i) begin
-          status_d = StIllegal;
+        if (!f_sys || sys_rvalid_i) begin
+          if (f_cmd == CmdRead) begin
+            rdata_d = f_sys ? sys_rdata_i : reg_rdata_i;
+          end else if (f_sys && sys_err_i) begin
+            status_d = StIllegal;
+          end
+          state_d = SReply;
         end
-        state_d = SReply;
       end
       SReply: begin
         tx_valid = 1'b1;
