@@ -36,7 +36,7 @@ BOARDS = {
                        note="does not fit yet: 145 % of the UP5K's logic cells (synth/README.md)"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
-                 cfg=SMALL, cntw=24, flash="iceprog -S build/boards/hx8k.bin"),
+                 cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
                   top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
                   cfg=dict(P=4, V=2, BUF=8, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
