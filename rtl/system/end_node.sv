@@ -270,7 +270,7 @@ module end_node #(
           exp_d[hsrc] = rx_hdr_i[63:48] + 16'd1;
         end
         want = {NB{pbyte(8'(rx_hdr_i[19:16]) << 4, rx_hdr_i[55:48], 8'd0)}};
-        if (((rx_payload_i ^ want) >> 8) != '0) begin
+        if (((rx_payload_i ^ want) & ~PW'(8'hFF)) != '0) begin  // bytes above byte 0
           ev_d[7] = 1'b1;
         end
         act_d[rvc] = !rx_tail_i;
