@@ -59,51 +59,56 @@ typedef struct {
   unsigned lat_q;
 } node;
 
-static asw_config C;
-static unsigned CNTW;
+/* The system's configuration, passed to every function (no global state). */
+typedef struct {
+  asw_config c;
+  unsigned cntw; /* counter width */
+} sysconf;
 
-static uint64_t cmask(uint64_t x) { return CNTW >= 64 ? x : x & ((1ull << CNTW) - 1); }
+static uint64_t cmask(const sysconf *g, uint64_t x) {
+  return g->cntw >= 64 ? x : x & ((1ull << g->cntw) - 1);
+}
 static uint8_t pbyte(unsigned src, unsigned seq, unsigned k) {
   return (uint8_t)((((seq & 0xFFu) ^ ((src & 15u) << 4)) + k) & 0xFFu);
 }
-static uint64_t prep(uint8_t b) { /* byte replicated over PW bits */
+static uint64_t prep(const sysconf *g, uint8_t b) { /* byte replicated over PW bits */
   uint64_t v = 0;
-  for (unsigned i = 0; i < C.payload_bits / 8; i++) v |= (uint64_t)b << (8 * i);
+  for (unsigned i = 0; i < g->c.payload_bits / 8; i++) v |= (uint64_t)b << (8 * i);
   return v;
 }
 
-static void node_start(node *n, unsigned p, unsigned seed) {
+static void node_start(const sysconf *g, node *n, unsigned p, unsigned seed) {
   memset(n, 0, sizeof *n);
   n->lf_dest = asw_lfsr_init((uint16_t)seed, p);
   n->lf_len = asw_lfsr_init((uint16_t)seed, 64 + p);
   n->lf_inj = asw_lfsr_init((uint16_t)seed, 128 + p);
   n->lf_snk = asw_lfsr_init((uint16_t)seed, 192 + p);
-  for (unsigned v = 0; v < C.vcs; v++) n->cred[v] = C.buf_flits;
+  for (unsigned v = 0; v < g->c.vcs; v++) n->cred[v] = g->c.buf_flits;
 }
 
-static int node_idle(const node *n) {
+static int node_idle(const sysconf *g, const node *n) {
   if (n->have || n->sending || n->fout.valid || n->crv) return 0;
-  for (unsigned v = 0; v < C.vcs; v++)
+  for (unsigned v = 0; v < g->c.vcs; v++)
     if (n->pend[v]) return 0;
   return 1;
 }
 
 /* One cycle of node p: inputs from the switch's outputs of this cycle. */
-static void node_step(node *n, unsigned p, const test_cfg *t, int gen_on, unsigned tcyc,
+static void node_step(const sysconf *g, node *n, unsigned p, const test_cfg *t, int gen_on, unsigned tcyc,
                       int crv_in, unsigned crvc_in, const asw_flit *rx) {
   node o = *n; /* state at the start of the cycle */
-  unsigned P = C.ports;
+  unsigned P = g->c.ports;
   asw_flit f = {0};
   int send_head = 0;
   if (o.sending) {
     f.valid = 1;
     f.tail = o.k == o.clen - 1;
     f.vc = (uint8_t)o.cvc;
-    f.payload = prep(pbyte(p, o.cseq, o.k));
+    f.payload = prep(g, pbyte(p, o.cseq, o.k));
     n->k = o.k + 1;
     n->sending = !f.tail;
   } else if (o.have) {
-    unsigned vc = o.hdest & (C.vcs - 1);
+    unsigned vc = o.hdest & (g->c.vcs - 1);
     if (o.cred[vc] >= o.hlen) {
       send_head = 1;
       n->cred[vc] -= o.hlen;
@@ -112,18 +117,18 @@ static void node_step(node *n, unsigned p, const test_cfg *t, int gen_on, unsign
       f.tail = o.hlen == 1;
       f.vc = (uint8_t)vc;
       f.hdr = asw_hdr_make(o.hdest, p, o.hdest & 15u, o.hlen, 0, 0, o.hseq);
-      f.payload = (prep(pbyte(p, o.hseq, 0)) & ~0xFFull) | ((tcyc + 1) & 0xFFu);
+      f.payload = (prep(g, pbyte(p, o.hseq, 0)) & ~0xFFull) | ((tcyc + 1) & 0xFFu);
       n->sending = o.hlen != 1;
       n->k = 1;
       n->clen = o.hlen;
       n->cseq = o.hseq;
       n->cvc = vc;
-      n->cnt[0] = cmask(o.cnt[0] + 1);
+      n->cnt[0] = cmask(g, o.cnt[0] + 1);
     } else {
-      n->cnt[2] = cmask(o.cnt[2] + 1);
+      n->cnt[2] = cmask(g, o.cnt[2] + 1);
     }
   }
-  if (f.valid) n->cnt[1] = cmask(o.cnt[1] + 1);
+  if (f.valid) n->cnt[1] = cmask(g, o.cnt[1] + 1);
   if (gen_on && (!o.have || send_head)) {
     uint16_t ri = asw_lfsr_next(o.lf_inj);
     n->lf_inj = ri;
@@ -155,18 +160,18 @@ static void node_step(node *n, unsigned p, const test_cfg *t, int gen_on, unsign
   unsigned lat = 0;
   if (rx->valid) {
     unsigned v = rx->vc;
-    n->cnt[4] = cmask(o.cnt[4] + 1);
+    n->cnt[4] = cmask(g, o.cnt[4] + 1);
     if (rx->head) {
       uint64_t h = rx->hdr;
       unsigned src = ASW_HDR_SRC(h), len = ASW_HDR_LEN(h), seq = ASW_HDR_SEQ(h);
       unsigned srci = src & ((1u << (P <= 1 ? 1 : 32 - __builtin_clz(P - 1))) - 1);
-      bad = o.act[v] || ASW_HDR_DEST(h) != p || src >= P || len == 0 || len > C.max_packet ||
+      bad = o.act[v] || ASW_HDR_DEST(h) != p || src >= P || len == 0 || len > g->c.max_packet ||
             ((h >> 44) & 15u) != 0 || ASW_HDR_SL(h) != (p & 15u) || rx->tail != (len == 1);
       if (src < P) {
-        if (seq != o.expect[src]) n->cnt[6] = cmask(o.cnt[6] + 1);
+        if (seq != o.expect[src]) n->cnt[6] = cmask(g, o.cnt[6] + 1);
         n->expect[src] = (uint16_t)(seq + 1);
       }
-      if (((rx->payload ^ prep(pbyte(src, seq, 0))) >> 8) != 0) n->cnt[7] = cmask(o.cnt[7] + 1);
+      if (((rx->payload ^ prep(g, pbyte(src, seq, 0))) >> 8) != 0) n->cnt[7] = cmask(g, o.cnt[7] + 1);
       n->act[v] = !rx->tail;
       n->rk[v] = 1;
       n->rlen[v] = len;
@@ -180,8 +185,8 @@ static void node_step(node *n, unsigned p, const test_cfg *t, int gen_on, unsign
     } else if (!o.act[v]) {
       bad = 1;
     } else {
-      if (rx->payload != prep(pbyte(o.rsrc[v], o.rseq[v], o.rk[v])))
-        n->cnt[7] = cmask(o.cnt[7] + 1);
+      if (rx->payload != prep(g, pbyte(o.rsrc[v], o.rseq[v], o.rk[v])))
+        n->cnt[7] = cmask(g, o.cnt[7] + 1);
       bad = rx->tail != (o.rk[v] == o.rlen[v] - 1);
       n->rk[v] = (o.rk[v] + 1) & 0xFFu;
       if (rx->tail) {
@@ -190,16 +195,16 @@ static void node_step(node *n, unsigned p, const test_cfg *t, int gen_on, unsign
         lat = (tcyc - o.rts[v]) & 0xFFu;
       }
     }
-    if (bad) n->cnt[5] = cmask(o.cnt[5] + 1);
+    if (bad) n->cnt[5] = cmask(g, o.cnt[5] + 1);
   }
   if (done) {
-    n->cnt[3] = cmask(o.cnt[3] + 1);
-    n->cnt[8] = cmask(o.cnt[8] + lat);
+    n->cnt[3] = cmask(g, o.cnt[3] + 1);
+    n->cnt[8] = cmask(g, o.cnt[8] + lat);
     if (lat > o.lmax) n->lmax = lat;
   }
   n->cnt[9] = n->lmax;
   int any = 0;
-  for (unsigned v = 0; v < C.vcs; v++) any |= o.pend[v] != 0;
+  for (unsigned v = 0; v < g->c.vcs; v++) any |= o.pend[v] != 0;
   n->crv = 0;
   n->crvc = 0;
   if (any) {
@@ -207,14 +212,14 @@ static void node_step(node *n, unsigned p, const test_cfg *t, int gen_on, unsign
     n->lf_snk = rs;
     if ((rs & 0xFFu) < t->sink) {
       n->crv = 1;
-      for (unsigned v = 0; v < C.vcs; v++)
+      for (unsigned v = 0; v < g->c.vcs; v++)
         if (o.pend[v]) {
           n->crvc = v;
           break;
         }
     }
   }
-  for (unsigned v = 0; v < C.vcs; v++)
+  for (unsigned v = 0; v < g->c.vcs; v++)
     n->pend[v] = o.pend[v] + (rx->valid && rx->vc == v) - (n->crv && n->crvc == v);
   n->done_q = done;
   n->lat_q = lat;
@@ -225,10 +230,10 @@ static int bad_arg(const char *what) {
   return 2;
 }
 
-static int parse_test(const char *s, test_cfg *t) {
-  *t = (test_cfg){.seed = 1, .pattern = 0, .port = 0, .frac = 128, .len = C.max_packet,
+static int parse_test(const sysconf *g, const char *s, test_cfg *t) {
+  *t = (test_cfg){.seed = 1, .pattern = 0, .port = 0, .frac = 128, .len = g->c.max_packet,
                   .randlen = 1, .load = 256, .sink = 256, .hshift = 0, .cycles = 1u << 20,
-                  .mask = (1ull << C.ports) - 1};
+                  .mask = (1ull << g->c.ports) - 1};
   char buf[1024];
   if (strlen(s) >= sizeof buf) return -1;
   strcpy(buf, s);
@@ -249,33 +254,33 @@ static int parse_test(const char *s, test_cfg *t) {
     unsigned long long x = strtoull(v, &end, 0);
     if (*v == 0 || *end || errno) return -1;
     if (!strcmp(k, "seed") && x < 65536) t->seed = (unsigned)x;
-    else if (!strcmp(k, "port") && x < C.ports) t->port = (unsigned)x;
+    else if (!strcmp(k, "port") && x < g->c.ports) t->port = (unsigned)x;
     else if (!strcmp(k, "frac") && x < 256) t->frac = (unsigned)x;
-    else if (!strcmp(k, "len") && x >= 1 && x <= C.max_packet) t->len = (unsigned)x;
+    else if (!strcmp(k, "len") && x >= 1 && x <= g->c.max_packet) t->len = (unsigned)x;
     else if (!strcmp(k, "randlen") && x <= 1) t->randlen = (unsigned)x;
     else if (!strcmp(k, "load") && x <= 256) t->load = (unsigned)x;
     else if (!strcmp(k, "sink") && x >= 1 && x <= 256) t->sink = (unsigned)x;
     else if (!strcmp(k, "hshift") && x <= 7) t->hshift = (unsigned)x;
     else if (!strcmp(k, "cycles") && x <= 0xFFFFFFFFull) t->cycles = x;
-    else if (!strcmp(k, "mask") && (x >> C.ports) == 0) t->mask = x;
+    else if (!strcmp(k, "mask") && (x >> g->c.ports) == 0) t->mask = x;
     else return -1;
   }
   return 0;
 }
 
-static int run_test(asw_switch *sw, const test_cfg *t) {
-  unsigned P = C.ports;
-  static node nodes[MAXP];
+static int run_test(const sysconf *g, asw_switch *sw, const test_cfg *t) {
+  unsigned P = g->c.ports;
+  node nodes[MAXP];
   asw_flit fin[MAXP], fout[MAXP];
   uint8_t cvc_in[MAXP], cvc_out[MAXP];
   uint64_t hist[NBIN] = {0};
   int64_t infl = 0;
   asw_reg_write(sw, ASW_REG_CNT_CLEAR, 1);
-  for (unsigned p = 0; p < P; p++) node_start(&nodes[p], p, t->seed);
+  for (unsigned p = 0; p < P; p++) node_start(g, &nodes[p], p, t->seed);
   uint64_t tc = 0;
   for (;; tc++) {
     int all_idle = 1;
-    for (unsigned p = 0; p < P; p++) all_idle &= node_idle(&nodes[p]);
+    for (unsigned p = 0; p < P; p++) all_idle &= node_idle(g, &nodes[p]);
     int gens_over = tc >= t->cycles;
     if (gens_over && all_idle && infl == 0) break;
     if (tc > t->cycles + (1ull << 24)) {
@@ -312,7 +317,7 @@ static int run_test(asw_switch *sw, const test_cfg *t) {
       asw_flit rx = {0};
       if (out.flit_mask >> p & 1) rx = fout[p];
       int gen_on = !gens_over && (t->mask >> p & 1);
-      node_step(n, p, t, gen_on, (unsigned)(tc & 0xFF), (int)(out.credit_mask >> p & 1),
+      node_step(g, n, p, t, gen_on, (unsigned)(tc & 0xFF), (int)(out.credit_mask >> p & 1),
                 cvc_out[p], &rx);
     }
   }
@@ -332,7 +337,7 @@ static int run_test(asw_switch *sw, const test_cfg *t) {
     printf("}}");
   }
   printf("], \"hist\": [");
-  for (unsigned b = 0; b < NBIN; b++) printf("%s%" PRIu64, b ? ", " : "", cmask(hist[b]));
+  for (unsigned b = 0; b < NBIN; b++) printf("%s%" PRIu64, b ? ", " : "", cmask(g, hist[b]));
   printf("], \"result\": \"%s\"}\n", errors ? "fail" : "pass");
   return 0;
 }
@@ -347,19 +352,21 @@ int main(int argc, char **argv) {
     if (!*argv[1 + i] || *end || x > 65536) return bad_arg("bad configuration number");
     v[i] = (unsigned)x;
   }
-  C = (asw_config){.ports = v[0], .vcs = v[1], .buf_flits = v[2], .max_packet = v[3],
+  sysconf conf;
+  const sysconf *g = &conf;
+  conf.c = (asw_config){.ports = v[0], .vcs = v[1], .buf_flits = v[2], .max_packet = v[3],
                    .payload_bits = v[4], .dest_bits = v[5], .table_entries = v[6], .voq = v[7],
                    .iters = v[8], .arn_entries = v[9]};
-  CNTW = v[10];
-  if (C.ports > MAXP || (C.vcs & (C.vcs - 1)) || C.payload_bits < 8 || C.payload_bits % 8 ||
-      CNTW < 8 || CNTW > 32)
+  conf.cntw = v[10];
+  if (g->c.ports > MAXP || (g->c.vcs & (g->c.vcs - 1)) || g->c.payload_bits < 8 || g->c.payload_bits % 8 ||
+      g->cntw < 8 || g->cntw > 32)
     return bad_arg("the board system needs P <= 32, V a power of two, PW a multiple of 8, "
                    "CNTW 8..32");
   char err[256];
-  asw_switch *sw = asw_switch_new(&C, err, sizeof err);
+  asw_switch *sw = asw_switch_new(&conf.c, err, sizeof err);
   if (!sw) return bad_arg(err);
   /* the host bridge's reset-time programming: FWD[d] = port d */
-  for (unsigned d = 0; d < C.ports && d < C.table_entries; d++)
+  for (unsigned d = 0; d < g->c.ports && d < g->c.table_entries; d++)
     asw_reg_write(sw, ASW_REG_FWD(d), 0x80000000u | d);
   int rc = 0, ntests = 0;
   for (int i = 12; i < argc && rc == 0; i++) {
@@ -370,11 +377,11 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(argv[i], "--test") && i + 1 < argc) {
       test_cfg t;
-      if (parse_test(argv[++i], &t) != 0) {
+      if (parse_test(g, argv[++i], &t) != 0) {
         fprintf(stderr, "sysref: bad test \"%s\"\n", argv[i]);
         rc = 2;
       } else {
-        rc = run_test(sw, &t);
+        rc = run_test(g, sw, &t);
         ntests++;
       }
     } else {
