@@ -188,7 +188,7 @@ module host_bridge #(
         state_d = SWait;
       end
       SWait: begin
-        if (!f_sys || sys_rvalid_i) begin
+        if (f_sys ? sys_rvalid_i : (f_cmd != CmdRead || reg_rvalid_i)) begin
           if (f_cmd == CmdRead) begin
             rdata_d = f_sys ? sys_rdata_i : reg_rdata_i;
           end else if (f_sys && sys_err_i) begin
@@ -250,7 +250,6 @@ module host_bridge #(
   end
   assign init_done_o = (state_q != SInit);
 
-  // reg_rvalid_i is implied by the fixed one-cycle read latency of both buses.
   logic unused;
-  assign unused = ^{reg_rvalid_i, f_addr[22:20]};
+  assign unused = ^f_addr[22:20];
 endmodule
