@@ -33,7 +33,7 @@ BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,
                        div=104, cfg=SMALL, flash="iceprog build/boards/icebreaker.bin",
-                       note="does not fit yet: 130 % of the UP5K's logic cells (synth/README.md)"),
+                       note="did not fit: 130 % of the UP5K's logic cells before the core's counter RAM (synth/README.md)"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
                  cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
