@@ -40,20 +40,21 @@ def sby_options(path):
 
 def run_sby(sbyfile, workdir):
     """Runs one sby job; returns (status PASS/FAIL/ERROR/TIMEOUT, seconds, failing
-    assertion or error lines)."""
+    assertion or error lines, rc == 0: the status the .sby expects, PASS unless it says
+    'expect fail')."""
     t0 = time.time()
     try:
         r = subprocess.run(SBY + ["-f", "-d", workdir, sbyfile], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
         out = r.stdout
     except subprocess.TimeoutExpired as e:
-        return "TIMEOUT", time.time() - t0, [f"no answer within {TIMEOUT} s"]
+        return "TIMEOUT", time.time() - t0, [f"no answer within {TIMEOUT} s"], False
     dt = time.time() - t0
     m = re.search(r"DONE \((\w+), rc=\d+\)", out)
     status = m.group(1) if m else "ERROR"
     detail = [ln.split("] ", 1)[-1] for ln in out.splitlines()
               if "failed assertion" in ln or "ERROR" in ln or "Assert failed" in ln]
-    return status, dt, detail
+    return status, dt, detail, r.returncode == 0
 
 
 def proof_names():
@@ -73,10 +74,13 @@ def cmd_prove(names):
             print(f"FAIL formal {name}: no {sby} (proofs: {' '.join(proof_names())})")
             failed += 1
             continue
-        status, dt, detail = run_sby(sby, os.path.join(OUT, name))
-        ok = status == "PASS"
-        print(f"{'PASS' if ok else 'FAIL'} formal {name}: {status} ({describe(name)}) {dt:.1f} s",
+        status, dt, detail, ok = run_sby(sby, os.path.join(OUT, name))
+        expect = "" if status == "PASS" else " as expected" if ok else ""
+        print(f"{'PASS' if ok else 'FAIL'} formal {name}: {status}{expect} ({describe(name)}) {dt:.1f} s",
               flush=True)
+        if ok and status == "FAIL":
+            for d in detail[:2]:
+                print("    " + d)
         if not ok:
             for d in detail[:6]:
                 print("    " + d)
@@ -154,7 +158,7 @@ def cmd_mutants(names):
         msby = os.path.join(d, m["proof"] + ".sby")
         with open(msby, "w") as f:
             f.write(text)
-        status, dt, detail = run_sby(msby, os.path.join(d, "run"))
+        status, dt, detail, _ = run_sby(msby, os.path.join(d, "run"))
         ok = status == "FAIL"
         where = ""
         for dl in detail:

@@ -25,6 +25,8 @@ module fv_islip #(
                                      // head (VOQ = 0; with VOQ = 1 the per-input VC pointer can
                                      // starve one (VC, output) queue: see formal/README.md)
   parameter int unsigned WAITVC = 8, // its bound, < 32
+  parameter bit VCONE = 1,           // PERVC: assume one output per VC head (VOQ = 0)
+  parameter int unsigned FIXREQ = 0, // nonzero: the requests are this constant (P*V*P <= 32)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned NR = P*V*P
@@ -107,12 +109,13 @@ module fv_islip #(
 
   always_comb begin
     assume (rst_ni == !init_q);
+    if (FIXREQ != 0) assume (32'(req_i) == FIXREQ);
     // environment: a request stays up until served
     if (!init_q) begin
       for (int unsigned k = 0; k < NR; k++) begin
         if (req_q[k] && !served_q[k]) assume (req_i[k]);
       end
-      if (PERVC) begin
+      if (PERVC && VCONE) begin
         for (int unsigned k = 0; k < P*V; k++) assume ($onehot0(req_i[k*P +: P]));
       end
     end
