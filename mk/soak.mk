@@ -4,8 +4,8 @@
 # gives the measured speed); it runs under nice.
 #   make soak-long [SOAK_LONG_CONFIGS=50] [SOAK_LONG_CYCLES=1000000000] [SOAK_LONG_BUILDS=0]
 #                  [SOAK_LONG_SEED=1]      (SOAK_LONG_BUILDS=N: only N parameter sets)
-#   make test-soak-long    a short one in make test: 6 configurations over 2 parameter
-#                          sets, 1.2 M cycles
+#   make test-soak-long    a short one in make test: 8 random configurations (run options
+#                          and seeds) over the parameter sets test-cosim builds, 1.6 M cycles
 SOAK_LONG_CONFIGS ?= 50
 SOAK_LONG_CYCLES ?= 1000000000
 SOAK_LONG_BUILDS ?= 0
@@ -16,5 +16,5 @@ soak-long:
 	@nice -n $(SOAK_NICE) $(PYTHON) tb/soak_long.py --configs $(SOAK_LONG_CONFIGS) \
 	  --cycles $(SOAK_LONG_CYCLES) --builds $(SOAK_LONG_BUILDS) --seed $(SOAK_LONG_SEED)
 test-soak-long:
-	@$(PYTHON) tb/soak_long.py --configs 6 --cycles 1200000 --builds 2 --seed 7
+	@$(PYTHON) tb/soak_long.py --configs 8 --cycles 1600000 --matrix --seed 7
 TEST_TARGETS += test-soak-long

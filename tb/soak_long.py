@@ -8,10 +8,12 @@ thresholds and timers are then drawn by the run itself), a traffic scenario and 
 seed. Every parameter set is checked by the C model's legality rules (tb/cfgcheck) and
 built once (cached under build/cosim/). The cycles are shared equally by the runs.
 
-  soak_long.py [--configs 50] [--cycles 1000000000] [--builds N] [--seed 1] [--list]
+  soak_long.py [--configs 50] [--cycles 1000000000] [--builds N] [--seed 1] [--matrix] [--list]
 
 --builds N draws only N parameter sets (the runs reuse them in turn): fewer Verilator
-builds for a shorter run. Prints one line per run and the totals (cycles, configurations,
+builds for a shorter run. --matrix uses the parameter sets of make test-cosim's matrix
+(tb/cosim.py CFG, those MATRIX uses, already built there) instead of drawing them: the short soak of
+make test costs simulation time only. Prints one line per run and the totals (cycles, configurations,
 build and simulation time, simulation speed), closes with "soak-long: N passed, N failed"."""
 import argparse
 import os
@@ -77,6 +79,7 @@ def main():
     ap.add_argument("--cycles", type=int, default=10**9, help="total switch-cycles")
     ap.add_argument("--builds", type=int, default=0, help="distinct parameter sets (0: one per configuration)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--matrix", action="store_true", help="the matrix's parameter sets (tb/cosim.py CFG)")
     ap.add_argument("--list", action="store_true", help="print the configurations, run nothing")
     ns = ap.parse_args()
     for name in ("configs", "cycles", "seed"):
@@ -88,7 +91,11 @@ def main():
     rng = random.Random(ns.seed)
     nbuilds = ns.builds or ns.configs
     # about 3 in 5 parameter sets carry the ARN hardware, so every ARN mode is drawn often
-    params = [draw_params(rng, with_arn=(k % 5 in (0, 2, 3))) for k in range(min(nbuilds, ns.configs))]
+    if ns.matrix:
+        keys = sorted({m[0] for m in cosim.MATRIX})
+        params = [cosim.CFG[k] for k in keys][:min(nbuilds, ns.configs)]
+    else:
+        params = [draw_params(rng, with_arn=(k % 5 in (0, 2, 3))) for k in range(min(nbuilds, ns.configs))]
     per_run = ns.cycles // ns.configs
     runs = []
     for k in range(ns.configs):
