@@ -8,12 +8,14 @@ thresholds and timers are then drawn by the run itself), a traffic scenario and 
 seed. Every parameter set is checked by the C model's legality rules (tb/cfgcheck) and
 built once (cached under build/cosim/). The cycles are shared equally by the runs.
 
-  soak_long.py [--configs 50] [--cycles 1000000000] [--builds N] [--seed 1] [--matrix] [--list]
+  soak_long.py [--configs 50] [--cycles 1000000000] [--builds N] [--seed 1] [--matrix]
+               [--refonly] [--list]
 
 --builds N draws only N parameter sets (the runs reuse them in turn): fewer Verilator
 builds for a shorter run. --matrix uses the parameter sets of make test-cosim's matrix
 (tb/cosim.py CFG, those MATRIX uses, already built there) instead of drawing them: the short soak of
-make test costs simulation time only. Prints one line per run and the totals (cycles, configurations,
+make test costs simulation time only. --refonly runs the C side alone (tb/refsim.c under
+ASan/UBSan, with the same stimulus and checks), as REFONLY=1 does for make soak. Prints one line per run and the totals (cycles, configurations,
 build and simulation time, simulation speed), closes with "soak-long: N passed, N failed"."""
 import argparse
 import os
@@ -80,6 +82,7 @@ def main():
     ap.add_argument("--builds", type=int, default=0, help="distinct parameter sets (0: one per configuration)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--matrix", action="store_true", help="the matrix's parameter sets (tb/cosim.py CFG)")
+    ap.add_argument("--refonly", action="store_true", help="the C side alone (tb/refsim.c, ASan/UBSan)")
     ap.add_argument("--list", action="store_true", help="print the configurations, run nothing")
     ns = ap.parse_args()
     for name in ("configs", "cycles", "seed"):
@@ -115,7 +118,7 @@ def main():
         t = cosim.tag(cfg)
         if t not in exes:
             t0 = time.time()
-            exes[t] = cosim.build(cfg, "rtl")
+            exes[t] = cosim.build(cfg, "ref" if ns.refonly else "rtl")
             t_build += time.time() - t0
         label = f"soak{k}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
         t0 = time.time()
@@ -137,7 +140,7 @@ def main():
         failed += not ok
     print(f"soak-long: {total} switch-cycles, {ns.configs} configurations over {len(exes)} "
           f"parameter sets, seed {ns.seed}")
-    print(f"soak-long: Verilator builds {t_build:.0f} s (cached builds cost nothing), "
+    print(f"soak-long: builds {t_build:.0f} s (cached builds cost nothing), "
           f"simulation {t_sim:.0f} s, {total / max(t_sim, 1e-9):.0f} switch-cycles/s")
     print(f"soak-long: {passed} passed, {failed} failed")
     return 1 if failed else 0
