@@ -22,6 +22,7 @@ include $(wildcard mk/arn.mk)
 include $(wildcard mk/tbnet.mk)
 include $(wildcard mk/docs.mk)
 include $(wildcard mk/fuzz.mk)
+include $(wildcard mk/eco.mk)
 
 .PHONY: all test clean study build
 all: deps build study

@@ -1,0 +1,84 @@
+# Ecosystem (issue 13, items 2-5): the C model as a library others link
+# (libarnswitch + headers + pkg-config, make install), its SystemVerilog DPI-C
+# wrapper (dpi/), the Python binding (sw/arnswitch/), the AXI wrapper (rtl/axi/,
+# cocotb test in tb/axi/), the FuseSoC core (arnswitch.core) and the SystemRDL
+# register description (rtl/regs.rdl). See cmodel/lib/README.md, dpi/README.md,
+# rtl/axi/README.md.
+#   make install PREFIX=/opt/arnswitch   lib/libarnswitch.{a,so}, include/arnswitch/,
+#                                        lib/pkgconfig/arnswitch.pc, bin/asw, share/arnswitch/
+#   make lib                             build/lib/libarnswitch.{a,so} only
+#   make test-lib test-dpi test-axi test-fusesoc test-rdl
+
+# ---- libarnswitch -------------------------------------------------------------
+ASW_LIB_VERSION := 1.0.0
+ASW_LIB_SOVERSION := 1
+PREFIX ?= /usr/local
+LIBDIR := $(BUILD)/lib
+# Public API: the headers installed; every other cmodel/*.h is internal.
+ASW_PUBLIC_HDRS := cmodel/asw_switch.h cmodel/asw_table.h
+ASW_LIB_OBJS := $(CMODEL_SRCS:cmodel/%.c=$(LIBDIR)/obj/%.o)
+ASW_LIB_A := $(LIBDIR)/libarnswitch.a
+ASW_LIB_SO := $(LIBDIR)/libarnswitch.so.$(ASW_LIB_VERSION)
+ASW_LIB_SYMS := $(LIBDIR)/arnswitch.syms
+
+$(LIBDIR)/obj/%.o: cmodel/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+-include $(ASW_LIB_OBJS:.o=.d)
+
+# The exported symbols are the functions the public headers declare (static
+# inline helpers are not symbols); test-lib checks both libraries export these
+# and nothing else.
+$(ASW_LIB_SYMS): $(ASW_PUBLIC_HDRS) mk/eco.mk
+	@mkdir -p $(dir $@)
+	sed -nE 's/^(const )?[a-z_0-9]+ \**(asw_[a-z0-9_]+)\(.*/\2/p' $(ASW_PUBLIC_HDRS) | sort > $@
+	@test -s $@ || { echo "no API symbol found in $(ASW_PUBLIC_HDRS)"; exit 1; }
+$(LIBDIR)/arnswitch.map: $(ASW_LIB_SYMS)
+	{ echo 'ARNSWITCH_$(ASW_LIB_SOVERSION) {'; echo '  global:'; sed 's/.*/    &;/' $<; \
+	  echo '  local: *;'; echo '};'; } > $@
+# Shared: a version script keeps only the API global.
+$(ASW_LIB_SO): $(ASW_LIB_OBJS) $(LIBDIR)/arnswitch.map
+	$(CC) -shared -Wl,-soname,libarnswitch.so.$(ASW_LIB_SOVERSION) \
+	  -Wl,--version-script=$(LIBDIR)/arnswitch.map -Wl,--no-undefined -o $@ $(ASW_LIB_OBJS) -lm
+	ln -sf libarnswitch.so.$(ASW_LIB_VERSION) $(LIBDIR)/libarnswitch.so.$(ASW_LIB_SOVERSION)
+	ln -sf libarnswitch.so.$(ASW_LIB_SOVERSION) $(LIBDIR)/libarnswitch.so
+# Static: the objects are prelinked into one and every non-API symbol made
+# local, so a program linking the archive cannot clash with the model's
+# internal names (asw_lfsr_next, asw_regs_read, ...).
+$(ASW_LIB_A): $(ASW_LIB_OBJS) $(ASW_LIB_SYMS)
+	ld -r -o $(LIBDIR)/arnswitch_all.o $(ASW_LIB_OBJS)
+	objcopy --keep-global-symbols=$(ASW_LIB_SYMS) $(LIBDIR)/arnswitch_all.o $(LIBDIR)/arnswitch.o
+	rm -f $@ && ar rcs $@ $(LIBDIR)/arnswitch.o
+
+.PHONY: lib install test-lib lib-example
+lib: $(ASW_LIB_A) $(ASW_LIB_SO)
+
+# make install PREFIX=DIR [DESTDIR=STAGE]: the libraries, the public headers
+# (include/arnswitch/), the pkg-config file, the asw program, the DPI wrapper
+# sources and the Python binding (share/arnswitch/).
+install: lib $(BUILD)/asw
+	@d='$(DESTDIR)$(PREFIX)'; set -e; \
+	install -d "$$d/lib/pkgconfig" "$$d/include/arnswitch" "$$d/bin" \
+	  "$$d/share/arnswitch/dpi" "$$d/share/arnswitch/python/arnswitch"; \
+	install -m 644 $(ASW_LIB_A) "$$d/lib/"; \
+	install -m 755 $(ASW_LIB_SO) "$$d/lib/"; \
+	ln -sf libarnswitch.so.$(ASW_LIB_VERSION) "$$d/lib/libarnswitch.so.$(ASW_LIB_SOVERSION)"; \
+	ln -sf libarnswitch.so.$(ASW_LIB_SOVERSION) "$$d/lib/libarnswitch.so"; \
+	install -m 644 $(ASW_PUBLIC_HDRS) "$$d/include/arnswitch/"; \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ASW_LIB_VERSION)|' \
+	  cmodel/lib/arnswitch.pc.in > "$$d/lib/pkgconfig/arnswitch.pc"; \
+	install -m 755 $(BUILD)/asw "$$d/bin/"; \
+	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv "$$d/share/arnswitch/dpi/"; \
+	install -m 644 sw/arnswitch/*.py "$$d/share/arnswitch/python/arnswitch/"; \
+	echo "installed libarnswitch $(ASW_LIB_VERSION) in $$d"
+
+# The example program built against an installation in build/lib-test/prefix.
+LIB_TEST_PREFIX := $(abspath $(BUILD))/lib-test/prefix
+lib-example:
+	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
+	@bash cmodel/lib/test_lib.sh $(LIB_TEST_PREFIX) $(BUILD)/lib-test example
+
+test-lib: deps
+	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
+	@bash cmodel/lib/test_lib.sh $(LIB_TEST_PREFIX) $(BUILD)/lib-test test
+TEST_TARGETS += test-lib
