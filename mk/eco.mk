@@ -57,7 +57,7 @@ lib: $(ASW_LIB_A) $(ASW_LIB_SO)
 # (include/arnswitch/), the pkg-config file, the asw program, the DPI wrapper
 # sources and the Python binding (share/arnswitch/).
 install: lib $(BUILD)/asw
-	@d='$(DESTDIR)$(PREFIX)'; set -e; \
+	@d='$(DESTDIR)$(abspath $(PREFIX))'; set -e; \
 	install -d "$$d/lib/pkgconfig" "$$d/include/arnswitch" "$$d/bin" \
 	  "$$d/share/arnswitch/dpi" "$$d/share/arnswitch/python/arnswitch"; \
 	install -m 644 $(ASW_LIB_A) "$$d/lib/"; \
@@ -65,7 +65,7 @@ install: lib $(BUILD)/asw
 	ln -sf libarnswitch.so.$(ASW_LIB_VERSION) "$$d/lib/libarnswitch.so.$(ASW_LIB_SOVERSION)"; \
 	ln -sf libarnswitch.so.$(ASW_LIB_SOVERSION) "$$d/lib/libarnswitch.so"; \
 	install -m 644 $(ASW_PUBLIC_HDRS) "$$d/include/arnswitch/"; \
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ASW_LIB_VERSION)|' \
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(ASW_LIB_VERSION)|' \
 	  cmodel/lib/arnswitch.pc.in > "$$d/lib/pkgconfig/arnswitch.pc"; \
 	install -m 755 $(BUILD)/asw "$$d/bin/"; \
 	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv "$$d/share/arnswitch/dpi/"; \
@@ -118,3 +118,73 @@ test-dpi: deps $(DPI_BIN)
 	else echo "FAIL dpi planted run failed for another reason"; tail -5 $(BUILD)/dpi/plant.log; fail=$$((fail+1)); fi; \
 	echo "dpi: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 TEST_TARGETS += test-dpi
+
+# ---- AXI4-Stream / AXI4-Lite wrapper (rtl/axi/), cocotb test against the C model -----
+# Toplevel tb/axi/tb_axis_switch.sv (P=4, V=2, BUF=16, LMAX=8, PW=32, DW=8, TABLE=32),
+# run in build/axi (results.xml there). make axi-sim [ASW_AXI_SEED=N] [ASW_AXI_PACKETS=N]
+AXI_SRCS := $(addprefix rtl/axi/,$(shell grep -v '^\#' rtl/axi/files.f))
+.PHONY: axi-sim test-axi lint-axi
+axi-sim: deps lib
+	@mkdir -p $(BUILD)/axi
+	@cd $(BUILD)/axi && nice -n 15 $(MAKE) --no-print-directory -s -f $(CURDIR)/tb/axi/Makefile \
+	  > sim.log 2>&1; rc=$$?; grep -E 'packets, .* flits|TESTS=' sim.log; \
+	  [ $$rc -eq 0 ] && grep -q 'FAIL=0' sim.log || { grep -E 'Error|assert' sim.log | head; exit 1; }
+
+# Lint of the wrapper on several parameter sets (verilator -Wall).
+AXI_LINT_CONFIGS := "-GP=4 -GV=2 -GBUF=16 -GLMAX=8 -GPW=32 -GDW=8 -GTABLE=16" "" \
+  "-GP=3 -GV=3 -GPW=0 -GDW=4 -GTABLE=16 -GVOQ=0 -GBUF=4 -GLMAX=4" "-GV=1 -GLMAX=1 -GBUF=1"
+lint-axi:
+	@pass=0; fail=0; for g in $(AXI_LINT_CONFIGS); do \
+	  if verilator --lint-only -Wall $$g --top-module asw_axis_switch $(RTL_SRCS) $(AXI_SRCS); then \
+	    pass=$$((pass+1)); else echo "FAIL lint asw_axis_switch $$g"; fail=$$((fail+1)); fi; done; \
+	echo "lint-axi: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+# The cocotb test (seed 1) must pass, and fail with a planted model difference.
+test-axi: deps lib lint-axi
+	@$(MAKE) --no-print-directory -s axi-sim && echo "PASS axi cocotb test (RTL = C model)" \
+	  && p=1 || { echo "FAIL axi cocotb test"; p=0; }; \
+	if ASW_AXI_PLANT=1 $(MAKE) --no-print-directory -s axi-sim > $(BUILD)/axi/plant.log 2>&1; then \
+	  echo "FAIL axi test passed with a planted model difference"; q=0; \
+	else echo "PASS axi test fails with a planted model difference"; q=1; fi; \
+	echo "axi: $$((p+q)) passed, $$((2-p-q)) failed"; [ $$((p+q)) -eq 2 ]
+TEST_TARGETS += test-axi
+
+# ---- FuseSoC core (arnswitch.core) ----------------------------------------------------
+# Run inside build/fusesoc so FuseSoC's outputs stay out of git. test-fusesoc runs the
+# lint target and sets up (edalize files, no tool run) sim, synth and the device targets.
+FUSESOC := cd $(BUILD)/fusesoc && fusesoc --cores-root $(CURDIR) run --build-root build
+FUSESOC_CORE := arnswitch:arnswitch:switch
+.PHONY: fusesoc-lint test-fusesoc
+fusesoc-lint: deps
+	@mkdir -p $(BUILD)/fusesoc
+	@$(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 || { tail -20 $(BUILD)/fusesoc/lint.log; exit 1; }
+	@echo "fusesoc lint: verilator --lint-only -Wall asw_axis_switch clean"
+test-fusesoc: deps
+	@mkdir -p $(BUILD)/fusesoc; pass=0; fail=0; \
+	if $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1; then \
+	  echo "PASS fusesoc run --target=lint"; pass=$$((pass+1)); \
+	else echo "FAIL fusesoc run --target=lint"; tail -20 $(BUILD)/fusesoc/lint.log; fail=$$((fail+1)); fi; \
+	for t in sim synth ecp5-25 ice40-hx8k; do \
+	  if $(FUSESOC) --setup --target=$$t $(FUSESOC_CORE) > setup-$$t.log 2>&1; then \
+	    echo "PASS fusesoc run --setup --target=$$t"; pass=$$((pass+1)); \
+	  else echo "FAIL fusesoc run --setup --target=$$t"; tail -5 $(BUILD)/fusesoc/setup-$$t.log; fail=$$((fail+1)); fi; done; \
+	echo "fusesoc: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+TEST_TARGETS += test-fusesoc
+
+# ---- SystemRDL register description (rtl/regs.rdl) ------------------------------------
+# make rdl: C header, Markdown table and the agreement checks (sw/rdl_regs.py) in build/rdl.
+.PHONY: rdl test-rdl
+rdl: deps
+	@$(PYTHON) sw/rdl_regs.py --out $(BUILD)/rdl
+# The checks, then a planted disagreement (an RTL copy with OCC moved) that must fail.
+test-rdl: deps
+	@$(PYTHON) sw/rdl_regs.py --out $(BUILD)/rdl; rc=$$?; \
+	mkdir -p $(BUILD)/rdl/planted; sed "s/RegOccBase = 20'h40000/RegOccBase = 20'h40800/" rtl/asw_pkg.sv \
+	  > $(BUILD)/rdl/planted/asw_pkg.sv; \
+	if $(PYTHON) sw/rdl_regs.py --out $(BUILD)/rdl/planted --pkg $(BUILD)/rdl/planted/asw_pkg.sv rtl/regs.sv \
+	  > $(BUILD)/rdl/planted/log 2>&1; then echo "FAIL rdl check passed a planted RTL address change"; \
+	  echo "rdl-planted: 0 passed, 1 failed"; exit 1; \
+	elif grep -q 'RegOccBase.*0x40800' $(BUILD)/rdl/planted/log; then \
+	  echo "rdl-planted: 1 passed, 0 failed"; else echo "rdl-planted: 0 passed, 1 failed"; exit 1; fi; \
+	exit $$rc
+TEST_TARGETS += test-rdl
