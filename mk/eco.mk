@@ -152,22 +152,23 @@ TEST_TARGETS += test-axi
 # ---- FuseSoC core (arnswitch.core) ----------------------------------------------------
 # Run inside build/fusesoc so FuseSoC's outputs stay out of git. test-fusesoc runs the
 # lint target and sets up (edalize files, no tool run) sim, synth and the device targets.
-FUSESOC := cd $(BUILD)/fusesoc && fusesoc --cores-root $(CURDIR) run --build-root build
+FUSESOC_DIR := $(abspath $(BUILD))/fusesoc
+FUSESOC := cd $(FUSESOC_DIR) && fusesoc --cores-root $(CURDIR) run --build-root build
 FUSESOC_CORE := arnswitch:arnswitch:switch
 .PHONY: fusesoc-lint test-fusesoc
 fusesoc-lint: deps
 	@mkdir -p $(BUILD)/fusesoc
-	@$(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 || { tail -20 $(BUILD)/fusesoc/lint.log; exit 1; }
+	@( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ) || { tail -20 $(FUSESOC_DIR)/lint.log; exit 1; }
 	@echo "fusesoc lint: verilator --lint-only -Wall asw_axis_switch clean"
 test-fusesoc: deps
 	@mkdir -p $(BUILD)/fusesoc; pass=0; fail=0; \
-	if $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1; then \
+	if ( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ); then \
 	  echo "PASS fusesoc run --target=lint"; pass=$$((pass+1)); \
-	else echo "FAIL fusesoc run --target=lint"; tail -20 $(BUILD)/fusesoc/lint.log; fail=$$((fail+1)); fi; \
+	else echo "FAIL fusesoc run --target=lint"; tail -20 $(FUSESOC_DIR)/lint.log; fail=$$((fail+1)); fi; \
 	for t in sim synth ecp5-25 ice40-hx8k; do \
-	  if $(FUSESOC) --setup --target=$$t $(FUSESOC_CORE) > setup-$$t.log 2>&1; then \
+	  if ( $(FUSESOC) --setup --target=$$t $(FUSESOC_CORE) > setup-$$t.log 2>&1 ); then \
 	    echo "PASS fusesoc run --setup --target=$$t"; pass=$$((pass+1)); \
-	  else echo "FAIL fusesoc run --setup --target=$$t"; tail -5 $(BUILD)/fusesoc/setup-$$t.log; fail=$$((fail+1)); fi; done; \
+	  else echo "FAIL fusesoc run --setup --target=$$t"; tail -5 $(FUSESOC_DIR)/setup-$$t.log; fail=$$((fail+1)); fi; done; \
 	echo "fusesoc: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 TEST_TARGETS += test-fusesoc
 
