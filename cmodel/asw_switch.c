@@ -1,5 +1,5 @@
 /* asw_switch.c — top of the C model: parameter checks, pipeline glue
- * (ST, SA, RC, IW in the order of contract §5), crossbar, output and credit
+ * (ST, SA, RQ, RC, IW in the order of contract §5), crossbar, output and credit
  * registers, register bus. See asw_switch.h.
  */
 #define _DEFAULT_SOURCE /* mmap flags and madvise (MADV_HUGEPAGE) */
@@ -27,6 +27,11 @@ typedef struct { /* route register of one input (§6) */
   uint32_t entry;
 } route_reg;
 
+typedef struct { /* route-result register of one input (§5: RC -> RQ) */
+  uint8_t vc, q; /* input VC and queue (VOQ ? oport : 0); route in the slot */
+  uint16_t slot;
+} route_res;
+
 typedef struct { /* streaming state of a busy input (§8) */
   uint8_t out, vc, ovc;
   uint8_t len; /* packet length, for the credit reservation after RC */
@@ -40,6 +45,7 @@ typedef struct { /* streaming state of a busy input (§8) */
 typedef struct {
   _Alignas(64) asw_flit out; /* output register of output p */
   route_reg rr;    /* route register of input p */
+  route_res ra;    /* route-result register of input p (valid: ra_mask) */
   stream_state st; /* streaming state of input p */
   uint16_t lfsr;   /* LFSR of input p */
   uint8_t cr_vc;   /* credit register of input p (valid: cr_mask) */
@@ -59,6 +65,7 @@ struct asw_switch {
   size_t slots_map_len; /* bytes mmap'ed for slots; 0: slots from calloc */
   port_state *port;     /* [P] */
   uint64_t rr_mask;     /* inputs whose route register is valid */
+  uint64_t ra_mask;     /* inputs whose route-result register is valid */
   uint64_t busy_in, busy_out;
   uint64_t nonempty_in; /* inputs with at least one non-empty queue */
   uint64_t held;        /* flits in all buffers */
@@ -242,7 +249,7 @@ void asw_switch_reset(asw_switch *sw) {
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
-  sw->rr_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
+  sw->rr_mask = sw->ra_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
   sw->held = 0;
   sw->out_mask = sw->cr_mask = 0;
   sw->rvalid = 0;
@@ -253,7 +260,7 @@ void asw_switch_reset(asw_switch *sw) {
 const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
 
 static int core_idle(const asw_switch *sw) {
-  return !(sw->busy_in | sw->rr_mask | sw->held | sw->out_mask | sw->cr_mask |
+  return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
            sw->rvalid);
 }
 
@@ -290,7 +297,8 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
       __builtin_prefetch(p + k);
     return;
   }
-  uint64_t act = (sw->busy_in | sw->nonempty_in | sw->rr_mask | in_mask) & sw->port_mask;
+  uint64_t act =
+      (sw->busy_in | sw->nonempty_in | sw->rr_mask | sw->ra_mask | in_mask) & sw->port_mask;
   if (level == 1) { /* per-port state of the active ports */
     uint64_t m = act | ((sw->busy_out | sw->cr_mask | sw->out_mask) & sw->port_mask);
     if (m) {
@@ -317,6 +325,7 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
     const asw_ibuf *b = &sw->in[p];
     if (sw->busy_in >> p & 1u) __builtin_prefetch(&b->slot[sw->port[p].st.slot]);
     if (sw->rr_mask >> p & 1u) __builtin_prefetch(&b->slot[sw->port[p].rr.slot]);
+    if (sw->ra_mask >> p & 1u) __builtin_prefetch(&b->slot[sw->port[p].ra.slot]);
     if (sw->nonempty_in >> p & 1u) __builtin_prefetch(b->q);
     if (in_mask >> p & 1u) {
       __builtin_prefetch(&b->free_stk[b->free_count ? b->free_count - 1 : 0], 1);
@@ -573,7 +582,8 @@ static void mark_adapted(asw_slot *h, unsigned v) {
 }
 
 /* RC (§7) with the input port controller of §15.5: route the packets whose
- * heads were written last cycle. */
+ * heads were written last cycle into the route-result registers (the route
+ * itself is kept in the head slot; RQ appends next cycle). */
 static void stage_rc(asw_switch *sw, int arn_on) {
   uint32_t *cnt = sw->regs.counters;
   const asw_regs *rg = &sw->regs;
@@ -588,7 +598,10 @@ static void stage_rc(asw_switch *sw, int arn_on) {
       r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
       h->oport = r.oport;
       h->ovc = r.ovc;
-      asw_ibuf_append(b, rr->vc, sw->cfg.voq ? r.oport : 0, rr->slot);
+      route_res *ra = &sw->port[i].ra;
+      ra->vc = rr->vc;
+      ra->q = (uint8_t)(sw->cfg.voq ? r.oport : 0);
+      ra->slot = rr->slot;
       if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
       if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
       continue;
@@ -616,20 +629,37 @@ static void stage_rc(asw_switch *sw, int arn_on) {
     }
     h->oport = r.oport;
     h->ovc = r.ovc;
-    unsigned q = sw->cfg.voq ? r.oport : 0;
-    asw_ibuf_append(b, rr->vc, q, rr->slot);
+    route_res *ra = &sw->port[i].ra;
+    ra->vc = rr->vc;
+    ra->q = (uint8_t)(sw->cfg.voq ? r.oport : 0);
+    ra->slot = rr->slot;
     if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
     if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
+  }
+  sw->ra_mask = sw->rr_mask;
+  sw->rr_mask = 0;
+}
+
+/* RQ (§5, §7.8): append the packets RC routed last cycle to their queues
+ * (after SA's pops: contract §5 rule 2); with §15 on, the appended queues'
+ * hot flags (§15.2). */
+static void stage_rq(asw_switch *sw, int arn_on) {
+  const asw_regs *rg = &sw->regs;
+  for (uint64_t m = sw->ra_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const route_res *ra = &sw->port[i].ra;
+    asw_ibuf *b = &sw->in[i];
+    asw_ibuf_append(b, ra->vc, ra->q, ra->slot);
     if (arn_on) {
-      asw_cd_occ(&sw->cd, i, rr->vc, q, asw_ibuf_occ(b, rr->vc, q), rg->hcdth,
-                 rg->lcdth);
-      if ((sw->rel_mask >> i & 1u) && sw->port[i].rel_vc == rr->vc &&
-          sw->port[i].rel_out == q)
+      asw_cd_occ(&sw->cd, i, ra->vc, ra->q, asw_ibuf_occ(b, ra->vc, ra->q),
+                 rg->hcdth, rg->lcdth);
+      if ((sw->rel_mask >> i & 1u) && sw->port[i].rel_vc == ra->vc &&
+          sw->port[i].rel_out == ra->q)
         sw->rel_mask &= ~(1ull << i); /* same queue: evaluated once */
     }
   }
-  sw->nonempty_in |= sw->rr_mask;
-  sw->rr_mask = 0;
+  sw->nonempty_in |= sw->ra_mask;
+  sw->ra_mask = 0;
 }
 
 /* §15 after RC: hot flags of queues ST released from (not appended to),
@@ -747,6 +777,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   if (sw->busy_in) stage_st(sw, arn_on);
   else sw->out_mask = sw->cr_mask = 0;
   uint64_t matched = stage_sa(sw);
+  if (sw->ra_mask) stage_rq(sw, arn_on);
   if (sw->rr_mask) stage_rc(sw, arn_on);
   if (arn_on) arn_cycle(sw, in, root_declared ? &root_ev : NULL);
   /* Credits reserved by this cycle's matches are taken only now: adaptive

@@ -99,6 +99,11 @@ typedef struct {
   uint32_t reg_rdata;
 } asw_outputs;
 
+/* Zero-load latency (contract §5): a head flit on an input in cycle t leaves
+ * on its output, and its credit goes upstream, in cycle t + 5 (IW, RC, RQ,
+ * SA, ST); the flits behind it follow back to back. */
+#define ASW_ZERO_LOAD_LATENCY 5u
+
 typedef struct asw_switch asw_switch;
 
 /* Creates a switch in its reset state (contract §14). Returns NULL on error

@@ -110,7 +110,7 @@ module asw_switch #(
   logic        fwd_we;
   logic [TW-1:0] fwd_addr;
   logic [15:0] fwd_wdata;
-  logic [15:0] fwd_rdata[P];
+  logic [TABLE-1:0] fwd_written;
 
   logic [P-1:0] ev_flits_out, ev_packets_out, ev_credit_stall, ev_sa_lost;
   logic [P-1:0] ev_route_errors, ev_adaptive;
@@ -154,7 +154,7 @@ module asw_switch #(
   logic [P*V*NQ*VW-1:0] q_ovc_all;
   logic [P*V*NQ*CW-1:0] occ_next_all;
   logic [TW-1:0]    arn_fwd_addr;
-  logic [15:0]      fwd_rdata2[P];
+  logic [15:0]      fwd_rdata2;
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
@@ -184,7 +184,9 @@ module asw_switch #(
     .fwd_we_o        (fwd_we),
     .fwd_addr_o      (fwd_addr),
     .fwd_wdata_o     (fwd_wdata),
-    .fwd_rdata_i     (fwd_rdata[0]),
+    .fwd_written_o   (fwd_written),
+    .fwd_raddr2_i    (arn_fwd_addr),
+    .fwd_rdata2_o    (fwd_rdata2),
     .ev_flits_in_i   (in_valid_i),
     .ev_flits_out_i  (ev_flits_out),
     .ev_packets_in_i (in_valid_i & in_head_i),
@@ -249,13 +251,16 @@ module asw_switch #(
 
   for (genvar i = 0; i < P; i++) begin : gen_input
     logic [SW-1:0]  iw_slot;
-    logic           rc_valid;
-    logic [VW-1:0]  rc_vc;
-    logic [SW-1:0]  rc_slot;
-    logic [7:0]     rc_len;
-    logic [PIW-1:0] rc_oport;
-    logic [VW-1:0]  rc_ovc;
-    logic           rc_mark;
+    logic           rq_valid;
+    logic [VW-1:0]  rq_vc;
+    logic [SW-1:0]  rq_slot;
+    logic [7:0]     rq_len;
+    logic [PIW-1:0] rq_oport;
+    logic [VW-1:0]  rq_ovc;
+    logic           rq_mark;
+    logic [15:0]    rq_dest;
+    logic           rq_adapted;
+    logic [2:0]     rq_orig_vc;
     logic [VW-1:0]  in_vc;
     assign in_vc = in_vc_i[i*3 +: VW];
 
@@ -271,10 +276,7 @@ module asw_switch #(
       .fwd_we_i      (fwd_we),
       .fwd_waddr_i   (fwd_addr),
       .fwd_wdata_i   (fwd_wdata),
-      .fwd_raddr_i   (fwd_addr),
-      .fwd_rdata_o   (fwd_rdata[i]),
-      .fwd_raddr2_i  (arn_fwd_addr),
-      .fwd_rdata2_o  (fwd_rdata2[i]),
+      .fwd_written_i (fwd_written),
       .mode_i        (mode),
       .trigger_i     (trigger),
       .stage_mask_i  (stage_mask),
@@ -296,13 +298,16 @@ module asw_switch #(
       .lk_alt_port_i (lk_alt_port[i*PIW +: PIW]),
       .cred_i        (cred),
       .cong_next_i   (cong_next),
-      .rc_valid_o    (rc_valid),
-      .rc_vc_o       (rc_vc),
-      .rc_slot_o     (rc_slot),
-      .rc_len_o      (rc_len),
-      .rc_oport_o    (rc_oport),
-      .rc_ovc_o      (rc_ovc),
-      .rc_mark_o     (rc_mark),
+      .rq_valid_o    (rq_valid),
+      .rq_vc_o       (rq_vc),
+      .rq_slot_o     (rq_slot),
+      .rq_len_o      (rq_len),
+      .rq_oport_o    (rq_oport),
+      .rq_ovc_o      (rq_ovc),
+      .rq_mark_o     (rq_mark),
+      .rq_dest_o     (rq_dest),
+      .rq_adapted_o  (rq_adapted),
+      .rq_orig_vc_o  (rq_orig_vc),
       .route_error_o (ev_route_errors[i]),
       .adaptive_o    (ev_adaptive[i])
     );
@@ -319,13 +324,16 @@ module asw_switch #(
       .in_hdr_i      (in_hdr_i[i*64 +: 64]),
       .in_payload_i  (in_payload_i[i*PWE +: PWE]),
       .iw_slot_o     (iw_slot),
-      .rc_valid_i    (rc_valid),
-      .rc_vc_i       (rc_vc),
-      .rc_slot_i     (rc_slot),
-      .rc_len_i      (rc_len),
-      .rc_oport_i    (rc_oport),
-      .rc_ovc_i      (rc_ovc),
-      .rc_mark_i     (rc_mark),
+      .rq_valid_i    (rq_valid),
+      .rq_vc_i       (rq_vc),
+      .rq_slot_i     (rq_slot),
+      .rq_len_i      (rq_len),
+      .rq_oport_i    (rq_oport),
+      .rq_ovc_i      (rq_ovc),
+      .rq_mark_i     (rq_mark),
+      .rq_dest_i     (rq_dest),
+      .rq_adapted_i  (rq_adapted),
+      .rq_orig_vc_i  (rq_orig_vc),
       .st_valid_o    (st_valid[i]),
       .st_out_o      (st_out[i]),
       .st_head_o     (st_head[i]),
@@ -562,7 +570,7 @@ module asw_switch #(
       .arn_in_valid_i,
       .arn_in_data_i,
       .fwd_addr_o      (arn_fwd_addr),
-      .fwd_entry_i     (fwd_rdata2[0]),
+      .fwd_entry_i     (fwd_rdata2),
       .cset_i          (cset),
       .cred_i          (cred),
       .lk_valid_i      (lk_valid),
@@ -632,7 +640,7 @@ module asw_switch #(
     assign unused_arn = ^{arn_in_valid_i, arn_in_data_i, lk_valid, lk_dest, lk_vc, hq_adapted,
                           q_valid_all, occ_touch_all, q_ovc_all, occ_next_all, arn_up, hcdth,
                           lcdth, fcth, crt_thr, arn_ttl, arn_clear, hot_cnt_port,
-                          fwd_rdata2[0]};
+                          fwd_rdata2};
     logic [15:0] unused_hq_dest;
     logic [2:0]  unused_hq_orig_vc;
     always_comb begin

@@ -4,6 +4,7 @@ fifo_fwft.sv
 rr_arbiter.sv
 max_tree.sv
 max_first.sv
+counter_ram.sv
 lfsr.sv
 credits.sv
 route_compute.sv

@@ -47,14 +47,17 @@ module input_buffer #(
   input  logic [63:0]        in_hdr_i,
   input  logic [PWE-1:0]     in_payload_i,
   output logic [SW-1:0]      iw_slot_o,      // slot the flit is written to
-  // RC: append a routed packet
-  input  logic               rc_valid_i,
-  input  logic [VW-1:0]      rc_vc_i,
-  input  logic [SW-1:0]      rc_slot_i,
-  input  logic [7:0]         rc_len_i,
-  input  logic [PIW-1:0]     rc_oport_i,
-  input  logic [VW-1:0]      rc_ovc_i,
-  input  logic               rc_mark_i,      // header leaves with adapted = 1, orig_vc = rc_vc_i
+  // RQ: append the packet of the route-result register (routed by RC last cycle)
+  input  logic               rq_valid_i,
+  input  logic [VW-1:0]      rq_vc_i,
+  input  logic [SW-1:0]      rq_slot_i,
+  input  logic [7:0]         rq_len_i,
+  input  logic [PIW-1:0]     rq_oport_i,
+  input  logic [VW-1:0]      rq_ovc_i,
+  input  logic               rq_mark_i,      // header leaves with adapted = 1, orig_vc = rq_vc_i
+  input  logic [15:0]        rq_dest_i,      // header fields kept with the queue heads (HQ)
+  input  logic               rq_adapted_i,
+  input  logic [2:0]         rq_orig_vc_i,
   // ST: flit sent this cycle (if st_valid_o) from the streaming packet
   output logic               st_valid_o,
   output logic [PIW-1:0]     st_out_o,
@@ -78,7 +81,7 @@ module input_buffer #(
   output logic [VW-1:0]      match_ovc_o,
   // occupancy per queue (§4), index v*NQ+q
   output logic [NQT*CW-1:0]  occ_o,
-  // §15 views, index v*NQ+q: queue heads at the start of the cycle, queues with an RC
+  // §15 views, index v*NQ+q: queue heads at the start of the cycle, queues with an RQ
   // append and/or ST release this cycle and their occupancy at the end of it
   output logic [NQT-1:0]     q_valid_o,
   output logic [NQT*VW-1:0]  q_ovc_o,
@@ -117,9 +120,6 @@ module input_buffer #(
   logic [CW-1:0]  occ_q[NQT];
   logic           rf_valid_q;    // pkt_mem's read data is the second packet of queue rf_q_q
   logic [QIW-1:0] rf_q_q;
-  logic [15:0]    iw_dest_q;     // header fields of last cycle's head flit (RC reads them now)
-  logic           iw_adapted_q;
-  logic [2:0]     iw_orig_vc_q;
   logic           busy_q;
   logic [PIW-1:0] s_out_q;
   logic [VW-1:0]  s_vc_q;
@@ -199,23 +199,23 @@ module input_buffer #(
   assign match_ovc_o = q_h_q[match_q_idx].ovc;
 
   // ---- queues: pop first, then append (contract §5 rule 2) --------------------
-  logic [QIW-1:0] rc_q_idx;
-  assign rc_q_idx = (VOQ != 0) ? QIW'(32'(rc_vc_i)*NQ + 32'(rc_oport_i)) : QIW'(rc_vc_i);
+  logic [QIW-1:0] rq_q_idx;
+  assign rq_q_idx = (VOQ != 0) ? QIW'(32'(rq_vc_i)*NQ + 32'(rq_oport_i)) : QIW'(rq_vc_i);
   logic [QIW-1:0] st_q_idx;
   assign st_q_idx = (VOQ != 0) ? QIW'(32'(s_vc_q)*NQ + 32'(s_out_q)) : QIW'(s_vc_q);
 
-  pkt_t rc_pkt;
+  pkt_t rq_pkt;
   always_comb begin
-    rc_pkt = '0;
-    rc_pkt.slot = rc_slot_i;
-    rc_pkt.len = rc_len_i;
-    rc_pkt.oport = rc_oport_i;
-    rc_pkt.ovc = rc_ovc_i;
-    rc_pkt.mark = rc_mark_i;
+    rq_pkt = '0;
+    rq_pkt.slot = rq_slot_i;
+    rq_pkt.len = rq_len_i;
+    rq_pkt.oport = rq_oport_i;
+    rq_pkt.ovc = rq_ovc_i;
+    rq_pkt.mark = rq_mark_i;
     if (HQ != 0) begin
-      rc_pkt.dest = iw_dest_q;
-      rc_pkt.adapted = iw_adapted_q;
-      rc_pkt.orig_vc = iw_orig_vc_q;
+      rq_pkt.dest = rq_dest_i;
+      rq_pkt.adapted = rq_adapted_i;
+      rq_pkt.orig_vc = rq_orig_vc_i;
     end
   end
 
@@ -240,7 +240,7 @@ module input_buffer #(
       logic [CW-1:0] n_pop;
       s_eff[k] = (rf_valid_q && (32'(rf_q_q) == k)) ? pkt_t'(pkt_rdata) : q_s_q[k];
       pop = match_valid_i && (32'(match_q_idx) == k);
-      app = rc_valid_i && (32'(rc_q_idx) == k);
+      app = rq_valid_i && (32'(rq_q_idx) == k);
       n_pop = q_n_q[k] - CW'(pop);
       q_h_d[k] = q_h_q[k];
       q_s_d[k] = s_eff[k];
@@ -251,16 +251,16 @@ module input_buffer #(
         q_h_d[k] = s_eff[k];
       end
       if (app) begin
-        q_tail_d[k] = rc_slot_i;
+        q_tail_d[k] = rq_slot_i;
         if (n_pop == '0) begin
-          q_h_d[k] = rc_pkt;
+          q_h_d[k] = rq_pkt;
         end else if (n_pop == CW'(1)) begin
-          q_s_d[k] = rc_pkt;
+          q_s_d[k] = rq_pkt;
         end else begin
           pkt_we = 1'b1;
           pkt_waddr = q_tail_q[k];
         end
-        occ_d[k] = occ_d[k] + CW'(rc_len_i);
+        occ_d[k] = occ_d[k] + CW'(rq_len_i);
       end
       if (st_valid_o && (32'(st_q_idx) == k)) begin
         occ_d[k] = occ_d[k] - CW'(1);
@@ -275,7 +275,7 @@ module input_buffer #(
       occ_o[k*CW +: CW] = occ_q[k];
       q_valid_o[k] = (q_n_q[k] != '0);
       q_ovc_o[k*VW +: VW] = q_h_q[k].ovc;
-      occ_touch_o[k] = (rc_valid_i && (32'(rc_q_idx) == k)) ||
+      occ_touch_o[k] = (rq_valid_i && (32'(rq_q_idx) == k)) ||
                        (st_valid_o && (32'(st_q_idx) == k));
       occ_next_o[k*CW +: CW] = occ_d[k];
     end
@@ -323,7 +323,7 @@ module input_buffer #(
     .clk_i,
     .we_i    (pkt_we),
     .waddr_i (pkt_waddr),
-    .wdata_i (rc_pkt),
+    .wdata_i (rq_pkt),
     .raddr_i (rf_addr),
     .rdata_o (pkt_rdata)
   );
@@ -384,11 +384,6 @@ module input_buffer #(
       s_vc_q <= match_vc_i;
       s_ovc_q <= q_h_q[match_q_idx].ovc;
       s_mark_q <= q_h_q[match_q_idx].mark;
-    end
-    if (in_valid_i && in_head_i) begin
-      iw_dest_q <= in_hdr_i[15:0];
-      iw_adapted_q <= in_hdr_i[44];
-      iw_orig_vc_q <= in_hdr_i[47:45];
     end
   end
 
@@ -475,9 +470,9 @@ module input_buffer #(
 
   // Coverage of the corner cases of §5 and §8 (reported by make coverage).
   cov_pop_append_same_queue: cover property (@(posedge clk_i)
-    chk_en_q && match_valid_i && rc_valid_i && (match_q_idx == rc_q_idx));
+    chk_en_q && match_valid_i && rq_valid_i && (match_q_idx == rq_q_idx));
   cov_pop_last_append_same_queue: cover property (@(posedge clk_i)
-    chk_en_q && match_valid_i && rc_valid_i && (match_q_idx == rc_q_idx) &&
+    chk_en_q && match_valid_i && rq_valid_i && (match_q_idx == rq_q_idx) &&
     (q_n_q[match_q_idx] == CW'(1)));
   cov_pop_refilling_queue: cover property (@(posedge clk_i)
     chk_en_q && match_valid_i && rf_valid_q && (match_q_idx == rf_q_q));

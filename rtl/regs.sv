@@ -43,11 +43,15 @@ module regs #(
   output logic [P*16*VW-1:0]   sl2vc_o,
   output logic                 seed_we_o,
   output logic [15:0]          seed_o,
-  // forwarding-table writes (to every input's copy) and read of copy 0
+  // forwarding-table writes (to every input's block-RAM copy), which entries were written
+  // since reset (an entry never written reads as 0), and the register side's own copy,
+  // read by the bus and by the ARN table (§15.3 step 4) through fwd_raddr2_i
   output logic                 fwd_we_o,
   output logic [TW-1:0]        fwd_addr_o,
   output logic [15:0]          fwd_wdata_o,
-  input  logic [15:0]          fwd_rdata_i,
+  output logic [TABLE-1:0]     fwd_written_o,
+  input  logic [TW-1:0]        fwd_raddr2_i,
+  output logic [15:0]          fwd_rdata2_o,
   // counter events of this cycle, one bit per port
   input  logic [P-1:0]         ev_flits_in_i,
   input  logic [P-1:0]         ev_flits_out_i,
@@ -109,7 +113,6 @@ module regs #(
   logic [31:0] reg_errors_q;
   logic [P-1:0] cset_q[4];
   logic [VW-1:0] sl2vc_q[P*16];
-  logic [31:0] cnt_q[P*NumCnt];
   logic        rvalid_q;
   logic [31:0] rdata_q;
 
@@ -206,6 +209,55 @@ module regs #(
   assign fwd_we_o = do_wr && is_fwd;
   assign fwd_addr_o = fwd_d[TW-1:0];
   assign fwd_wdata_o = {wd[31], wd[30], wd[17:16], wd[13:8], wd[5:0]};
+
+  // The written bits (reset 0; the FWD copies need no reset of their contents), the
+  // register bus's FWD copy (block RAM: a read's data joins the read data in the next
+  // cycle, like the counters) and, with ARN hardware, the ARN table's copy (asynchronous
+  // read: processARN reads FWD in the cycle it handles an event, §15.3).
+  logic [TABLE-1:0] fwd_written_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_written_q <= '0;
+    end else if (fwd_we_o) begin
+      fwd_written_q[fwd_addr_o] <= 1'b1;
+    end
+  end
+  assign fwd_written_o = fwd_written_q;
+
+  logic [15:0] fwd_bus_word;   // FWD[address of last cycle's read], as at that cycle's start
+  logic        fwd_rd_q;       // last cycle read a written FWD entry
+  logic [31:0] fwd_rdata;      // ... in the register layout (0 if none)
+  ram_1r1w #(.W(16), .DEPTH(TABLE)) u_fwd_bus_mem (
+    .clk_i,
+    .we_i    (fwd_we_o),
+    .waddr_i (fwd_addr_o),
+    .wdata_i (fwd_wdata_o),
+    .raddr_i (fwd_addr_o),
+    .rdata_o (fwd_bus_word)
+  );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_rd_q <= 1'b0;
+    end else begin
+      fwd_rd_q <= reg_en_i && !reg_we_i && is_fwd && fwd_written_q[fwd_addr_o];
+    end
+  end
+  assign fwd_rdata = fwd_rd_q ? {fwd_bus_word[15:14], 12'h0, fwd_bus_word[13:12], 2'h0,
+                                 fwd_bus_word[11:6], 2'h0, fwd_bus_word[5:0]} : 32'h0;
+
+  if (AE != 0) begin : gen_fwd_arn
+    logic [15:0] fwd_arn_mem[TABLE];
+    always_ff @(posedge clk_i) begin
+      if (fwd_we_o) begin
+        fwd_arn_mem[fwd_addr_o] <= fwd_wdata_o;
+      end
+    end
+    assign fwd_rdata2_o = fwd_written_q[fwd_raddr2_i] ? fwd_arn_mem[fwd_raddr2_i] : 16'h0;
+  end else begin : gen_no_fwd_arn
+    logic unused_raddr2;
+    assign unused_raddr2 = ^fwd_raddr2_i;
+    assign fwd_rdata2_o = 16'h0;
+  end
   assign seed_we_o = do_wr && (a == RegLfsrSeed);
   assign seed_o = wd[15:0];
 
@@ -222,6 +274,27 @@ module regs #(
 
   logic cnt_clear;
   assign cnt_clear = do_wr && (a == RegCntClear);
+
+  // The P*NumCnt counters of §12 in a counter RAM (one 32-bit adder per cycle, not one per
+  // counter); its read data joins the registered read data in the next cycle.
+  logic [P*NumCnt-1:0][0:0] cnt_ev;
+  logic [31:0] cnt_rdata;
+  always_comb begin
+    for (int unsigned p = 0; p < P; p++) begin
+      for (int unsigned k = 0; k < NumCnt; k++) begin
+        cnt_ev[p*NumCnt+k] = ev[k][p];
+      end
+    end
+  end
+  counter_ram #(.N(P * NumCnt), .EW(1)) u_counters (
+    .clk_i,
+    .rst_ni,
+    .ev_i     (cnt_ev),
+    .clear_i  (cnt_clear),
+    .rd_i     (reg_en_i && !reg_we_i && is_cnt),
+    .rd_idx_i (asw_pkg::idx_w(P * NumCnt)'(32'(cnt_p)*NumCnt + 32'(cnt_k))),
+    .rdata_o  (cnt_rdata)
+  );
 
   // ---- read mux (values at the start of the cycle) ---------------------------
   logic [31:0] rd;
@@ -256,14 +329,13 @@ module regs #(
     end else if (is_sl2vc) begin
       rd = 32'(sl2vc_q[32'(sl2vc_o_idx)*16 + 32'(sl2vc_s)]);
     end else if (is_cnt) begin
-      rd = cnt_q[32'(cnt_p)*NumCnt + 32'(cnt_k)];
+      rd = 32'h0;  // from the counter RAM (cnt_rdata), a cycle later
     end else if (is_occ) begin
       rd = 32'(occ_i[((32'(occ_i_idx)*V + 32'(occ_v))*NQ + 32'(occ_q_idx))*CW +: CW]);
     end else if (is_cred) begin
       rd = 32'(cred_i[(32'(cred_o_idx)*V + 32'(cred_v))*CW +: CW]);
     end else if (is_fwd) begin
-      rd = {fwd_rdata_i[15:14], 12'h0, fwd_rdata_i[13:12], 2'h0, fwd_rdata_i[11:6], 2'h0,
-            fwd_rdata_i[5:0]};
+      rd = 32'h0;  // from the bus FWD copy (fwd_rdata), a cycle later
     end else if (arn_rd_hit) begin
       rd = arn_rd;
     end
@@ -289,11 +361,6 @@ module regs #(
       for (int unsigned o = 0; o < P; o++) begin
         for (int unsigned s = 0; s < 16; s++) begin
           sl2vc_q[o*16+s] <= VW'(s % V);
-        end
-      end
-      for (int unsigned p = 0; p < P; p++) begin  // nested: Verilator unrolls <= 64 per loop
-        for (int unsigned k = 0; k < NumCnt; k++) begin
-          cnt_q[p*NumCnt+k] <= '0;
         end
       end
       rvalid_q <= 1'b0;
@@ -334,11 +401,6 @@ module regs #(
         end
         if (is_sl2vc) begin
           sl2vc_q[32'(sl2vc_o_idx)*16 + 32'(sl2vc_s)] <= wd[VW-1:0];
-        end
-      end
-      for (int unsigned p = 0; p < P; p++) begin
-        for (int unsigned k = 0; k < NumCnt; k++) begin
-          cnt_q[p*NumCnt+k] <= cnt_clear ? 32'd0 : cnt_q[p*NumCnt+k] + 32'(ev[k][p]);
         end
       end
     end
@@ -597,7 +659,7 @@ module regs #(
 
   // ---- outputs -----------------------------------------------------------------
   assign reg_rvalid_o = rvalid_q;
-  assign reg_rdata_o = rdata_q;
+  assign reg_rdata_o = rdata_q | cnt_rdata | fwd_rdata;
   assign mode_o = mode_q;
   assign trigger_o = trigger_q;
   assign stage_mask_o = stage_mask_q;

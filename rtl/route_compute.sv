@@ -1,5 +1,7 @@
-// route_compute.sv — route register, forwarding-table copy and route computation (RC)
-// of one input port (contract §6, §7). Every input has its own copy of FWD so all
+// route_compute.sv — route register, forwarding-table copy, route computation (RC) and
+// route-result register of one input port (contract §5, §6, §7): a head written (IW) in
+// cycle t is routed in t+1 into the route-result register, which the input buffer appends
+// to its queue (RQ) in t+2. Every input has its own copy of FWD so all
 // inputs can look up in the same cycle; the register block writes all copies together.
 module route_compute #(
   parameter int unsigned P = 8,
@@ -20,14 +22,12 @@ module route_compute #(
   input  logic [VW-1:0]     iw_vc_i,
   input  logic [SW-1:0]     iw_slot_i,
   input  logic [63:0]       iw_hdr_i,
-  // forwarding-table write (already checked for legality) and debug read port
+  // forwarding-table write (already checked for legality) and the entries written since
+  // reset (the others read as 0)
   input  logic              fwd_we_i,
   input  logic [TW-1:0]     fwd_waddr_i,
   input  logic [15:0]       fwd_wdata_i,  // asw_pkg FwdW layout
-  input  logic [TW-1:0]     fwd_raddr_i,
-  output logic [15:0]       fwd_rdata_o,
-  input  logic [TW-1:0]     fwd_raddr2_i,   // second read port (ARN table, §15.3 step 4)
-  output logic [15:0]       fwd_rdata2_o,
+  input  logic [TABLE-1:0]  fwd_written_i,
   // configuration (register values at the start of the cycle)
   input  logic [1:0]        mode_i,
   input  logic [1:0]        trigger_i,
@@ -52,72 +52,63 @@ module route_compute #(
   // credits at the start of the cycle and this cycle's 2TH flags
   input  logic [P*V*CW-1:0] cred_i,
   input  logic [P*V-1:0]    cong_next_i,
-  // RC result: append the packet to its queue
-  output logic              rc_valid_o,
-  output logic [VW-1:0]     rc_vc_o,
-  output logic [SW-1:0]     rc_slot_o,
-  output logic [7:0]        rc_len_o,
-  output logic [PIW-1:0]    rc_oport_o,
-  output logic [VW-1:0]     rc_ovc_o,
-  output logic              rc_mark_o,       // stored header gets adapted = 1, orig_vc = rc_vc_o
+  // route-result register (RC of the previous cycle): RQ appends the packet to its queue
+  output logic              rq_valid_o,
+  output logic [VW-1:0]     rq_vc_o,
+  output logic [SW-1:0]     rq_slot_o,
+  output logic [7:0]        rq_len_o,
+  output logic [PIW-1:0]    rq_oport_o,
+  output logic [VW-1:0]     rq_ovc_o,
+  output logic              rq_mark_o,       // stored header gets adapted = 1, orig_vc = rq_vc_o
+  output logic [15:0]       rq_dest_o,       // header fields §15 reads from queue heads
+  output logic              rq_adapted_o,
+  output logic [2:0]        rq_orig_vc_o,
+  // RC this cycle: counter pulses
   output logic              route_error_o,   // counter pulse (§7.5)
   output logic              adaptive_o       // counter pulse (§7.3)
 );
-  // ---- forwarding-table copy --------------------------------------------
-  logic [15:0] fwd_mem[TABLE];
-  logic [TABLE-1:0] fwd_written_q;  // entries never written since reset read as 0
-
-  always_ff @(posedge clk_i) begin
-    if (fwd_we_i) begin
-      fwd_mem[fwd_waddr_i] <= fwd_wdata_i;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fwd_written_q <= '0;
-    end else if (fwd_we_i) begin
-      fwd_written_q[fwd_waddr_i] <= 1'b1;
-    end
-  end
-
-  assign fwd_rdata_o = fwd_written_q[fwd_raddr_i] ? fwd_mem[fwd_raddr_i] : 16'h0;
-  assign fwd_rdata2_o = fwd_written_q[fwd_raddr2_i] ? fwd_mem[fwd_raddr2_i] : 16'h0;
-
-  // ---- route register (IW) ----------------------------------------------
-  logic [15:0] iw_dest;
-  logic [15:0] iw_entry;
+  // ---- forwarding-table copy (block RAM) and route register (IW) ------------
+  // The copy is read every cycle with the arriving header's dest (registered read): the
+  // entry of a head written in cycle t is on the RAM's output in t+1, the RC cycle, as the
+  // table was at the start of t (read-old on a same-cycle write). Whether the entry was
+  // ever written, and dest < TABLE, is sampled with it.
+  logic [15:0]   iw_dest;
+  logic [15:0]   fwd_rdata;
+  logic          rr_entry_ok_q;  // the entry read for the route register is valid data
   assign iw_dest = iw_hdr_i[15:0];
-  always_comb begin
-    iw_entry = 16'h0;
-    if ((32'(iw_dest) < TABLE) && fwd_written_q[iw_dest[TW-1:0]]) begin
-      iw_entry = fwd_mem[iw_dest[TW-1:0]];
-    end
-  end
+
+  ram_1r1w #(.W(16), .DEPTH(TABLE)) u_fwd_mem (
+    .clk_i,
+    .we_i    (fwd_we_i),
+    .waddr_i (fwd_waddr_i),
+    .wdata_i (fwd_wdata_i),
+    .raddr_i (iw_dest[TW-1:0]),
+    .rdata_o (fwd_rdata)
+  );
 
   logic          rr_valid_q;
   logic [VW-1:0] rr_vc_q;
   logic [SW-1:0] rr_slot_q;
   logic [63:0]   rr_hdr_q;
-  logic [15:0]   rr_entry_q;
+  logic [15:0]   rr_entry;       // FWD[dest] as at the start of the IW cycle (0 if invalid)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rr_valid_q <= 1'b0;
-      rr_vc_q <= '0;
-      rr_slot_q <= '0;
-      rr_hdr_q <= '0;
-      rr_entry_q <= '0;
     end else begin
       rr_valid_q <= iw_head_i;
-      if (iw_head_i) begin
-        rr_vc_q <= iw_vc_i;
-        rr_slot_q <= iw_slot_i;
-        rr_hdr_q <= iw_hdr_i;
-        rr_entry_q <= iw_entry;
-      end
     end
   end
+  // Data qualified by rr_valid_q: no reset needed.
+  always_ff @(posedge clk_i) begin
+    if (iw_head_i) begin
+      rr_vc_q <= iw_vc_i;
+      rr_slot_q <= iw_slot_i;
+      rr_hdr_q <= iw_hdr_i;
+      rr_entry_ok_q <= (32'(iw_dest) < TABLE) && fwd_written_i[iw_dest[TW-1:0]];
+    end
+  end
+  assign rr_entry = rr_entry_ok_q ? fwd_rdata : 16'h0;
 
   // ---- route computation (RC) -------------------------------------------
   logic [5:0]  e_det;
@@ -125,11 +116,11 @@ module route_compute #(
   logic [1:0]  e_cset;
   logic        e_multi;
   logic        e_valid;
-  assign e_det = rr_entry_q[5:0];
-  assign e_look = rr_entry_q[11:6];
-  assign e_cset = rr_entry_q[13:12];
-  assign e_multi = rr_entry_q[14];
-  assign e_valid = rr_entry_q[15];
+  assign e_det = rr_entry[5:0];
+  assign e_look = rr_entry[11:6];
+  assign e_cset = rr_entry[13:12];
+  assign e_multi = rr_entry[14];
+  assign e_valid = rr_entry[15];
 
   logic [15:0] h_dest;
   logic [3:0]  h_sl;
@@ -312,15 +303,53 @@ module route_compute #(
   assign lk_dest_o = h_dest;
   assign lk_vc_o = rr_vc_q;
 
-  assign rc_valid_o = rr_valid_q;
-  assign rc_vc_o = rr_vc_q;
-  assign rc_slot_o = rr_slot_q;
-  assign rc_len_o = rr_hdr_q[43:36];
-  assign rc_oport_o = oport;
+  // ---- route-result register (RC -> RQ) ------------------------------------
   // With the rewritten header, §7.4 gives V-1 when afi is set (mark implies !h_adapted,
   // so ovc_of already is §7.4 of the header without adapted otherwise).
-  assign rc_ovc_o = (afi_i && mark) ? VW'(V - 1) : ovc_of[oport];
-  assign rc_mark_o = rr_valid_q && mark;
+  logic [VW-1:0] rc_ovc;
+  assign rc_ovc = (afi_i && mark) ? VW'(V - 1) : ovc_of[oport];
+
+  logic           rq_valid_q;
+  logic [VW-1:0]  rq_vc_q;
+  logic [SW-1:0]  rq_slot_q;
+  logic [7:0]     rq_len_q;
+  logic [PIW-1:0] rq_oport_q;
+  logic [VW-1:0]  rq_ovc_q;
+  logic           rq_mark_q;
+  logic [15:0]    rq_dest_q;
+  logic           rq_adapted_q;
+  logic [2:0]     rq_orig_vc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_valid_q <= 1'b0;
+    end else begin
+      rq_valid_q <= rr_valid_q;
+    end
+  end
+  // Data qualified by rq_valid_q: no reset needed.
+  always_ff @(posedge clk_i) begin
+    if (rr_valid_q) begin
+      rq_vc_q <= rr_vc_q;
+      rq_slot_q <= rr_slot_q;
+      rq_len_q <= rr_hdr_q[43:36];
+      rq_oport_q <= oport;
+      rq_ovc_q <= rc_ovc;
+      rq_mark_q <= mark;
+      rq_dest_q <= h_dest;
+      rq_adapted_q <= h_adapted;
+      rq_orig_vc_q <= rr_hdr_q[47:45];
+    end
+  end
+  assign rq_valid_o = rq_valid_q;
+  assign rq_vc_o = rq_vc_q;
+  assign rq_slot_o = rq_slot_q;
+  assign rq_len_o = rq_len_q;
+  assign rq_oport_o = rq_oport_q;
+  assign rq_ovc_o = rq_ovc_q;
+  assign rq_mark_o = rq_valid_q && rq_mark_q;
+  assign rq_dest_o = rq_dest_q;
+  assign rq_adapted_o = rq_adapted_q;
+  assign rq_orig_vc_o = rq_orig_vc_q;
 
 `ifndef SYNTHESIS
   cov_route_error: cover property (@(posedge clk_i) rr_valid_q && err);
@@ -349,5 +378,5 @@ module route_compute #(
   // Bits this block does not look at: header fields other than dest/sl/len/adapted,
   // the high bits of 6-bit port fields when P < 64.
   logic unused_bits;
-  assign unused_bits = ^{rr_hdr_q[63:45], rr_hdr_q[31:16], e_det, default_port_i, prod_low};
+  assign unused_bits = ^{rr_hdr_q[63:48], rr_hdr_q[31:16], e_det, default_port_i, prod_low};
 endmodule

@@ -23,7 +23,7 @@ static void help(void) {
       "groups (port p in group 4p/P, = CSET[group]) and a packet for d may\n"
       "leave on any port of d's group (like up-links that all lead towards d).\n"
       "Latency: cycle the tail leaves the switch minus the cycle the packet was\n"
-      "generated (zero-load: 4 + len - 1). Throughput: flits per output per\n"
+      "generated (zero-load: 5 + len - 1). Throughput: flits per output per\n"
       "cycle over the window [warmup, cycles).\n\n"
       "options (default in brackets):\n"
       "  --ports N            P, 2..64 [16]\n"

@@ -121,7 +121,7 @@ void test_zero_load_latency(void) {
           drv_flit(&d, 1, k == 0, k == len - 1, 1, k == 0 ? hdr : 0xABCDull + k, 1000 + k);
         }
         CHECK(drv_step(&d) == ASW_OK);
-        long k = cyc - t0 - 4; /* flit k expected on output 2 now */
+        long k = cyc - t0 - (long)ASW_ZERO_LOAD_LATENCY; /* flit k expected on output 2 now */
         if (k >= 0 && k < (long)len) {
           CHECKF(d.out.flit_mask == 1u << 2, "len %u cycle %ld: outputs 0x%llx", len, cyc, (unsigned long long)d.out.flit_mask);
           const asw_flit *f = &d.out_flit[2];
@@ -163,24 +163,28 @@ void test_back_to_back(void) {
       sent++;
     }
   }
-  CHECK(first == 4 && sent == 9 && last == first + 8);
+  CHECK(first == (long)ASW_ZERO_LOAD_LATENCY && sent == 9 && last == first + 8);
   asw_switch_free(d.sw);
 }
 
 void test_cut_through_bubbles(void) {
-  /* head at t, body at t+3, tail at t+6 (t = 0): head leaves at t+5 (cannot
-   * leave at t+4 before its successor is written), body at t+8, tail t+9;
-   * the output stays reserved in between (input 1's packet waits). */
+  /* Z = zero-load latency (ST in t+Z-1). Head at t = 0, body at Z-1, tail at
+   * Z+2: the head cannot leave in ST cycle Z-1 before its successor is
+   * written (bubble), so it leaves at Z+1; the body waits for the tail
+   * (written at Z+2) and leaves at Z+4, the tail right after at Z+5; the
+   * output stays reserved in between, so input 1's packet is matched in the
+   * tail's ST cycle and leaves at Z+6. */
+  const long Z = (long)ASW_ZERO_LOAD_LATENCY;
   asw_config c = cfg(4, 1, 32, 16, 1);
   drv d;
   if (drv_init(&d, &c)) return;
   program_identity(d.sw, 4);
   long when[3] = {-1, -1, -1};
   long other = -1;
-  for (long cyc = 0; cyc < 20; cyc++) {
+  for (long cyc = 0; cyc < 24; cyc++) {
     if (cyc == 0) drv_flit(&d, 0, 1, 0, 0, asw_hdr_make(2, 0, 0, 3, 0, 0, 0), 10);
-    if (cyc == 3) drv_flit(&d, 0, 0, 0, 0, 0, 11);
-    if (cyc == 6) drv_flit(&d, 0, 0, 1, 0, 0, 12);
+    if (cyc == Z - 1) drv_flit(&d, 0, 0, 0, 0, 0, 11);
+    if (cyc == Z + 2) drv_flit(&d, 0, 0, 1, 0, 0, 12);
     if (cyc == 1) drv_flit(&d, 1, 1, 1, 0, asw_hdr_make(2, 1, 0, 1, 0, 0, 0), 20);
     CHECK(drv_step(&d) == ASW_OK);
     if (d.out.flit_mask & 4) {
@@ -189,8 +193,9 @@ void test_cut_through_bubbles(void) {
       else other = cyc;
     }
   }
-  CHECKF(when[0] == 5 && when[1] == 8 && when[2] == 9, "head %ld body %ld tail %ld", when[0], when[1], when[2]);
-  CHECKF(other == 10, "other packet at %ld", other);
+  CHECKF(when[0] == Z + 1 && when[1] == Z + 4 && when[2] == Z + 5, "head %ld body %ld tail %ld",
+         when[0], when[1], when[2]);
+  CHECKF(other == Z + 6, "other packet at %ld", other);
   asw_switch_free(d.sw);
 }
 
@@ -219,11 +224,13 @@ void test_register_bus_timing(void) {
   CHECK(d.out.reg_rvalid == 1 && d.out.reg_rdata == 0);
   CHECK(drv_step(&d) == ASW_OK); /* cycle 3 */
   CHECK(d.out.reg_rvalid == 1 && d.out.reg_rdata == 1);
-  /* cycle 4: outputs of the first packet; nothing read in cycle 3 */
+  /* cycle 4: nothing read in cycle 3; the packets are in SA and RQ */
   CHECK(drv_step(&d) == ASW_OK);
-  CHECK(d.out.reg_rvalid == 0 && d.out.reg_rdata == 0);
+  CHECK(d.out.reg_rvalid == 0 && d.out.reg_rdata == 0 && d.out.flit_mask == 0);
+  /* cycle 5 = 0 + ASW_ZERO_LOAD_LATENCY: outputs of the first packet */
+  CHECK(drv_step(&d) == ASW_OK);
   CHECK(d.out.flit_mask == 2 && d.out_flit[1].payload == 1);
-  CHECK(drv_step(&d) == ASW_OK); /* cycle 5 */
+  CHECK(drv_step(&d) == ASW_OK); /* cycle 6 */
   CHECK(d.out.flit_mask == 4 && d.out_flit[2].payload == 2);
   /* CNT_CLEAR in a cycle with arrivals overrides that cycle's increments */
   drv_flit(&d, 0, 1, 1, 0, asw_hdr_make(1, 0, 0, 1, 0, 0, 0), 3);
@@ -273,7 +280,11 @@ void test_counters_and_occupancy(void) {
     CHECK(drv_step(&d) == ASW_OK);
     if (cyc == 1) {
       asw_reg_read(d.sw, ASW_REG_OCC(0, 0, 1), &v);
-      CHECK(v == 4); /* appended in RC (cycle 1) */
+      CHECK(v == 0); /* routed in RC (cycle 1), not yet appended */
+    }
+    if (cyc == 2) {
+      asw_reg_read(d.sw, ASW_REG_OCC(0, 0, 1), &v);
+      CHECK(v == 4); /* appended in RQ (cycle 2) */
     }
   }
   for (int k = 0; k < 20; k++) CHECK(drv_step(&d) == ASW_OK);

@@ -1,5 +1,5 @@
 /* test_net_sim.c — whole-network properties on the C switch model:
- * zero-load latency = hops x (4 + link latency) + serialization (exact on a
+ * zero-load latency = hops x (ASW_ZERO_LOAD_LATENCY + link latency) + serialization (exact on a
  * contention-free permutation, close at low uniform load); accepted =
  * offered at low load; saturation within what the topology allows and the
  * hot-spot sink bound; conservation (every packet delivered exactly once
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../asw_switch.h"
 #include "../netcfg.h"
 #include "../network.h"
 #include "../topo.h"
@@ -61,13 +62,15 @@ static void strip_wall(char *buf, size_t *len) {
   *len -= (size_t)(e - b);
 }
 
-/* Mean zero-load latency over uniform pairs: L + h (4 + L) + len - 1. */
+/* Mean zero-load latency over uniform pairs: L + h (Z + L) + len - 1, with
+ * Z = ASW_ZERO_LOAD_LATENCY (contract §5). */
 static double zero_load_uniform(const topo *t, unsigned L, unsigned len) {
+  const double Z = ASW_ZERO_LOAD_LATENCY;
   unsigned N = topo_nodes(t);
   double sum = 0;
   for (unsigned s = 0; s < N; s++)
     for (unsigned d = 0; d < N; d++)
-      if (s != d) sum += L + topo_path_switches(t, s, d) * (4.0 + L) + len - 1;
+      if (s != d) sum += L + topo_path_switches(t, s, d) * (Z + L) + len - 1;
   return sum / ((double)N * (N - 1));
 }
 
@@ -75,14 +78,16 @@ static void test_zero_load(void) {
   net_results r;
   char settings[512];
   /* Contention-free permutation on a k-ary n-tree: every packet sees exactly
-   * the contract's pipeline: 4 cycles per switch plus the link latency. */
+   * the contract's pipeline: ASW_ZERO_LOAD_LATENCY cycles per switch plus the
+   * link latency. */
   const unsigned L = 3, len = 8;
   snprintf(settings, sizeof settings,
            "topology=kary k=4 n=3 traffic=tornado load=0.5 packet_flits=%u "
            "buffer_flits=64 link_latency=%u credit_latency=2 warmup=500 cycles=%u",
            len, L, quick ? 3000 : 10000);
   CHECK(run(settings, &r, NULL, 0) == NET_RUN_OK, "tornado run");
-  double want = L + 5 * (4.0 + L) + len - 1; /* 5 switches: 4-ary 3-tree, half away */
+  /* 5 switches: 4-ary 3-tree, half away */
+  double want = L + 5 * ((double)ASW_ZERO_LOAD_LATENCY + L) + len - 1;
   CHECK(r.packets_measured > 100, "tornado delivered %llu", (unsigned long long)r.packets_measured);
   CHECK(fabs(r.latency_mean - want) < 1e-9 && r.latency_p99 == want,
         "tornado latency mean %.3f p99 %.1f, want exactly %.1f", r.latency_mean, r.latency_p99, want);
@@ -102,7 +107,7 @@ static void test_zero_load(void) {
         "low load: accepted %.4f vs offered %.4f", r.accepted_throughput, r.offered_load);
   CHECK(fabs(r.offered_load - 0.03) < 0.1 * 0.03, "offered %.4f ~ load 0.03", r.offered_load);
   CHECK(r.latency_mean >= z - 1e-9 && r.latency_mean < z * 1.05,
-        "low load latency %.2f vs zero-load %.2f (hops x (4 + L) + L + len - 1)",
+        "low load latency %.2f vs zero-load %.2f (hops x (Z + L) + L + len - 1)",
         r.latency_mean, z);
 }
 
