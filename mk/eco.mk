@@ -162,6 +162,12 @@ fusesoc-lint: deps
 	@echo "fusesoc lint: verilator --lint-only -Wall asw_axis_switch clean"
 test-fusesoc: deps
 	@mkdir -p $(BUILD)/fusesoc; pass=0; fail=0; \
+	core=$$(sed -n '/^  rtl:/,/file_type/s|^      - rtl/||p' arnswitch.core); \
+	if [ "$$core" = "$$(grep -v '^#' rtl/files.f)" ]; then echo "PASS arnswitch.core rtl fileset = rtl/files.f"; \
+	  pass=$$((pass+1)); else echo "FAIL arnswitch.core rtl fileset differs from rtl/files.f"; fail=$$((fail+1)); fi; \
+	core=$$(sed -n '/^  axi:/,/file_type/s|^      - rtl/axi/||p' arnswitch.core); \
+	if [ "$$core" = "$$(grep -v '^#' rtl/axi/files.f)" ]; then echo "PASS arnswitch.core axi fileset = rtl/axi/files.f"; \
+	  pass=$$((pass+1)); else echo "FAIL arnswitch.core axi fileset differs from rtl/axi/files.f"; fail=$$((fail+1)); fi; \
 	if ( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ); then \
 	  echo "PASS fusesoc run --target=lint"; pass=$$((pass+1)); \
 	else echo "FAIL fusesoc run --target=lint"; tail -20 $(FUSESOC_DIR)/lint.log; fail=$$((fail+1)); fi; \
