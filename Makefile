@@ -25,6 +25,7 @@ include $(wildcard mk/fuzz.mk)
 include $(wildcard mk/board.mk)
 include $(wildcard mk/formal.mk)
 include $(wildcard mk/soak.mk)
+include $(wildcard mk/eco.mk)
 
 .PHONY: all test clean study build
 all: deps build study

@@ -22,6 +22,10 @@
 
 #include "asw_switch.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Applies the table in `text` (name is used in messages). Returns ASW_OK,
  * or ASW_EINVAL with "name:line: problem" in err. */
 int asw_table_apply(asw_switch *sw, const char *text, const char *name,
@@ -30,4 +34,7 @@ int asw_table_apply(asw_switch *sw, const char *text, const char *name,
 /* Same for a file. ASW_EINVAL also if the file cannot be read. */
 int asw_table_load(asw_switch *sw, const char *path, char *err, size_t errlen);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

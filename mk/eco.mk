@@ -1,0 +1,197 @@
+# Ecosystem (issue 13, items 2-5): the C model as a library others link
+# (libarnswitch + headers + pkg-config, make install), its SystemVerilog DPI-C
+# wrapper (dpi/), the Python binding (sw/arnswitch/), the AXI wrapper (rtl/axi/,
+# cocotb test in tb/axi/), the FuseSoC core (arnswitch.core) and the SystemRDL
+# register description (rtl/regs.rdl). See cmodel/lib/README.md, dpi/README.md,
+# rtl/axi/README.md.
+#   make install PREFIX=/opt/arnswitch   lib/libarnswitch.{a,so}, include/arnswitch/,
+#                                        lib/pkgconfig/arnswitch.pc, bin/asw, share/arnswitch/
+#   make lib                             build/lib/libarnswitch.{a,so} only
+#   make test-lib test-dpi test-axi test-fusesoc test-rdl
+
+# ---- libarnswitch -------------------------------------------------------------
+ASW_LIB_VERSION := 1.0.0
+ASW_LIB_SOVERSION := 1
+PREFIX ?= /usr/local
+LIBDIR := $(BUILD)/lib
+# Public API: the headers installed; every other cmodel/*.h is internal.
+ASW_PUBLIC_HDRS := cmodel/asw_switch.h cmodel/asw_table.h
+ASW_LIB_OBJS := $(CMODEL_SRCS:cmodel/%.c=$(LIBDIR)/obj/%.o)
+ASW_LIB_A := $(LIBDIR)/libarnswitch.a
+ASW_LIB_SO := $(LIBDIR)/libarnswitch.so.$(ASW_LIB_VERSION)
+ASW_LIB_SYMS := $(LIBDIR)/arnswitch.syms
+
+$(LIBDIR)/obj/%.o: cmodel/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+-include $(ASW_LIB_OBJS:.o=.d)
+
+# The exported symbols are the functions the public headers declare (static
+# inline helpers are not symbols); test-lib checks both libraries export these
+# and nothing else.
+$(ASW_LIB_SYMS): $(ASW_PUBLIC_HDRS) mk/eco.mk
+	@mkdir -p $(dir $@)
+	sed -nE 's/^(const )?[a-z_0-9]+ \**(asw_[a-z0-9_]+)\(.*/\2/p' $(ASW_PUBLIC_HDRS) | sort > $@
+	@test -s $@ || { echo "no API symbol found in $(ASW_PUBLIC_HDRS)"; exit 1; }
+$(LIBDIR)/arnswitch.map: $(ASW_LIB_SYMS)
+	{ echo 'ARNSWITCH_$(ASW_LIB_SOVERSION) {'; echo '  global:'; sed 's/.*/    &;/' $<; \
+	  echo '  local: *;'; echo '};'; } > $@
+# Shared: a version script keeps only the API global.
+$(ASW_LIB_SO): $(ASW_LIB_OBJS) $(LIBDIR)/arnswitch.map
+	$(CC) -shared -Wl,-soname,libarnswitch.so.$(ASW_LIB_SOVERSION) \
+	  -Wl,--version-script=$(LIBDIR)/arnswitch.map -Wl,--no-undefined -o $@ $(ASW_LIB_OBJS) -lm
+	ln -sf libarnswitch.so.$(ASW_LIB_VERSION) $(LIBDIR)/libarnswitch.so.$(ASW_LIB_SOVERSION)
+	ln -sf libarnswitch.so.$(ASW_LIB_SOVERSION) $(LIBDIR)/libarnswitch.so
+# Static: the objects are prelinked into one and every non-API symbol made
+# local, so a program linking the archive cannot clash with the model's
+# internal names (asw_lfsr_next, asw_regs_read, ...).
+$(ASW_LIB_A): $(ASW_LIB_OBJS) $(ASW_LIB_SYMS)
+	ld -r -o $(LIBDIR)/arnswitch_all.o $(ASW_LIB_OBJS)
+	objcopy --keep-global-symbols=$(ASW_LIB_SYMS) $(LIBDIR)/arnswitch_all.o $(LIBDIR)/arnswitch.o
+	rm -f $@ && ar rcs $@ $(LIBDIR)/arnswitch.o
+
+.PHONY: lib install test-lib lib-example
+lib: $(ASW_LIB_A) $(ASW_LIB_SO)
+
+# make install PREFIX=DIR [DESTDIR=STAGE]: the libraries, the public headers
+# (include/arnswitch/), the pkg-config file, the asw program, the DPI wrapper
+# sources and the Python binding (share/arnswitch/).
+install: lib $(BUILD)/asw
+	@d='$(DESTDIR)$(abspath $(PREFIX))'; set -e; \
+	install -d "$$d/lib/pkgconfig" "$$d/include/arnswitch" "$$d/bin" \
+	  "$$d/share/arnswitch/dpi" "$$d/share/arnswitch/python/arnswitch"; \
+	install -m 644 $(ASW_LIB_A) "$$d/lib/"; \
+	install -m 755 $(ASW_LIB_SO) "$$d/lib/"; \
+	ln -sf libarnswitch.so.$(ASW_LIB_VERSION) "$$d/lib/libarnswitch.so.$(ASW_LIB_SOVERSION)"; \
+	ln -sf libarnswitch.so.$(ASW_LIB_SOVERSION) "$$d/lib/libarnswitch.so"; \
+	install -m 644 $(ASW_PUBLIC_HDRS) "$$d/include/arnswitch/"; \
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(ASW_LIB_VERSION)|' \
+	  cmodel/lib/arnswitch.pc.in > "$$d/lib/pkgconfig/arnswitch.pc"; \
+	install -m 755 $(BUILD)/asw "$$d/bin/"; \
+	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv "$$d/share/arnswitch/dpi/"; \
+	install -m 644 sw/arnswitch/*.py "$$d/share/arnswitch/python/arnswitch/"; \
+	echo "installed libarnswitch $(ASW_LIB_VERSION) in $$d"
+
+# The example program built against an installation in build/lib-test/prefix.
+LIB_TEST_PREFIX := $(abspath $(BUILD))/lib-test/prefix
+lib-example:
+	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
+	@bash cmodel/lib/test_lib.sh $(LIB_TEST_PREFIX) $(BUILD)/lib-test example
+
+test-lib: deps
+	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
+	@bash cmodel/lib/test_lib.sh $(LIB_TEST_PREFIX) $(BUILD)/lib-test test
+TEST_TARGETS += test-lib
+
+# ---- SystemVerilog DPI-C wrapper (dpi/) ----------------------------------------------
+# The example testbench built with Verilator --binary against the installed library
+# (pkg-config, static archive), the DPI sources as installed in share/arnswitch/dpi.
+DPI_SV := dpi/asw_dpi_pkg.sv dpi/asw_dpi_checker.sv dpi/tb_dpi.sv
+DPI_BIN := $(BUILD)/dpi/obj/tb_dpi
+$(DPI_BIN): $(RTL_SRCS) $(DPI_SV) dpi/asw_dpi.c $(ASW_LIB_A) $(ASW_PUBLIC_HDRS)
+	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
+	@mkdir -p $(BUILD)/dpi
+	@export PKG_CONFIG_PATH=$(LIB_TEST_PREFIX)/lib/pkgconfig; \
+	nice -n 15 verilator --binary --timing -j 2 -Wall --top-module tb_dpi -Mdir $(BUILD)/dpi/obj \
+	  -o tb_dpi $(RTL_SRCS) $(DPI_SV) $(LIB_TEST_PREFIX)/share/arnswitch/dpi/asw_dpi.c \
+	  -CFLAGS "$$(pkg-config --cflags arnswitch)" \
+	  -LDFLAGS "$$(pkg-config --static --libs arnswitch | sed 's/-larnswitch/-l:libarnswitch.a/')" \
+	  > $(BUILD)/dpi/build.log 2>&1 || { tail -30 $(BUILD)/dpi/build.log; exit 1; }
+
+.PHONY: dpi-sim test-dpi
+# make dpi-sim [DPI_CYCLES=N] [DPI_SEED=N]: the example testbench once
+DPI_CYCLES ?= 4000
+DPI_SEED ?= 1
+dpi-sim: $(DPI_BIN)
+	@$(DPI_BIN) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED) | grep '^tb_dpi'
+
+# Three seeds must pass; a planted header corruption must be caught.
+test-dpi: deps $(DPI_BIN)
+	@pass=0; fail=0; for s in 1 2 3; do \
+	  if $(DPI_BIN) +cycles=6000 +seed=$$s > $(BUILD)/dpi/seed$$s.log 2>&1; then \
+	    echo "PASS dpi seed $$s: $$(grep 'tb_dpi: cycles' $(BUILD)/dpi/seed$$s.log)"; pass=$$((pass+1)); \
+	  else echo "FAIL dpi seed $$s"; tail -5 $(BUILD)/dpi/seed$$s.log; fail=$$((fail+1)); fi; done; \
+	if (bash -c '$(DPI_BIN) +cycles=2000 +plant' > $(BUILD)/dpi/plant.log 2>&1; exit $$?) 2>/dev/null; then \
+	  echo "FAIL dpi checker missed a planted header corruption"; fail=$$((fail+1)); \
+	elif grep -q 'field out_hdr expected' $(BUILD)/dpi/plant.log; then \
+	  echo "PASS dpi checker catches a planted header corruption"; pass=$$((pass+1)); \
+	else echo "FAIL dpi planted run failed for another reason"; tail -5 $(BUILD)/dpi/plant.log; fail=$$((fail+1)); fi; \
+	echo "dpi: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+TEST_TARGETS += test-dpi
+
+# ---- AXI4-Stream / AXI4-Lite wrapper (rtl/axi/), cocotb test against the C model -----
+# Toplevel tb/axi/tb_axis_switch.sv (P=4, V=2, BUF=16, LMAX=8, PW=32, DW=8, TABLE=32),
+# run in build/axi (results.xml there). make axi-sim [ASW_AXI_SEED=N] [ASW_AXI_PACKETS=N]
+AXI_SRCS := $(addprefix rtl/axi/,$(shell grep -v '^\#' rtl/axi/files.f))
+.PHONY: axi-sim test-axi lint-axi
+axi-sim: deps lib
+	@mkdir -p $(BUILD)/axi
+	@cd $(BUILD)/axi && nice -n 15 $(MAKE) --no-print-directory -s -f $(CURDIR)/tb/axi/Makefile \
+	  > sim.log 2>&1; rc=$$?; grep -E 'packets, .* flits|TESTS=' sim.log; \
+	  [ $$rc -eq 0 ] && grep -q 'FAIL=0' sim.log || { grep -E 'Error|assert' sim.log | head; exit 1; }
+
+# Lint of the wrapper on several parameter sets (verilator -Wall).
+AXI_LINT_CONFIGS := "-GP=4 -GV=2 -GBUF=16 -GLMAX=8 -GPW=32 -GDW=8 -GTABLE=16" "" \
+  "-GP=3 -GV=3 -GPW=0 -GDW=4 -GTABLE=16 -GVOQ=0 -GBUF=4 -GLMAX=4" "-GV=1 -GLMAX=1 -GBUF=1"
+lint-axi:
+	@pass=0; fail=0; for g in $(AXI_LINT_CONFIGS); do \
+	  if verilator --lint-only -Wall $$g --top-module asw_axis_switch $(RTL_SRCS) $(AXI_SRCS); then \
+	    pass=$$((pass+1)); else echo "FAIL lint asw_axis_switch $$g"; fail=$$((fail+1)); fi; done; \
+	echo "lint-axi: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+# The cocotb test (seed 1) must pass, and fail with a planted model difference.
+test-axi: deps lib lint-axi
+	@$(MAKE) --no-print-directory -s axi-sim && echo "PASS axi cocotb test (RTL = C model)" \
+	  && p=1 || { echo "FAIL axi cocotb test"; p=0; }; \
+	if ASW_AXI_PLANT=1 $(MAKE) --no-print-directory -s axi-sim > $(BUILD)/axi/plant.log 2>&1; then \
+	  echo "FAIL axi test passed with a planted model difference"; q=0; \
+	else echo "PASS axi test fails with a planted model difference"; q=1; fi; \
+	echo "axi: $$((p+q)) passed, $$((2-p-q)) failed"; [ $$((p+q)) -eq 2 ]
+TEST_TARGETS += test-axi
+
+# ---- FuseSoC core (arnswitch.core) ----------------------------------------------------
+# Run inside build/fusesoc so FuseSoC's outputs stay out of git. test-fusesoc runs the
+# lint target and sets up (edalize files, no tool run) sim, synth and the device targets.
+FUSESOC_DIR := $(abspath $(BUILD))/fusesoc
+FUSESOC := cd $(FUSESOC_DIR) && fusesoc --cores-root $(CURDIR) run --build-root build
+FUSESOC_CORE := arnswitch:arnswitch:switch
+.PHONY: fusesoc-lint test-fusesoc
+fusesoc-lint: deps
+	@mkdir -p $(BUILD)/fusesoc
+	@( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ) || { tail -20 $(FUSESOC_DIR)/lint.log; exit 1; }
+	@echo "fusesoc lint: verilator --lint-only -Wall asw_axis_switch clean"
+test-fusesoc: deps
+	@mkdir -p $(BUILD)/fusesoc; pass=0; fail=0; \
+	core=$$(sed -n '/^  rtl:/,/file_type/s|^      - rtl/||p' arnswitch.core); \
+	if [ "$$core" = "$$(grep -v '^#' rtl/files.f)" ]; then echo "PASS arnswitch.core rtl fileset = rtl/files.f"; \
+	  pass=$$((pass+1)); else echo "FAIL arnswitch.core rtl fileset differs from rtl/files.f"; fail=$$((fail+1)); fi; \
+	core=$$(sed -n '/^  axi:/,/file_type/s|^      - rtl/axi/||p' arnswitch.core); \
+	if [ "$$core" = "$$(grep -v '^#' rtl/axi/files.f)" ]; then echo "PASS arnswitch.core axi fileset = rtl/axi/files.f"; \
+	  pass=$$((pass+1)); else echo "FAIL arnswitch.core axi fileset differs from rtl/axi/files.f"; fail=$$((fail+1)); fi; \
+	if ( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ); then \
+	  echo "PASS fusesoc run --target=lint"; pass=$$((pass+1)); \
+	else echo "FAIL fusesoc run --target=lint"; tail -20 $(FUSESOC_DIR)/lint.log; fail=$$((fail+1)); fi; \
+	for t in sim synth ecp5-25 ice40-hx8k; do \
+	  if ( $(FUSESOC) --setup --target=$$t $(FUSESOC_CORE) > setup-$$t.log 2>&1 ); then \
+	    echo "PASS fusesoc run --setup --target=$$t"; pass=$$((pass+1)); \
+	  else echo "FAIL fusesoc run --setup --target=$$t"; tail -5 $(FUSESOC_DIR)/setup-$$t.log; fail=$$((fail+1)); fi; done; \
+	echo "fusesoc: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+TEST_TARGETS += test-fusesoc
+
+# ---- SystemRDL register description (rtl/regs.rdl) ------------------------------------
+# make rdl: C header, Markdown table and the agreement checks (sw/rdl_regs.py) in build/rdl.
+.PHONY: rdl test-rdl
+rdl: deps
+	@$(PYTHON) sw/rdl_regs.py --out $(BUILD)/rdl
+# The checks, then a planted disagreement (an RTL copy with OCC moved) that must fail.
+test-rdl: deps
+	@$(PYTHON) sw/rdl_regs.py --out $(BUILD)/rdl; rc=$$?; \
+	mkdir -p $(BUILD)/rdl/planted; sed "s/RegOccBase = 20'h40000/RegOccBase = 20'h40800/" rtl/asw_pkg.sv \
+	  > $(BUILD)/rdl/planted/asw_pkg.sv; \
+	if $(PYTHON) sw/rdl_regs.py --out $(BUILD)/rdl/planted --pkg $(BUILD)/rdl/planted/asw_pkg.sv rtl/regs.sv \
+	  > $(BUILD)/rdl/planted/log 2>&1; then echo "FAIL rdl check passed a planted RTL address change"; \
+	  echo "rdl-planted: 0 passed, 1 failed"; exit 1; \
+	elif grep -q 'RegOccBase.*0x40800' $(BUILD)/rdl/planted/log; then \
+	  echo "rdl-planted: 1 passed, 0 failed"; else echo "rdl-planted: 0 passed, 1 failed"; exit 1; fi; \
+	exit $$rc
+TEST_TARGETS += test-rdl
