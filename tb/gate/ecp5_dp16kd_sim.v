@@ -8,7 +8,8 @@
 // port; at 18 ADx[1:0] are the two 9-bit byte enables) or DATA_WIDTH_A = DATA_WIDTH_B = 36
 // (pseudo dual port: port A writes DIB:DIA with byte enables ADA[3:0], port B reads DOB:DOA),
 // REGMODE NOREG, CSDECODE 0b000 with the chip-selects tied to 0, rising clocks, WRITEMODE
-// NORMAL / WRITETHROUGH / READBEFOREWRITE, a synchronous read reset, INITVAL ignored (the
+// NORMAL / WRITETHROUGH / READBEFOREWRITE, a synchronous read reset (RESETMODE ASYNC only
+// with the reset pins low, as Yosys ties them when unused), INITVAL ignored (the
 // switch's memories need no initial contents). Anything else stops the simulation with a
 // message rather than simulating something else.
 //
@@ -84,7 +85,8 @@ module DP16KD #(
       $finish;
     end
     if (REGMODE_A != "NOREG" || REGMODE_B != "NOREG" || CSDECODE_A != "0b000" ||
-        CSDECODE_B != "0b000" || CLKAMUX != "CLKA" || CLKBMUX != "CLKB" || RESETMODE != "SYNC") begin
+        CSDECODE_B != "0b000" || CLKAMUX != "CLKA" || CLKBMUX != "CLKB" ||
+        (RESETMODE != "SYNC" && RESETMODE != "ASYNC")) begin
       $display("DP16KD model: REGMODE/CSDECODE/CLKMUX/RESETMODE setting not supported");
       $finish;
     end
@@ -141,12 +143,21 @@ module DP16KD #(
     end
   endfunction
 
-  // Both ports in one block on CLKA (the switch has one clock; CLKB must be the same net):
+  // Both ports in one block on CLKA (the switch has one clock; CLKB is the same net or 0):
   // port A writes (true DP, or the 36-bit write of the pseudo DP) and reads in true DP;
   // port B reads (both modes) and writes in true DP.
-  always @(CLKA or CLKB) begin
-    if (CLKA !== CLKB) begin
-      $display("DP16KD model: CLKA and CLKB differ (one clock only)");
+  // RESETMODE ASYNC (Yosys's choice when the read reset is unused): only while RSTA and RSTB
+  // stay low; an asynchronous reset pulse is not modelled.
+  always @(RSTA or RSTB) begin
+    if (RESETMODE == "ASYNC" && (RSTA === 1'b1 || RSTB === 1'b1)) begin
+      $display("DP16KD model: asynchronous read reset asserted (not modelled)");
+      $finish;
+    end
+  end
+  // A port whose clock Yosys ties to 0 is unused; a used port B must share CLKA.
+  always @(posedge CLKB) begin
+    if (CLKA !== 1'b1) begin
+      $display("DP16KD model: CLKB rises without CLKA (one clock only)");
       $finish;
     end
   end
@@ -174,7 +185,7 @@ module DP16KD #(
         if (ada[2]) mem[{ada[13:5], 1'b1}][8:0] <= dib[8:0];
         if (ada[3]) mem[{ada[13:5], 1'b1}][17:9] <= dib[17:9];
       end
-      if (CEB && csb) begin
+      if (CLKB === 1'b1 && CEB && csb) begin
         {DOB17, DOB16, DOB15, DOB14, DOB13, DOB12, DOB11, DOB10, DOB9, DOB8, DOB7, DOB6, DOB5,
          DOB4, DOB3, DOB2, DOB1, DOB0, DOA17, DOA16, DOA15, DOA14, DOA13, DOA12, DOA11, DOA10,
          DOA9, DOA8, DOA7, DOA6, DOA5, DOA4, DOA3, DOA2, DOA1, DOA0} <=
@@ -186,7 +197,7 @@ module DP16KD #(
          DOA4, DOA3, DOA2, DOA1, DOA0} <= do_next(doa, RSTA, WEA, ada, dia, WRITEMODE_A);
         if (WEA) mem[row_of(ada)] <= wr_row(ada, dia, (W == 18) ? ada[1:0] : 2'b11);
       end
-      if (CEB && csb) begin
+      if (CLKB === 1'b1 && CEB && csb) begin
         {DOB17, DOB16, DOB15, DOB14, DOB13, DOB12, DOB11, DOB10, DOB9, DOB8, DOB7, DOB6, DOB5,
          DOB4, DOB3, DOB2, DOB1, DOB0} <= do_next(dob, RSTB, WEB, adb, dib, WRITEMODE_B);
         if (WEB) mem[row_of(adb)] <= wr_row(adb, dib, (W == 18) ? adb[1:0] : 2'b11);
