@@ -40,8 +40,10 @@ def rtl_files():
 
 
 def c_sources():
-    return (sorted(glob.glob(os.path.join(ROOT, "cmodel", "*.c")))
-            + sorted(glob.glob(os.path.join(ROOT, "cmodel", "net", "*.c")))
+    # net_mpi.c is the MPI transport, built only into build/asw-mpi (mpicc, -DASW_MPI).
+    net = [f for f in sorted(glob.glob(os.path.join(ROOT, "cmodel", "net", "*.c")))
+           if os.path.basename(f) != "net_mpi.c"]
+    return (sorted(glob.glob(os.path.join(ROOT, "cmodel", "*.c"))) + net
             + [os.path.join(HERE, "netref.c")])
 
 
