@@ -581,52 +581,50 @@ static void mark_adapted(asw_slot *h, unsigned v) {
   h->hdr = (h->hdr & ~(0xFull << 44)) | 1ull << 44 | (uint64_t)(v & 7u) << 45;
 }
 
-/* RC (§7) with the input port controller of §15.5: route the packets whose
- * heads were written last cycle into the route-result registers (the route
- * itself is kept in the head slot; RQ appends next cycle). */
+/* §7 with the input port controller of §15.5 and mark_adapted (§15.1) for
+ * the head in slot h of input i: a consumed ARN entry gives the alternative
+ * port, otherwise §7 decides (and may queue an ARN message or mark). */
+static asw_route route_arn(asw_switch *sw, unsigned i, const route_reg *rr, asw_slot *h,
+                           int arn_on) {
+  const asw_regs *rg = &sw->regs;
+  asw_route r;
+  int lookup = 0;
+  unsigned alt = 0;
+  uint32_t msg = 0;
+  if (arn_on && !ASW_HDR_ADAPTED(h->hdr) && (rr->entry >> 31))
+    lookup = asw_arn_lookup(&sw->arn, ASW_HDR_DEST(h->hdr), rr->vc, &alt, &msg);
+  if (lookup == 1) { /* consumed entry: alternative port (AFI: adapted) */
+    if (rg->arn_mode == ASW_ARN_AFI) mark_adapted(h, rr->vc);
+    r.oport = (uint8_t)alt;
+    r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, alt);
+    r.adaptive_choice = r.route_error = 0;
+    asw_regs_arn_count(&sw->regs, i, ASW_ACNT_ADAPTED);
+    return r;
+  }
+  r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
+  if (rg->mark_adapted && !r.route_error && r.oport != (rr->entry & 0x3Fu) /* det_port */ &&
+      !ASW_HDR_ADAPTED(h->hdr)) {
+    mark_adapted(h, rr->vc);
+    r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, r.oport);
+  }
+  if (lookup == 2 && asw_arn_send(&sw->arn, i, msg) < 0)
+    asw_regs_arn_count(&sw->regs, i, ASW_ACNT_OUT_DROPPED);
+  return r;
+}
+
+/* RC (§7): route the packets whose heads were written last cycle into the
+ * route-result registers (the route itself is kept in the head slot; RQ
+ * appends next cycle). */
 static void stage_rc(asw_switch *sw, int arn_on) {
   uint32_t *cnt = sw->regs.counters;
-  const asw_regs *rg = &sw->regs;
-  const int mark = rg->mark_adapted;
+  const int arn_or_mark = arn_on | sw->regs.mark_adapted;
   for (uint64_t m = sw->rr_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const route_reg *rr = &sw->port[i].rr;
-    asw_ibuf *b = &sw->in[i];
-    asw_slot *h = &b->slot[rr->slot];
-    asw_route r;
-    if (!(arn_on | mark)) { /* plain switch (§7 only) */
-      r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
-      h->oport = r.oport;
-      h->ovc = r.ovc;
-      route_res *ra = &sw->port[i].ra;
-      ra->vc = rr->vc;
-      ra->q = (uint8_t)(sw->cfg.voq ? r.oport : 0);
-      ra->slot = rr->slot;
-      if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
-      if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
-      continue;
-    }
-    int lookup = 0;
-    unsigned alt = 0;
-    uint32_t msg = 0;
-    if (arn_on && !ASW_HDR_ADAPTED(h->hdr) && (rr->entry >> 31))
-      lookup = asw_arn_lookup(&sw->arn, ASW_HDR_DEST(h->hdr), rr->vc, &alt, &msg);
-    if (lookup == 1) { /* consumed entry: alternative port (AFI: adapted) */
-      if (rg->arn_mode == ASW_ARN_AFI) mark_adapted(h, rr->vc);
-      r.oport = (uint8_t)alt;
-      r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, alt);
-      r.adaptive_choice = r.route_error = 0;
-      asw_regs_arn_count(&sw->regs, i, ASW_ACNT_ADAPTED);
-    } else {
-      r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
-      if (mark && !r.route_error && r.oport != (rr->entry & 0x3Fu) /* det_port */ &&
-          !ASW_HDR_ADAPTED(h->hdr)) {
-        mark_adapted(h, rr->vc);
-        r.ovc = (uint8_t)asw_route_ovc(rg, h->hdr, rr->entry, r.oport);
-      }
-      if (lookup == 2 && asw_arn_send(&sw->arn, i, msg) < 0)
-        asw_regs_arn_count(&sw->regs, i, ASW_ACNT_OUT_DROPPED);
-    }
+    asw_slot *h = &sw->in[i].slot[rr->slot];
+    asw_route r = arn_or_mark ? route_arn(sw, i, rr, h, arn_on)
+                              : asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
+                                                  &sw->port[i].lfsr);
     h->oport = r.oport;
     h->ovc = r.ovc;
     route_res *ra = &sw->port[i].ra;
