@@ -479,8 +479,11 @@ static uint64_t stage_sa(asw_switch *sw) {
   if (!scan || !free_out) return 0;
   /* Outputs in `rich` have >= LMAX credits on every VC: every head
    * packet fits, only the others need a per-packet credit check. */
-  const uint64_t rich = sw->cred.rich;
-  uint64_t req_in = 0, stall = 0;
+  /* §16.1: outputs under the bubble rule are never `rich` (a head may need
+   * 2*len credits) and count bubble_stall in bstall. */
+  const asw_bubble *bub = &sw->regs.bubble;
+  const uint64_t rich = sw->cred.rich & ~bub->on;
+  uint64_t req_in = 0, stall = 0, bstall = 0;
   /* Requests go straight into the allocator's scratch: req_vc[i*V + v] for
    * the VCs with a request, their OR and that VC mask (nothing to clear). */
   uint64_t *const req = sw->sa.req;
@@ -499,10 +502,16 @@ static uint64_t stage_sa(asw_switch *sw) {
         for (uint64_t qm = want & ~rich; qm; qm &= qm - 1) {
           unsigned o = (unsigned)__builtin_ctzll(qm);
           uint32_t info = asw_ibuf_queue_info(b, v, o);
-          if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info))
+          unsigned cr = asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info));
+          unsigned len = ASW_QINFO_LEN(info), need = len;
+          if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, ASW_QINFO_OVC(info)))
+            need = 2 * len; /* §16.1: entering a ring */
+          if (cr >= need) {
             r |= 1ull << o;
-          else
+          } else {
             stall |= 1ull << o;
+            if (cr >= len) bstall |= 1ull << o;
+          }
         }
         if (r) {
           req_vc[v] = r;
@@ -528,12 +537,17 @@ static uint64_t stage_sa(asw_switch *sw) {
         const uint32_t info = b->q[v].info; /* NQ = 1: queue (v, 0) */
         unsigned o = ASW_QINFO_OPORT(info);
         if (!(free_out >> o & 1u)) continue;
-        if (asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info)) >= ASW_QINFO_LEN(info)) {
+        unsigned cr = asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info));
+        unsigned len = ASW_QINFO_LEN(info), need = len;
+        if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, ASW_QINFO_OVC(info)))
+          need = 2 * len; /* §16.1: entering a ring */
+        if (cr >= need) {
           req_vc[v] = 1ull << o;
           vcs |= 1u << v;
           any |= 1ull << o;
         } else {
           stall |= 1ull << o;
+          if (cr >= len) bstall |= 1ull << o;
         }
       }
       if (any) {
@@ -557,6 +571,8 @@ static uint64_t stage_sa(asw_switch *sw) {
     unsigned s = asw_ibuf_pop(b, v, q);
     if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
     stream_state *st = &sw->port[i].st;
+    if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, ASW_QINFO_OVC(info)))
+      sw->regs.bubble.counters[o * ASW_BCNT_NUM + ASW_BCNT_RING_ENTER]++; /* §16.1 */
     st->out = (uint8_t)o;
     st->vc = (uint8_t)v;
     st->ovc = (uint8_t)ASW_QINFO_OVC(info);
@@ -573,6 +589,8 @@ static uint64_t stage_sa(asw_switch *sw) {
     cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
   for (uint64_t m = req_in & ~matched; m; m &= m - 1)
     cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
+  for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
+    sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
   return matched;
 }
 

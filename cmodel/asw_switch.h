@@ -193,6 +193,19 @@ const char *asw_switch_error(const asw_switch *sw);
 #define ASW_REG_ARN_COUNTER(p, k) (0x02800u + 16u * (p) + (k))
 #define ASW_REG_ARN_ENTRY(e, w) (0x03000u + 4u * (e) + (w))
 #define ASW_REG_ROOT(o, w) (0x03100u + 2u * (o) + (w))
+/* Direct networks (§16.2), always mapped. */
+#define ASW_REG_BUBBLE(o) (0x04000u + (o))
+#define ASW_REG_BUBBLE_COUNTER(p, k) (0x04040u + 2u * (p) + (k))
+enum { /* counter index k of ASW_REG_BUBBLE_COUNTER */
+  ASW_BCNT_RING_ENTER = 0,
+  ASW_BCNT_BUBBLE_STALL = 1,
+  ASW_BCNT_NUM = 2,
+};
+/* BUBBLE[o]: the input continuing the ring of o and the VCs under the rule. */
+static inline uint32_t asw_bubble_entry(unsigned ring_in, unsigned ring_valid,
+                                        unsigned vcs) {
+  return (ring_in & 0x3Fu) | (ring_valid & 1u) << 6 | (vcs & 0xFFu) << 8;
+}
 enum { ASW_ARN_OFF = 0, ASW_ARN_ON = 1, ASW_ARN_AFI = 2 };
 enum { /* counter index k of ASW_REG_ARN_COUNTER */
   ASW_ACNT_ROOTS = 0,

@@ -60,6 +60,7 @@ void asw_regs_reset(asw_regs *r) {
   r->default_port = 0;
   r->reg_errors = 0;
   memset(r->cset, 0, sizeof r->cset);
+  asw_bubble_init(&r->bubble, c->ports, c->vcs); /* §16: off */
   for (unsigned o = 0; o < c->ports; o++)
     for (unsigned s = 0; s < 16; s++) r->sl2vc[o * 16 + s] = (uint8_t)(s % c->vcs);
   memset(r->fwd, 0, c->table_entries * sizeof *r->fwd);
@@ -174,12 +175,19 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
     if (r->arn_counters)
       memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
+    asw_bubble_clear_counters(&r->bubble); /* §16.2 */
     return ASW_OK;
   default:
     break;
   }
   int arc = arn_write(r, a, d, fx, err, errlen);
   if (arc != 1) return arc;
+  int brc = asw_bubble_write(&r->bubble, a, d, err, errlen); /* §16.2 */
+  if (brc < 0) {
+    r->reg_errors++;
+    return ASW_EINVAL;
+  }
+  if (brc == 0) return ASW_OK;
   if (a >= ASW_REG_CSET(0, 0) && a <= ASW_REG_CSET(3, 1)) {
     unsigned cs = (a - ASW_REG_CSET(0, 0)) / 2, w = (a - ASW_REG_CSET(0, 0)) % 2;
     uint64_t m = (uint64_t)d << (32 * w);
@@ -257,6 +265,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     *d = r->fwd[a - ASW_REG_FWD(0)];
     return 1;
   }
+  if (asw_bubble_read(&r->bubble, a, d)) return 1; /* §16.2 */
   if (!c->arn_entries) return 0;
   switch (a) {
   case ASW_REG_ARN_CTRL: *d = r->arn_mode | r->mark_adapted << 2; return 1;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "asw_switch.h"
+#include "bubble.h"
 
 /* Effects of a write that other blocks must apply (asw_regs_write). */
 enum {
@@ -36,6 +37,7 @@ typedef struct {
   unsigned hcdth, lcdth, fcth, crt, arn_ttl;
   uint32_t *arn_counters; /* [P*16], index ASW_ACNT_* */
   uint64_t cset[4];
+  asw_bubble bubble; /* §16.1 ring registers and counters (bubble.h) */
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);
