@@ -16,6 +16,8 @@ package asw_pkg;
   localparam logic [19:0] RegCsetBase = 20'h00100;
   localparam logic [19:0] RegSl2vcBase = 20'h01000;
   localparam logic [19:0] RegCounterBase = 20'h02000;
+  localparam logic [19:0] RegBubbleBase = 20'h04000;         // §16.2
+  localparam logic [19:0] RegBubbleCounterBase = 20'h04040;
   localparam logic [19:0] RegOccBase = 20'h40000;
   localparam logic [19:0] RegCredBase = 20'h50000;
   localparam logic [19:0] RegFwdBase = 20'h80000;

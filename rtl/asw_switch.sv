@@ -155,6 +155,13 @@ module asw_switch #(
   logic [P*V*NQ*CW-1:0] occ_next_all;
   logic [TW-1:0]    arn_fwd_addr;
   logic [15:0]      fwd_rdata2;
+  // §16.1 bubble flow control (rtl/bubble.sv): register hooks, the rule, stall events
+  logic             bub_wr_reg, bub_wr_ok, bub_rd_hit;
+  logic [31:0]      bub_rd, bub_cnt_rdata;
+  logic [P*V-1:0]   bub_vcs;
+  logic [P*P-1:0]   bub_cont;
+  logic [P-1:0]     bstall[P];
+  logic [P-1:0]     bstall_any, ev_bubble_stall;
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
@@ -228,7 +235,12 @@ module asw_switch #(
     .root_id_i       (root_id_view),
     .root_crt_i      (crt_view),
     .hot_cnt_port_o  (hot_cnt_port),
-    .hot_cnt_i       (hot_cnt)
+    .hot_cnt_i       (hot_cnt),
+    .dn_wr_reg_i     (bub_wr_reg),
+    .dn_wr_ok_i      (bub_wr_ok),
+    .dn_rd_hit_i     (bub_rd_hit),
+    .dn_rd_i         (bub_rd),
+    .dn_cnt_rdata_i  (bub_cnt_rdata)
   );
 
   // ---- per-input blocks ------------------------------------------------------------
@@ -362,7 +374,10 @@ module asw_switch #(
       .hq_port_i     (off_port),
       .hq_dest_o     (hq_dest[i]),
       .hq_adapted_o  (hq_adapted[i]),
-      .hq_orig_vc_o  (hq_orig_vc[i])
+      .hq_orig_vc_o  (hq_orig_vc[i]),
+      .bub_vcs_i     (bub_vcs),
+      .bub_cont_i    (bub_cont[i*P +: P]),
+      .bstall_o      (bstall[i])
     );
   end
 
@@ -420,8 +435,40 @@ module asw_switch #(
       cm_len[o*8 +: 8] = len;
     end
     ev_credit_stall = out_free & ~out_matched & stall_any;
+    bstall_any = '0;
+    for (int unsigned i = 0; i < P; i++) begin
+      bstall_any = bstall_any | bstall[i];
+    end
+    ev_bubble_stall = out_free & ~out_matched & bstall_any;  // §16.1
     ev_sa_lost = in_requested & ~match_valid;
   end
+
+  logic [P*VW-1:0] match_ovc_flat;
+  always_comb begin
+    for (int unsigned i = 0; i < P; i++) begin
+      match_ovc_flat[i*VW +: VW] = match_ovc[i];
+    end
+  end
+  bubble #(.P(P), .V(V)) u_bubble (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .wr_reg_o          (bub_wr_reg),
+    .wr_ok_o           (bub_wr_ok),
+    .rd_hit_o          (bub_rd_hit),
+    .rd_o              (bub_rd),
+    .cnt_rdata_o       (bub_cnt_rdata),
+    .vcs_o             (bub_vcs),
+    .cont_o            (bub_cont),
+    .match_valid_i     (match_valid),
+    .match_out_i       (match_out),
+    .match_vc_i        (match_vc),
+    .match_ovc_i       (match_ovc_flat),
+    .ev_bubble_stall_i (ev_bubble_stall)
+  );
 
   credits #(.P(P), .V(V), .BUF(BUF)) u_credits (
     .clk_i,

@@ -11,6 +11,7 @@ route_compute.sv
 input_buffer.sv
 islip.sv
 regs.sv
+bubble.sv
 congestion_detector.sv
 arn_table.sv
 asw_switch.sv

@@ -93,7 +93,12 @@ module input_buffer #(
   input  logic [PIW-1:0]     hq_port_i,
   output logic [15:0]        hq_dest_o,
   output logic               hq_adapted_o,
-  output logic [2:0]         hq_orig_vc_o
+  output logic [2:0]         hq_orig_vc_o,
+  // §16.1 bubble rule (rtl/bubble.sv): VCs of each output under the rule ([o*V+w]), the
+  // outputs whose ring this input continues; heads held by the rule alone, per output
+  input  logic [P*V-1:0]     bub_vcs_i,
+  input  logic [P-1:0]       bub_cont_i,
+  output logic [P-1:0]       bstall_o
 );
   // A queued packet: where its head is, its route, and (HQ) the header fields §15 reads.
   typedef struct packed {
@@ -176,16 +181,28 @@ module input_buffer #(
   always_comb begin
     req_o = '0;
     stall_o = '0;
+    bstall_o = '0;
     for (int unsigned v = 0; v < V; v++) begin
       for (int unsigned q = 0; q < NQ; q++) begin
         logic [PIW-1:0] o;
+        logic [VW-1:0]  w;
+        logic [8:0]     need;  // credits the head needs: len, or 2*len entering a ring (§16.1)
+        logic [CW-1:0]  cr;
         o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
+        w = q_h_q[v*NQ+q].ovc;
+        cr = cred_i[(32'(o)*V + 32'(w))*CW +: CW];
+        need = {1'b0, q_h_q[v*NQ+q].len};
+        if (bub_vcs_i[32'(o)*V + 32'(w)] && !(bub_cont_i[o] && (32'(w) == v))) begin
+          need = {q_h_q[v*NQ+q].len, 1'b0};
+        end
         if (q_n_q[v*NQ+q] != '0) begin
-          if (32'(q_h_q[v*NQ+q].len) <=
-              32'(cred_i[(32'(o)*V + 32'(q_h_q[v*NQ+q].ovc))*CW +: CW])) begin
+          if (32'(need) <= 32'(cr)) begin
             req_o[v*P + 32'(o)] = in_free && out_free_i[o];
           end else begin
             stall_o[o] = in_free;
+            if (32'(q_h_q[v*NQ+q].len) <= 32'(cr)) begin
+              bstall_o[o] = in_free;
+            end
           end
         end
       end

@@ -96,7 +96,14 @@ module regs #(
   input  logic [P*9-1:0]       root_id_i,
   input  logic [P*24-1:0]      root_crt_i,
   output logic [PIW-1:0]       hot_cnt_port_o,     // ROOT read: output whose hot VOQs to count
-  input  logic [9:0]           hot_cnt_i
+  input  logic [9:0]           hot_cnt_i,
+  // §16.2 registers, decoded and held by rtl/bubble.sv: writable address, legal value,
+  // readable address and its data, counter read data (a cycle after the read)
+  input  logic                 dn_wr_reg_i,
+  input  logic                 dn_wr_ok_i,
+  input  logic                 dn_rd_hit_i,
+  input  logic [31:0]          dn_rd_i,
+  input  logic [31:0]          dn_cnt_rdata_i
 );
   import asw_pkg::*;
 
@@ -200,6 +207,8 @@ module regs #(
               !(wd[31] && (32'(wd[5:0]) >= P));
     end else if (arn_wr_reg) begin
       wr_ok = arn_wr_ok;
+    end else if (dn_wr_reg_i) begin
+      wr_ok = dn_wr_ok_i;  // §16.2
     end
   end
 
@@ -338,6 +347,8 @@ module regs #(
       rd = 32'h0;  // from the bus FWD copy (fwd_rdata), a cycle later
     end else if (arn_rd_hit) begin
       rd = arn_rd;
+    end else if (dn_rd_hit_i) begin
+      rd = dn_rd_i;  // §16.2
     end
   end
 
@@ -659,7 +670,7 @@ module regs #(
 
   // ---- outputs -----------------------------------------------------------------
   assign reg_rvalid_o = rvalid_q;
-  assign reg_rdata_o = rdata_q | cnt_rdata | fwd_rdata;
+  assign reg_rdata_o = rdata_q | cnt_rdata | fwd_rdata | dn_cnt_rdata_i;
   assign mode_o = mode_q;
   assign trigger_o = trigger_q;
   assign stage_mask_o = stage_mask_q;

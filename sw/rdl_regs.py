@@ -30,7 +30,8 @@ from systemrdl.node import RegNode
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # index names of the arrays, as the contract writes them
 INDEX = {"ARN_UP": "w", "CSET": "cw", "SL2VC": "os", "COUNTER": "pk", "ARN_COUNTER": "pk",
-         "ARN_ENTRY": "ew", "ROOT": "ow", "OCC": "ivq", "CRED": "ov", "FWD": "d"}
+         "ARN_ENTRY": "ew", "ROOT": "ow", "OCC": "ivq", "CRED": "ov", "FWD": "d",
+         "BUBBLE": "o", "BUBBLE_COUNTER": "pk"}
 # RTL localparam -> (register, word offset inside it)
 RTL_ALIAS = {"RegArnUp0": ("ARN_UP", 0), "RegArnUp1": ("ARN_UP", 1),
              "RegArnCntBase": ("ARN_COUNTER", 0)}

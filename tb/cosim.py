@@ -71,7 +71,15 @@ MATRIX = [
     ("b", "det", "sl", "hotspot", 30000, "afi"),
 ] + [("b" if i % 2 == 0 else "c", "det", "id" if i % 4 < 2 else "afi", scen, 8000,
       "arn" if i % 4 < 2 else "afi")
-     for i, scen in enumerate(DIRECTED_SCENARIOS)]
+     for i, scen in enumerate(DIRECTED_SCENARIOS)] + [
+    # §16.1 bubble flow control (BUBBLE=1, 7th field): random BUBBLE[o] programmed,
+    # rewritten and read; each run must see the rule block and admit (ring_enter,
+    # bubble_stall > 0); with VOQ (c) and without (d), with ARN+AFI on c.
+    ("c", "ada", "sl", "random", 60000, "off", 1),
+    ("d", "det", "sl", "random", 60000, "off", 1),
+    ("d", "th", "id", "full", 40000, "off", 1),
+    ("c", "2th", "obqa-afi", "zerocred", 40000, "afi", 1),
+]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
     ("e", "det", "sl", "random", 200000, "arn"),
@@ -330,8 +338,11 @@ def cmd_cosim(ns):
                  f"P >= 4, V >= 2, TABLE >= 8, PKT >= 2")
     check_config(cfg, arn)
     exe = build(cfg, "ref" if ns.REFONLY else "rtl")
+    if str(ns.BUBBLE) not in BOOL_WORDS:
+        sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
+    bub = ["--bubble", BOOL_WORDS[str(ns.BUBBLE)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
-                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn), arn["ARN"])
+                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub, arn["ARN"])
     print(out, end="")
     return rc
 
@@ -348,10 +359,13 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
             arn = entry[5] if len(entry) > 5 else "off"
+            bubble = entry[6] if len(entry) > 6 else 0
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
-            label = f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
-            extra = extra_fn(label, seed) if extra_fn else ()
+            label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
+                     + ("-bubble" if bubble else ""))
+            extra = tuple(extra_fn(label, seed) if extra_fn else ()) + (
+                ("--bubble", "1") if bubble else ())
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -365,6 +379,9 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
                 info += " | " + a.group(2)
                 for name, val in re.findall(r"(\w+) (\d+)", a.group(2)):
                     arn_tot[name] = arn_tot.get(name, 0) + int(val)
+            b = re.search(r"^bubble (.*)$", out, re.M)
+            if b and bubble:
+                info += " | " + b.group(1)
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
             status = "PASS" if ok else "FAIL"
@@ -532,6 +549,7 @@ def main():
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
     ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
+    ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
     ap.add_argument("--ROUTING", default=None)
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")

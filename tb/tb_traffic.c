@@ -80,6 +80,14 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     else o->cycles = n;
     return 1;
   }
+  if (!strcmp(name, "--bubble")) {
+    if (parse_num(val, 1, &n)) {
+      snprintf(err, errlen, "--bubble: 0 or 1, not '%s'", val ? val : "");
+      return -1;
+    }
+    o->bubble = (unsigned)n;
+    return 1;
+  }
   if (!strcmp(name, "--up")) {
     if (parse_num(val, ~0ULL, &n)) {
       snprintf(err, errlen, "--up: not a port mask: '%s'", val ? val : "");
@@ -214,6 +222,8 @@ struct tb_traffic {
   uint64_t mdrop[64];     /* drop: expected drops per output */
   uint64_t mcnt[ASW_ACNT_NUM];
   uint32_t mhist[64];     /* crt: timer history */
+  /* ---- §16.1 bubble flow control ---- */
+  uint64_t bacc[ASW_BCNT_NUM]; /* counter totals accumulated at CNT_CLEARs */
 };
 
 /* ---- random numbers (xorshift64*) --------------------------------------- */
@@ -426,9 +436,36 @@ static uint32_t arn_read_addr(tb_traffic *t) {
   return ASW_REG_ARN_CTRL + rnd_below(t, 7);
 }
 
+/* §16.1: a random BUBBLE[o] value: mostly a ring input with a VC mask, some
+ * without ring_valid, some off. */
+static uint32_t bubble_value(tb_traffic *t) {
+  if (chance(t, 10)) return 0;
+  unsigned vcs = rnd_below(t, 1u << t->V);
+  if (!vcs || chance(t, 50)) vcs = (1u << t->V) - 1;
+  return asw_bubble_entry(rnd_below(t, t->P), !chance(t, 15), vcs);
+}
+static uint32_t bubble_illegal(tb_traffic *t) {
+  switch (rnd_below(t, 3)) {
+  case 0: return t->P < 64 ? asw_bubble_entry(t->P + rnd_below(t, 64 - t->P), 1, 1) : 1u << 7;
+  case 1: return t->V < 8 ? asw_bubble_entry(0, 1, 1u << (t->V + rnd_below(t, 8 - t->V))) : 1u << 7;
+  default: return 1u << (16 + rnd_below(t, 16));
+  }
+}
+static uint64_t bsum(const tb_traffic *t, unsigned k) {
+  uint64_t s = 0;
+  for (unsigned p = 0; p < t->P; p++) s += rd(t, ASW_REG_BUBBLE_COUNTER(p, k));
+  return s;
+}
+
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
     arn_random_write(t, a, d);
+    return;
+  }
+  if (t->opt.bubble && chance(t, 10)) { /* §16.2 rewrites, illegal values too */
+    *a = ASW_REG_BUBBLE(rnd_below(t, t->P));
+    *d = chance(t, 15) ? bubble_illegal(t) : bubble_value(t);
+    if (chance(t, 5)) *a = ASW_REG_BUBBLE_COUNTER(rnd_below(t, t->P), rnd_below(t, 2)); /* RO */
     return;
   }
   unsigned k = rnd_below(t, 100);
@@ -473,6 +510,9 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 
 static uint32_t random_read_addr(tb_traffic *t) {
   if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
+  if (t->opt.bubble && chance(t, 15))
+    return chance(t, 40) ? ASW_REG_BUBBLE(rnd_below(t, t->P + 1))
+                         : ASW_REG_BUBBLE_COUNTER(rnd_below(t, t->P), rnd_below(t, 2));
   unsigned k = rnd_below(t, 100);
   if (k < 20) return ASW_REG_COUNTER(rnd_below(t, t->P), rnd_below(t, 8));
   if (k < 35) return ASW_REG_OCC(rnd_below(t, t->P), rnd_below(t, t->V), rnd_below(t, t->NQ));
@@ -1238,6 +1278,17 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              scen_names[o->scenario], D_N);
     return NULL;
   }
+  if (o->bubble && (o->scenario >= TB_FIRST_ARN_SCEN || o->scenario == TB_SCEN_PROTO)) {
+    snprintf(err, errlen, "BUBBLE=1 runs with the traffic scenarios only, not SCEN=%s",
+             scen_names[o->scenario]);
+    return NULL;
+  }
+  if (o->bubble && 2 * cfg->max_packet > cfg->buf_flits) {
+    snprintf(err, errlen, "BUBBLE=1 needs 2*PKT <= BUF (an LMAX-flit packet entering a ring "
+             "needs 2*LMAX credits, contract 16.1): PKT=%u BUF=%u", cfg->max_packet,
+             cfg->buf_flits);
+    return NULL;
+  }
   tb_traffic *t = calloc(1, sizeof *t);
   if (!t) {
     snprintf(err, errlen, "out of memory");
@@ -1329,6 +1380,8 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     if (t->P > 32) bad |= script_push(t, cap, ASW_REG_ARN_UP(1), up_value(t, 1));
     bad |= script_push(t, cap, ASW_REG_ARN_CTRL, t->arn_ctrl_cfg);
   }
+  if (o->bubble)
+    for (unsigned p = 0; p < t->P; p++) bad |= script_push(t, cap, ASW_REG_BUBBLE(p), bubble_value(t));
   if (t->directed) bad |= dir_program(t, cap);
   if (bad) {
     tb_free(t);
@@ -1641,6 +1694,8 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
   t->now = cycle;
   if (t->AE && in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
     for (unsigned k = 0; k < ASW_ACNT_NUM; k++) t->acc[k] += csum(t, k);
+  if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
+    for (unsigned k = 0; k < ASW_BCNT_NUM; k++) t->bacc[k] += bsum(t, k);
   if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
 }
 
@@ -1651,9 +1706,18 @@ void tb_get_arn_totals(const tb_traffic *t, tb_arn_totals *a) {
   a->marked = t->marked;
 }
 
+static void bubble_report(const tb_traffic *t, char *buf, size_t len) {
+  size_t n = strlen(buf);
+  if (n + 1 < len)
+    snprintf(buf + n, len - n, "\nbubble ring_enter %llu bubble_stall %llu",
+             (unsigned long long)(t->bacc[ASW_BCNT_RING_ENTER] + bsum(t, ASW_BCNT_RING_ENTER)),
+             (unsigned long long)(t->bacc[ASW_BCNT_BUBBLE_STALL] + bsum(t, ASW_BCNT_BUBBLE_STALL)));
+}
+
 void tb_arn_report(const tb_traffic *t, char *buf, size_t len) {
   if (!t->AE) {
     snprintf(buf, len, "arn AE=0 marked %llu", (unsigned long long)t->marked);
+    bubble_report(t, buf, len);
     return;
   }
   tb_arn_totals a;
@@ -1667,6 +1731,26 @@ void tb_arn_report(const tb_traffic *t, char *buf, size_t len) {
            (unsigned long long)a.cnt[ASW_ACNT_ADAPTED], (unsigned long long)a.cnt[ASW_ACNT_IN_DROPPED],
            (unsigned long long)a.cnt[ASW_ACNT_OUT_DROPPED], (unsigned long long)a.cnt[ASW_ACNT_EVICTED],
            (unsigned long long)a.arn_out_msgs, (unsigned long long)t->marked);
+  bubble_report(t, buf, len);
+}
+
+/* §16.1: a random run with the rule on must have blocked and admitted heads
+ * by it; with BUBBLE left at 0 nothing may count. */
+static int bubble_requirements(const tb_traffic *t, char *msg, size_t msglen) {
+  uint64_t e = t->bacc[ASW_BCNT_RING_ENTER] + bsum(t, ASW_BCNT_RING_ENTER);
+  uint64_t b = t->bacc[ASW_BCNT_BUBBLE_STALL] + bsum(t, ASW_BCNT_BUBBLE_STALL);
+  if (!t->opt.bubble && (e || b)) {
+    snprintf(msg, msglen, "BUBBLE=0: ring_enter %llu bubble_stall %llu (must stay 0)",
+             (unsigned long long)e, (unsigned long long)b);
+    return -1;
+  }
+  if (t->opt.bubble && t->opt.cycles >= 20000 && t->opt.scenario != TB_SCEN_LEN1 && (!e || !b)) {
+    snprintf(msg, msglen, "BUBBLE=1: the rule never %s (ring_enter %llu bubble_stall %llu)",
+             !e ? "admitted an entering head" : "held a head", (unsigned long long)e,
+             (unsigned long long)b);
+    return -1;
+  }
+  return 0;
 }
 
 /* The §15 events a random run must have seen (fails the run otherwise). */
@@ -1725,6 +1809,7 @@ int tb_check_end(const tb_traffic *t, char *msg, size_t msglen) {
     return -1;
   }
   if (arn_requirements(t, msg, msglen)) return -1;
+  if (bubble_requirements(t, msg, msglen)) return -1;
   if (t->st.flits_sent != t->st.flits_recv) {
     snprintf(msg, msglen, "conservation: %llu flits sent, %llu received after the drain",
              (unsigned long long)t->st.flits_sent, (unsigned long long)t->st.flits_recv);

@@ -60,13 +60,14 @@ typedef struct {
   unsigned arn;      /* TB_ARN_* */
   long hcdth, lcdth, fcth, crt, ttl, stage;
   int64_t up;        /* ARN_UP port mask */
+  unsigned bubble;   /* §16.1: 1 programs BUBBLE[o] (and rewrites it); 0 leaves it off */
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
@@ -121,7 +122,8 @@ typedef struct {
   uint64_t arn_out_msgs, marked;
 } tb_arn_totals;
 void tb_get_arn_totals(const tb_traffic *t, tb_arn_totals *a);
-/* One line "arn roots N sent N ..." (empty if AE = 0). */
+/* One line "arn roots N sent N ..." ("arn AE=0 ..." if AE = 0), then a second
+ * line "bubble ring_enter N bubble_stall N" (§16.1 counter totals). */
 void tb_arn_report(const tb_traffic *t, char *buf, size_t len);
 
 #ifdef __cplusplus
