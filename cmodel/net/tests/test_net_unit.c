@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../asw_switch.h"
+#include "../cube.h"
 #include "../netcfg.h"
 #include "../tables.h"
 #include "../topo.h"
@@ -295,6 +296,76 @@ static void test_config(void) {
   free(a);
 }
 
+/* Direct networks (cube.h): DOR paths are minimal, in dimension order and
+ * end at the destination; seed 003 Tables 1-3 (destinations per VC of node
+ * 0's X and Y output ports, 8x8 mesh, 4 VCs, XY routing) exactly. */
+static void test_cube(void) {
+  char err[200];
+  static const struct { const char *dims; int torus; } nets[] = {
+      {"8x8", 0}, {"8x8", 1}, {"4x4", 1}, {"3x3", 0}, {"5x4", 1}, {"3x4x5", 1}, {"4x4x4", 0}, {"7", 1}};
+  for (unsigned t = 0; t < sizeof nets / sizeof nets[0]; t++) {
+    cube c;
+    CHECK(!cube_parse(&c, nets[t].dims, nets[t].torus, err, sizeof err), "%s: %s", nets[t].dims, err);
+    unsigned bad = 0, maxd = 0;
+    for (unsigned a = 0; a < c.nodes; a++) {
+      unsigned x[CUBE_MAX_DIMS];
+      cube_coords(&c, a, x);
+      if (cube_id(&c, x) != a) bad++;
+      for (unsigned b = 0; b < c.nodes; b++) {
+        unsigned cur = a, hops = 0, lastdim = 0, dist = cube_distance(&c, a, b);
+        if (dist > maxd) maxd = dist;
+        for (;;) {
+          unsigned p = cube_dor_port(&c, cur, b);
+          if (p == 2 * c.n) break;
+          if (p / 2 < lastdim) bad++; /* dimension order */
+          lastdim = p / 2;
+          int nx = cube_neighbor(&c, cur, p);
+          if (nx < 0 || hops > 3 * 256) { bad++; break; }
+          cur = (unsigned)nx;
+          hops++;
+        }
+        if (cur != b || hops != dist) bad++;
+      }
+    }
+    /* diameter: sum of floor(k/2) (torus) or k-1 (mesh) */
+    unsigned diam = 0;
+    for (unsigned d = 0; d < c.n; d++) diam += nets[t].torus ? c.k[d] / 2 : c.k[d] - 1;
+    CHECK(!bad && maxd == diam, "%s %s: %u bad DOR paths, diameter %u (want %u)", nets[t].dims,
+          nets[t].torus ? "torus" : "mesh", bad, maxd, diam);
+  }
+  /* seed 003 Tables 1-3 */
+  cube m;
+  CHECK(!cube_parse(&m, "8x8", 0, err, sizeof err), "8x8: %s", err);
+  static const unsigned want[3][2][4] = {{{8, 16, 16, 16}, {7, 0, 0, 0}},   /* DBBM */
+                                         {{8, 16, 16, 16}, {1, 2, 2, 2}},   /* IODET */
+                                         {{14, 14, 14, 14}, {1, 2, 2, 2}}}; /* XORDET */
+  static const unsigned scheme[3] = {CUBE_VC_DBBM, CUBE_VC_IODET, CUBE_VC_XORDET};
+  static const char *const name[3] = {"DBBM (Table 1)", "IODET (Table 2)", "XORDET (Table 3)"};
+  for (unsigned s = 0; s < 3; s++) {
+    unsigned got[2][4] = {{0}};
+    for (unsigned d = 1; d < m.nodes; d++) {
+      unsigned p = cube_dor_port(&m, 0, d); /* node 0 is a corner: only + ports */
+      got[p / 2][cube_vc(&m, scheme[s], d, p / 2, 4)]++;
+    }
+    int same = 1;
+    for (unsigned dim = 0; dim < 2; dim++)
+      for (unsigned v = 0; v < 4; v++) same &= got[dim][v] == want[s][dim][v];
+    CHECK(same, "%s: X %u %u %u %u, Y %u %u %u %u", name[s], got[0][0], got[0][1], got[0][2],
+          got[0][3], got[1][0], got[1][1], got[1][2], got[1][3]);
+  }
+  /* BBQ: horizontal bands, one VC per band of 16 nodes (2 rows) */
+  for (unsigned d = 0; d < 64; d++)
+    if (cube_vc(&m, CUBE_VC_BBQ, d, 0, 4) != d / 16) {
+      CHECK(0, "BBQ of %u is %u", d, cube_vc(&m, CUBE_VC_BBQ, d, 0, 4));
+      break;
+    }
+  cube bad;
+  CHECK(cube_parse(&bad, "8x1", 1, err, sizeof err) && strstr(err, "radix 1"), "8x1 rejected: %s", err);
+  CHECK(cube_parse(&bad, "2x2x2x2", 1, err, sizeof err) && strstr(err, "dimensions"), "4D rejected");
+  CHECK(cube_parse(&bad, "8x", 1, err, sizeof err) && strstr(err, "8x"), "8x rejected");
+  CHECK(cube_parse(&bad, "", 0, err, sizeof err) && strstr(err, "empty"), "empty rejected");
+}
+
 int main(void) {
   char err[256];
   struct { unsigned p, t, nodes, sw; } rl[] = {{12, 3, 432, 180}, {24, 3, 3456, 720},
@@ -327,6 +398,7 @@ int main(void) {
   test_program();
   test_sqs();
   test_config();
+  test_cube();
   printf("net_unit%s: %u passed, %u failed\n", SAN_LABEL, passed, failed);
   return failed != 0;
 }
