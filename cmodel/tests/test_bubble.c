@@ -326,3 +326,105 @@ void test_bubble_rule_random(void) {
     asw_switch_free(sw);
   }
 }
+
+/* What the rule is for (§16.1): a ring (1-D torus) of K switches, P = 3
+ * (port 0: +, 1: -, 2: local), one VC, minimal routing, every node sending
+ * 4-flit packets as far as minimal routing goes (K/2 hops +; with K = 8 every
+ * other one K/2-1 hops -)
+ * as fast as its credits allow, BUF = 2 packets. Without BUBBLE the rings
+ * fill with packets waiting for each other: no flit moves for 2000 cycles
+ * while flits are held (deadlock). With BUBBLE[0] = {ring_in 1} and
+ * BUBBLE[1] = {ring_in 0} on every node, injection keeps a bubble in each
+ * ring: flits keep moving and every packet arrives after the drain. */
+static int ring_run(int bubble, unsigned K, long cycles, unsigned *delivered, unsigned *injected) {
+  enum { P = 3, L = 4, BUFF = 8 };
+  asw_config c = cfg(P, 1, BUFF, L, 1);
+  c.dest_bits = 8;
+  c.table_entries = K;
+  asw_switch *sw[16];
+  drv d[16];
+  for (unsigned i = 0; i < K; i++) {
+    sw[i] = asw_switch_new(&c, NULL, 0);
+    if (!sw[i]) return -1;
+    drv_init(&d[i], sw[i]);
+    for (unsigned t = 0; t < K; t++) {
+      unsigned fwd = (t + K - i) % K, port = t == i ? 2 : 2 * fwd <= K ? 0 : 1;
+      asw_reg_write(sw[i], ASW_REG_FWD(t), asw_fwd_entry(port, 0, 0, 0));
+    }
+    if (bubble) {
+      asw_reg_write(sw[i], ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 1));
+      asw_reg_write(sw[i], ASW_REG_BUBBLE(1), asw_bubble_entry(0, 1, 1));
+    }
+  }
+  unsigned inj_cr[16], inj_rem[16] = {0}, seq = 0, moved_idle = 0, deadlock = 0;
+  for (unsigned i = 0; i < K; i++) inj_cr[i] = BUFF;
+  asw_flit link[16][2];     /* flit that left node i on port p last cycle */
+  int8_t credit[16][3];     /* credit returned upstream by input (i, q) last cycle: 1 or 0 */
+  memset(link, 0, sizeof link);
+  memset(credit, 0, sizeof credit);
+  *delivered = *injected = 0;
+  for (long cyc = 0; cyc < cycles + 20000 && !deadlock; cyc++) {
+    int inject = cyc < cycles;
+    /* deliver last cycle's link flits and credits */
+    for (unsigned i = 0; i < K; i++) {
+      for (unsigned p = 0; p < 2; p++) {
+        unsigned j = p == 0 ? (i + 1) % K : (i + K - 1) % K, q = p ^ 1u;
+        if (link[i][p].valid) {
+          d[j].in_flit[q] = link[i][p];
+          d[j].in.flit_mask |= 1ull << q;
+        }
+        /* a credit of input (i, p) goes to the node it came from, output p^1 */
+        if (credit[i][p]) {
+          d[j].in_cr[q] = 0;
+          d[j].in.credit_mask |= 1ull << q;
+        }
+      }
+      if (credit[i][2]) inj_cr[i]++;
+      /* local injection: 4-flit packets to i+K/2 (+, the tie) and, for K > 4,
+       * every other one to i-(K/2-1) (-) */
+      if (!inj_rem[i] && inject && inj_cr[i] >= L) {
+        unsigned dst = (seq & 1) || K == 4 ? (i + K / 2) % K : (i + K / 2 + 1) % K;
+        inj_cr[i] -= L;
+        inj_rem[i] = L;
+        drv_flit(&d[i], 2, 1, 0, 0, asw_hdr_make(dst, i, 0, L, 0, 0, seq++));
+        (*injected)++;
+        inj_rem[i]--;
+      } else if (inj_rem[i]) {
+        inj_rem[i]--;
+        drv_flit(&d[i], 2, 0, inj_rem[i] == 0, 0, 0);
+      }
+    }
+    unsigned moved = 0, held = 0;
+    for (unsigned i = 0; i < K; i++) {
+      if (drv_step(&d[i]) != ASW_OK) return -1;
+      for (unsigned p = 0; p < 2; p++) {
+        link[i][p] = (d[i].out.flit_mask >> p & 1u) ? d[i].out_flit[p] : (asw_flit){0};
+        moved |= link[i][p].valid;
+      }
+      if (d[i].out.flit_mask >> 2 & 1u) { /* ejection: a sink, credit at once */
+        moved = 1;
+        if (d[i].out_flit[2].tail) (*delivered)++;
+        d[i].in_cr[2] = 0;
+        d[i].in.credit_mask |= 1u << 2;
+      }
+      for (unsigned q = 0; q < 3; q++) credit[i][q] = (int8_t)(d[i].out.credit_mask >> q & 1u);
+      held |= !asw_switch_idle(sw[i]);
+    }
+    moved_idle = moved || !held ? 0 : moved_idle + 1;
+    if (moved_idle >= 2000) deadlock = 1;
+  }
+  for (unsigned i = 0; i < K; i++) asw_switch_free(sw[i]);
+  return deadlock;
+}
+
+void test_bubble_ring_deadlock(void) {
+  for (unsigned K = 4; K <= 8; K += 4) {
+    unsigned del = 0, inj = 0;
+    int dl = ring_run(0, K, 20000, &del, &inj);
+    CHECKF(dl == 1, "ring of %u without bubble: %s (%u of %u packets delivered)", K,
+           dl < 0 ? "error" : "no deadlock", del, inj);
+    dl = ring_run(1, K, 20000, &del, &inj);
+    CHECKF(dl == 0 && del == inj && inj > 1000, "ring of %u with bubble: %s, %u of %u delivered",
+           K, dl ? "deadlock" : "live", del, inj);
+  }
+}

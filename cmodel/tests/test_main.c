@@ -70,7 +70,8 @@ const char *test_tmpdir = ".";
   X(test_arn_hot_flags_vs_shadow)                \
   X(test_bubble_registers)                       \
   X(test_bubble_rule_directed)                   \
-  X(test_bubble_rule_random)
+  X(test_bubble_rule_random)                     \
+  X(test_bubble_ring_deadlock)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)
