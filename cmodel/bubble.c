@@ -12,10 +12,6 @@ void asw_bubble_init(asw_bubble *b, unsigned ports, unsigned vcs) {
   b->vcs = vcs;
 }
 
-void asw_bubble_reset(asw_bubble *b) {
-  asw_bubble_init(b, b->ports, b->vcs);
-}
-
 void asw_bubble_clear_counters(asw_bubble *b) {
   memset(b->counters, 0, sizeof b->counters);
 }

@@ -21,9 +21,8 @@ typedef struct {
   uint32_t counters[64 * ASW_BCNT_NUM]; /* [o*2 + k] */
 } asw_bubble;
 
-void asw_bubble_init(asw_bubble *b, unsigned ports, unsigned vcs);
 /* Reset state (§14/§16): every BUBBLE[o] = 0, counters 0. */
-void asw_bubble_reset(asw_bubble *b);
+void asw_bubble_init(asw_bubble *b, unsigned ports, unsigned vcs);
 void asw_bubble_clear_counters(asw_bubble *b);
 
 /* Register access of the §16.2 addresses. write: 1 if addr is not a §16

@@ -29,7 +29,7 @@ _C, LIBRARY_PATH = _lib.load()
 
 OK, EINVAL, ENOMEM, EPROTO = 0, -1, -2, -3
 
-# Register addresses (contract §11, §15.8); word addresses as on the register bus.
+# Register addresses (contract §11, §15.8, §16.2); word addresses as on the register bus.
 REG_ID, REG_PARAM0, REG_PARAM1, REG_PARAM2 = 0x00000, 0x00001, 0x00002, 0x00003
 REG_ROUTE_CTRL, REG_VC_CTRL, REG_THRESH, REG_LFSR_SEED = 0x00010, 0x00011, 0x00012, 0x00013
 REG_DEFAULT_PORT, REG_CNT_CLEAR, REG_REG_ERRORS = 0x00014, 0x00015, 0x00016
@@ -48,6 +48,13 @@ def reg_cred(o, v): return 0x50000 + 8 * o + v
 def reg_fwd(d): return 0x80000 + d
 def reg_arn_up(w): return 0x00021 + w
 def reg_arn_counter(p, k): return 0x02800 + 16 * p + k
+def reg_bubble(o): return 0x04000 + o                   # §16.2
+def reg_bubble_counter(p, k): return 0x04040 + 2 * p + k  # k 0 ring_enter, 1 bubble_stall
+
+
+def bubble_entry(ring_in, ring_valid=1, vcs=1):
+    """BUBBLE[o] value (contract §16.2): the input continuing o's ring, the VCs under the rule."""
+    return (ring_in & 0x3F) | (ring_valid & 1) << 6 | (vcs & 0xFF) << 8
 
 
 def fwd_entry(det_port, lookahead=0, cset=0, multipath=0):
