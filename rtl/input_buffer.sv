@@ -188,11 +188,23 @@ module input_buffer #(
         logic [VW-1:0]  w;
         logic [8:0]     need;  // credits the head needs: len, or 2*len entering a ring (§16.1)
         logic [CW-1:0]  cr;
+        logic           bub;   // the head's (o, w) is under the bubble rule
         o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
         w = q_h_q[v*NQ+q].ovc;
-        cr = cred_i[(32'(o)*V + 32'(w))*CW +: CW];
+        // credits and rule bit of (o, w): AND-OR selects with constant indices (no
+        // index multiplier in the request path)
+        cr = '0;
+        bub = 1'b0;
+        for (int unsigned oo = 0; oo < P; oo++) begin
+          for (int unsigned ww = 0; ww < V; ww++) begin
+            if ((32'(o) == oo) && (32'(w) == ww)) begin
+              cr = cr | cred_i[(oo*V + ww)*CW +: CW];
+              bub = bub | bub_vcs_i[oo*V + ww];
+            end
+          end
+        end
         need = {1'b0, q_h_q[v*NQ+q].len};
-        if (bub_vcs_i[32'(o)*V + 32'(w)] && !(bub_cont_i[o] && (32'(w) == v))) begin
+        if (bub && !(bub_cont_i[o] && (32'(w) == v))) begin
           need = {q_h_q[v*NQ+q].len, 1'b0};
         end
         if (q_n_q[v*NQ+q] != '0) begin
