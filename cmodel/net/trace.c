@@ -407,7 +407,7 @@ static trace *parse_netrace(const unsigned char *b, size_t len, const char *name
       ne++;
     }
   }
-  qsort(edges, ne, sizeof *edges, cmp_pair);
+  if (ne) qsort(edges, ne, sizeof *edges, cmp_pair);
   t = trace_new();
   if (!t) goto oom;
   t->nodes_given = nodes;
@@ -567,13 +567,19 @@ trace *trace_load(const char *path, char *err, size_t errlen) {
 }
 
 static int write_text(const trace *t, FILE *f) {
+  /* ids that do not increase down the trace (netrace allows them) are written
+   * as 0, 1, ... in trace order, as the text format wants */
+  int keep = 1;
+  for (uint32_t i = 1; i < t->n && keep; i++) keep = t->m[i].id > t->m[i - 1].id;
   fprintf(f, "# arnswitch trace (docs/traces.md): ID TIME SRC DST BYTES [DEP,DEP,...]\n");
   fprintf(f, "nodes %u\n", trace_nodes(t));
   for (uint32_t i = 0; i < t->n; i++) {
     const msg_rec *r = &t->m[i];
-    fprintf(f, "%u %llu %u %u %u", r->id, (unsigned long long)r->time, r->src, r->dst, r->bytes);
-    for (uint32_t k = 0; k < r->ndeps; k++)
-      fprintf(f, "%c%u", k ? ',' : ' ', t->m[t->deps[r->dep_off + k]].id);
+    fprintf(f, "%u %llu %u %u %u", keep ? r->id : i, (unsigned long long)r->time, r->src, r->dst, r->bytes);
+    for (uint32_t k = 0; k < r->ndeps; k++) {
+      uint32_t d = t->deps[r->dep_off + k];
+      fprintf(f, "%c%u", k ? ',' : ' ', keep ? t->m[d].id : d);
+    }
     fputc('\n', f);
   }
   return 0;
