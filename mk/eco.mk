@@ -195,3 +195,30 @@ test-rdl: deps
 	  echo "rdl-planted: 1 passed, 0 failed"; else echo "rdl-planted: 0 passed, 1 failed"; exit 1; fi; \
 	exit $$rc
 TEST_TARGETS += test-rdl
+
+# ---- Trace replay (issue 13 item 6; docs/traces.md) -----------------------------------
+# asw net traffic=trace:FILE, asw trace, asw net --trace-out. test-trace runs
+# sw/test_trace.py on an ASan+UBSan build of asw, then on a build with a planted bug
+# (ASW_PLANT_TRACE_NODEPS: dependencies ignored) that the test must catch.
+TRACE_ASW_SRCS = $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS)
+$(BUILD)/trace/asw_san: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -o $@ $(TRACE_ASW_SRCS) $(ASW_LDLIBS)
+$(BUILD)/trace/asw_plant: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -DASW_PLANT_TRACE_NODEPS -o $@ $(TRACE_ASW_SRCS) $(ASW_LDLIBS)
+
+.PHONY: test-trace study-trace
+test-trace: $(BUILD)/trace/asw_san $(BUILD)/trace/asw_plant
+	@rc=0; $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_san || rc=1; \
+	if $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_plant --plant > $(BUILD)/trace/plant.log 2>&1; then \
+	  echo "FAIL trace test passed with dependencies ignored (planted)"; echo "trace-planted: 0 passed, 1 failed"; rc=1; \
+	else grep '^FAIL' $(BUILD)/trace/plant.log | head -3; \
+	  echo "trace-planted: 1 passed, 0 failed (the dependency check fails on the planted bug)"; fi; exit $$rc
+TEST_TARGETS += test-trace
+
+# Completion times of the three application patterns on the default 432-node RLFT
+# (docs/results.md, "Application traces"); the table on stdout and in
+# build/results/trace/table.md.
+study-trace: $(BUILD)/asw
+	@$(PYTHON) sw/study_trace.py --asw $(BUILD)/asw --out $(BUILD)/results/trace

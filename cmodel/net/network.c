@@ -2140,14 +2140,14 @@ static int net_trace_setup(net *n, char *err, size_t errlen) {
   }
   n->trc = trace_load(c->trace_path, err, errlen);
   if (!n->trc) return -1;
+  n->rp = trace_replay_new(n->trc, n->N, c->packet_flits, TRACE_FLIT_BYTES, c->trace_path, err,
+                           errlen); /* names the line of a message with a node >= N */
+  if (!n->rp) return -1;
   if (trace_nodes(n->trc) > n->N) {
     snprintf(err, errlen, "traffic: trace %s is for %u nodes, the network has %u", c->trace_path,
              trace_nodes(n->trc), n->N);
     return -1;
   }
-  n->rp = trace_replay_new(n->trc, n->N, c->packet_flits, TRACE_FLIT_BYTES, c->trace_path, err,
-                           errlen);
-  if (!n->rp) return -1;
   trace_replay_lower_bound(n->rp, trace_path, n);
   return 0;
 }
