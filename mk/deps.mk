@@ -14,6 +14,14 @@ APT_PKGS := verilator iverilog gcc make pkg-config bzip2 gzip
 # openmpi-bin + libopenmpi-dev: mpicc and mpirun for build/asw-mpi (make test-mpi).
 APT_LIB_PKGS := clang-14 libclang-rt-14-dev openmpi-bin libopenmpi-dev
 DEPS_STAMP := $(BUILD)/.deps-ok
+# Slurm and munge for make test-slurm only (a one-node cluster on localhost,
+# sw/test_slurm.sh): installed by `make deps-slurm` when slurmctld or munged is missing.
+SLURM_APT_PKGS := slurm-wlm munge
+.PHONY: deps-slurm
+deps-slurm:
+	@if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then \
+	  echo "deps: installing Debian packages: $(SLURM_APT_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SLURM_APT_PKGS); fi
 
 .PHONY: deps
 deps: $(DEPS_STAMP)

@@ -222,3 +222,12 @@ TEST_TARGETS += test-trace
 # build/results/trace/table.md.
 study-trace: $(BUILD)/asw
 	@$(PYTHON) sw/study_trace.py --asw $(BUILD)/asw --out $(BUILD)/results/trace
+
+# ---- Sweeps on a Slurm cluster (issue 13 item 7) -------------------------------------
+# asw sweep --slurm [--submit] / --merge. test-slurm installs slurm-wlm and munge if
+# missing (make deps-slurm), starts a one-node cluster on localhost in a temporary
+# folder, runs a sweep through it and compares it with a local one (sw/test_slurm.sh).
+.PHONY: test-slurm
+test-slurm: deps-slurm $(BUILD)/asw
+	@bash sw/test_slurm.sh $(BUILD)/asw
+TEST_TARGETS += test-slurm
