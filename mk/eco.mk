@@ -151,7 +151,8 @@ TEST_TARGETS += test-axi
 
 # ---- FuseSoC core (arnswitch.core) ----------------------------------------------------
 # Run inside build/fusesoc so FuseSoC's outputs stay out of git. test-fusesoc runs the
-# lint target and sets up (edalize files, no tool run) sim, synth and the device targets.
+# lint and sim targets (sim: the DPI testbench under Verilator --binary through edalize,
+# 2000 cycles) and sets up (edalize files, no tool run) synth and the device targets.
 FUSESOC_DIR := $(abspath $(BUILD))/fusesoc
 FUSESOC := cd $(FUSESOC_DIR) && fusesoc --cores-root $(CURDIR) run --build-root build
 FUSESOC_CORE := arnswitch:arnswitch:switch
@@ -160,7 +161,7 @@ fusesoc-lint: deps
 	@mkdir -p $(BUILD)/fusesoc
 	@( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ) || { tail -20 $(FUSESOC_DIR)/lint.log; exit 1; }
 	@echo "fusesoc lint: verilator --lint-only -Wall asw_axis_switch clean"
-test-fusesoc: deps
+test-fusesoc: deps lib
 	@mkdir -p $(BUILD)/fusesoc; pass=0; fail=0; \
 	core=$$(sed -n '/^  rtl:/,/file_type/s|^      - rtl/||p' arnswitch.core); \
 	if [ "$$core" = "$$(grep -v '^#' rtl/files.f)" ]; then echo "PASS arnswitch.core rtl fileset = rtl/files.f"; \
@@ -171,7 +172,11 @@ test-fusesoc: deps
 	if ( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ); then \
 	  echo "PASS fusesoc run --target=lint"; pass=$$((pass+1)); \
 	else echo "FAIL fusesoc run --target=lint"; tail -20 $(FUSESOC_DIR)/lint.log; fail=$$((fail+1)); fi; \
-	for t in sim synth ecp5-25 ice40-hx8k; do \
+	if ( $(FUSESOC) --target=sim $(FUSESOC_CORE) --run_options "+cycles=2000 +seed=2" > sim.log 2>&1 ) && \
+	  grep -q 'tb_dpi: PASS' $(FUSESOC_DIR)/sim.log; then \
+	  echo "PASS fusesoc run --target=sim (Verilator via edalize: $$(grep 'tb_dpi: cycles' $(FUSESOC_DIR)/sim.log))"; pass=$$((pass+1)); \
+	else echo "FAIL fusesoc run --target=sim"; tail -8 $(FUSESOC_DIR)/sim.log; fail=$$((fail+1)); fi; \
+	for t in synth ecp5-25 ice40-hx8k; do \
 	  if ( $(FUSESOC) --setup --target=$$t $(FUSESOC_CORE) > setup-$$t.log 2>&1 ); then \
 	    echo "PASS fusesoc run --setup --target=$$t"; pass=$$((pass+1)); \
 	  else echo "FAIL fusesoc run --setup --target=$$t"; tail -5 $(FUSESOC_DIR)/setup-$$t.log; fail=$$((fail+1)); fi; done; \

@@ -348,7 +348,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
-        if (k->off == offsetof(net_cfg, traffic)) c->trace_path[0] = 0; /* not a trace */
+        if (k->off == offsetof(net_cfg, traffic)) memset(c->trace_path, 0, sizeof c->trace_path); /* not a trace */
         return 0;
       }
     if (!strcmp(key, "traffic") && !strncmp(value, "trace:", 6)) { /* traffic=trace:FILE */
@@ -362,7 +362,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       if (isspace((unsigned char)path[0]) || isspace((unsigned char)path[pl - 1]))
         return bad(err, errlen, key, value, "the file name must not start or end with a blank");
       c->traffic = TRAFFIC_TRACE;
-      memcpy(c->trace_path, path, pl + 1);
+      memset(c->trace_path, 0, sizeof c->trace_path); /* no bytes of an earlier name */
+      memcpy(c->trace_path, path, pl);
       return 0;
     }
     if (!strcmp(key, "routing")) {
@@ -399,7 +400,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         if (c->hs_nodes_given && y != c->hs_nodes_given)
           return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
         c->traffic = TRAFFIC_HOTSPOT;
-        c->trace_path[0] = 0;
+        memset(c->trace_path, 0, sizeof c->trace_path);
         c->hs_fraction = x / 100.0;
         c->hs_count = y;
         return 0;
