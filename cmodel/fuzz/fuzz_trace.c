@@ -54,7 +54,7 @@ static void replay(const trace *t) {
   uint64_t lb = trace_replay_lower_bound(r, no_path, NULL);
   trace_stats s0;
   trace_replay_stats(r, &s0);
-  if (s0.flits > 200000) { /* a few huge messages: too slow to step through */
+  if (s0.flits * nodes > 4000000) { /* big messages on many nodes: too slow to step through */
     trace_replay_free(r);
     return;
   }

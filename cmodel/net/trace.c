@@ -411,33 +411,36 @@ static trace *parse_netrace(const unsigned char *b, size_t len, const char *name
   t = trace_new();
   if (!t) goto oom;
   t->nodes_given = nodes;
-  size_t e = 0;
-  uint32_t dbuf[256 * 4];
+  size_t e = 0, dcap = 0;
+  uint32_t *dl = NULL; /* the packets record i waits for */
   for (size_t i = 0; i < n; i++) {
     const unsigned char *r = b + at[i];
     uint32_t nd = 0;
-    uint32_t *dl = dbuf;
     size_t e0 = e;
     while (e < ne && edges[e].key == i) e++;
-    if (e - e0 > sizeof dbuf / sizeof *dbuf) {
-      snprintf(err, errlen, "%s: netrace record %zu: waits for %zu packets (at most %zu read)", name, i + 1,
-               e - e0, sizeof dbuf / sizeof *dbuf);
-      goto fail;
+    if (e - e0 > dcap) {
+      uint32_t *q = realloc(dl, sizeof *q * (e - e0));
+      if (!q) { free(dl); goto oom; }
+      dl = q;
+      dcap = e - e0;
     }
     for (size_t k = e0; k < e; k++)
       if (!nd || dl[nd - 1] != edges[k].val) dl[nd++] = edges[k].val; /* named twice: once */
     int sz = nt_size(r[16]);
     if (sz < 0) {
       snprintf(err, errlen, "%s: netrace record %zu: packet type %u is not a valid command", name, i + 1, r[16]);
+      free(dl);
       goto fail;
     }
     char e2[200];
     t->cur_line = (uint32_t)(i + 1);
     if (trace_add(t, rd64(r), rd32(r + 8), r[17], r[18], (uint32_t)sz, dl, nd, e2, sizeof e2) < 0) {
       snprintf(err, errlen, "%s: netrace record %zu: %s", name, i + 1, e2);
+      free(dl);
       goto fail;
     }
   }
+  free(dl);
   free(ids);
   free(at);
   free(edges);
