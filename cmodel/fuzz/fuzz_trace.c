@@ -132,10 +132,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(t1);
   free(t2);
   /* netrace, when it fits (and is small enough to write quickly) */
-  uint64_t want = 0;
-  trace_msg m;
-  for (uint32_t i = 0; trace_get(t, i, &m); i++) want += m.bytes <= 8 ? 1 : (m.bytes + 71) / 72;
-  if (want > 100000) {
+  uint64_t want = 0, links = 0; /* netrace packets, and dependency links between them */
+  trace_msg m, dm;
+  for (uint32_t i = 0; trace_get(t, i, &m); i++) {
+    uint64_t np = m.bytes <= 8 ? 1 : (m.bytes + 71) / 72;
+    want += np;
+    for (uint32_t k = 0; k < m.ndeps && trace_get(t, m.deps[k], &dm); k++)
+      links += np * (dm.bytes <= 8 ? 1 : (dm.bytes + 71) / 72);
+  }
+  if (want > 100000 || links > 200000) {
     trace_free(t);
     return 0;
   }
