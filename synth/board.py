@@ -29,11 +29,12 @@ OUT = os.path.join(fpga.BUILD, "boards")
 # constraints, clock (MHz, the board oscillator: no PLL needed, the system closes timing
 # there), UART divisor (clock / 115 200), switch configuration, flashing command.
 SMALL = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
+# The UP5K's: the smallest switch (one input queue, 2-flit packets, 4 table entries)
+TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0)
 BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,
-                       div=104, cfg=SMALL, flash="iceprog build/boards/icebreaker.bin",
-                       note="did not fit: 130 % of the UP5K's logic cells before the core's counter RAM (synth/README.md)"),
+                       div=104, cfg=TINY, cntw=24, flash="iceprog build/boards/icebreaker.bin"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
                  cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
