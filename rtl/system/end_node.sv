@@ -129,7 +129,7 @@ module end_node #(
   logic [VW-1:0]  hvc;
   logic [PIW:0]   perm;
   logic [PIW-1:0] ndest;
-  logic [7:0]     nlen;
+  logic [LW-1:0]  nlen;
   logic [21+PIW:0] uni_prod;
   logic [23:0]    len_prod;
   logic           send_head, slot_free;
@@ -154,7 +154,8 @@ module end_node #(
       default: ndest = PIW'(uni_prod >> 16);
     endcase
     len_prod = 24'(r_len) * 24'(len_i);
-    nlen = randlen_i ? 8'(len_prod >> 16) + 8'd1 : len_i;
+    // <= len_i <= LMAX (LEN is checked on write), so LW bits hold it
+    nlen = randlen_i ? LW'(len_prod >> 16) + LW'(1) : LW'(len_i);
   end
 
   always_comb begin
@@ -225,7 +226,7 @@ module end_node #(
         step_len = 1'b1;
         have_d = 1'b1;
         hdest_d = ndest;
-        hlen_d = LW'(nlen);  // nlen <= len_i <= LMAX (LEN is checked on write)
+        hlen_d = nlen;
         hseq_d = seqs_q[ndest];
         seqs_d[ndest] = seqs_q[ndest] + 16'd1;
       end
