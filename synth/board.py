@@ -94,7 +94,7 @@ def build(board):
     res.update(fpga.utilisation(b["device"], cells, rep))
     fm = rep.get("fmax", {})
     res["fmax_mhz"] = round(min((float(v.get("achieved", 0.0)) for v in fm.values()), default=0.0), 2)
-    res["critical_path"] = fpga.critical_path(rep, fpga.net_sources(os.path.join(ROOT, base + ".json")))
+    res["critical_path"] = fpga.critical_path(rep, fpga.netlist_sources(os.path.join(ROOT, base + ".json")))
     if fam == "ice40":
         out = base + ".bin"
         rc, t = fpga.run(["yowasp-icepack", base + ".asc", out], base + ".pack.log")
