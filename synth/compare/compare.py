@@ -8,6 +8,8 @@ synth/fpga.py's own flow at comparable configurations, and prints one table.
 
   compare.py fetch --source NAME=URL@COMMIT ... [--mirror DIR]   sources only
   compare.py run   --source NAME=URL@COMMIT ... [--mirror DIR] [--only ROW,...] [--freq MHZ]
+  compare.py latency --source ... [--mirror DIR]                 zero-load latency of the published routers,
+                                                                 measured in simulation (tb beside this file)
   compare.py list                                                the rows and their configurations
 
 Sources: `git fetch --depth 1 URL COMMIT`; if that fails (no network) and --mirror DIR is
@@ -37,7 +39,7 @@ _spec.loader.exec_module(fpga)
 # common_cells modules floo_router instantiates (directly or through its submodules).
 CC = ["cc_pkg", "cc_spill_register_flushable", "cc_spill_register", "cc_fifo", "cc_stream_fifo",
       "cc_stream_fifo_optimal_wrap", "cc_addr_decode_dync", "cc_addr_decode", "cc_stream_arbiter",
-      "cc_rr_arb_tree", "cc_credit_counter", "cc_lzc", "cc_popcount", "cc_stream_demux",
+      "cc_rr_arb_tree", "cc_lzc", "cc_popcount", "cc_stream_demux",
       "cc_delta_counter", "cc_counter"]
 FLOO = ["floo_pkg", "floo_route_xymask", "floo_route_select", "floo_wormhole_arbiter",
         "floo_vc_arbiter", "floo_output_arbiter", "floo_router"]
@@ -57,31 +59,69 @@ ROWS = [
          inc=FLOO_INC, params=dict(NumPorts=5, NumVcs=1, PayloadW=16, InDepth=2, OutDepth=2),
          ports=5, vcs=1, flit="17 hdr + 16 payload", buf="2 in + 2 out",
          routing="XY (DOR), per input", alloc="RR per output, wormhole lock", stages="in FIFO, out FIFO",
-         latency="2 cycles (FIFO + FIFO)"),
+         latency="2", tb="floo"),
     dict(name="floo-p5v2", kind="ext", router="FlooNoC floo_router", needs=["floonoc", "common_cells", "axi"],
          top="cmp_floo_router", files=FLOO_FILES, wrapper="synth/compare/floo_router_wrap.sv",
-         inc=FLOO_INC, params=dict(NumPorts=5, NumVcs=2, PayloadW=16, InDepth=3, OutDepth=2),
-         ports=5, vcs=2, flit="17 hdr + 16 payload", buf="3 in + 2 out per VC",
-         routing="XY (DOR), per input", alloc="RR per output and VC, then RR over VCs (credits)",
-         stages="in FIFO, out FIFO", latency="2 cycles (FIFO + FIFO)"),
+         inc=FLOO_INC, params=dict(NumPorts=5, NumVcs=2, PayloadW=16, InDepth=2, OutDepth=2),
+         ports=5, vcs=2, flit="17 hdr + 16 payload", buf="2 in + 2 out per VC",
+         routing="XY (DOR), per input", alloc="RR per output and VC, then RR over ready VCs",
+         stages="in FIFO, out FIFO", latency="2 (as p5v1)"),
     dict(name="axis-p4", kind="ext", router="verilog-axis axis_switch", needs=["verilog-axis"],
          top="axis_switch", files=AXIS_FILES, wrapper=None, inc=[],
          params=dict(S_COUNT=4, M_COUNT=4, DATA_WIDTH=16, KEEP_ENABLE=0, ID_ENABLE=0, M_DEST_WIDTH=1,
                      USER_ENABLE=0, S_REG_TYPE=2, M_REG_TYPE=2),
          ports=4, vcs=1, flit="16 data + 3 dest + last", buf="2 in + 2 out (skid)",
-         routing="tdest MSBs", alloc="RR per output, packet lock", stages="in skid reg, out skid reg",
-         latency="2 cycles (reg + reg)"),
+         routing="tdest MSBs", alloc="RR per output, packet lock", stages="in skid reg, route reg, grant reg, out skid reg",
+         latency="4", tb="axis"),
     dict(name="asw-small", kind="asw", config="small", router="arnswitch asw_switch",
-         ports=2, vcs=1, flit="70 + 8 payload", buf="4 shared/input",
-         routing="table", alloc="iSLIP 1 iter, VOQ", stages="IW RC RQ SA ST", latency="5 cycles"),
+         ports=2, vcs=1, flit="6 + 64 hdr + 8 payload", buf="4 per VC, RAM",
+         routing="table (TABLE entries)", alloc="iSLIP 1 iter, VOQ, VCT", stages="IW RC RQ SA ST", latency="5 (contract §5)"),
     dict(name="asw-p5v1", kind="asw", config="cmp_p5v1", router="arnswitch asw_switch",
          cfg=dict(P=5, V=1, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
-         ports=5, vcs=1, flit="70 + 16 payload", buf="4 shared/input",
-         routing="table", alloc="iSLIP 1 iter, VOQ", stages="IW RC RQ SA ST", latency="5 cycles"),
+         ports=5, vcs=1, flit="6 + 64 hdr + 16 payload", buf="4 per VC, RAM",
+         routing="table (TABLE entries)", alloc="iSLIP 1 iter, VOQ, VCT", stages="IW RC RQ SA ST", latency="5 (contract §5)"),
     dict(name="asw-p4v2", kind="asw", config="p4v2", router="arnswitch asw_switch",
-         ports=4, vcs=2, flit="70 + 16 payload", buf="16 shared/input",
-         routing="table", alloc="iSLIP 1 iter, VOQ", stages="IW RC RQ SA ST", latency="5 cycles"),
+         ports=4, vcs=2, flit="6 + 64 hdr + 16 payload", buf="16 per VC, RAM",
+         routing="table (TABLE entries)", alloc="iSLIP 1 iter, VOQ, VCT", stages="IW RC RQ SA ST", latency="5 (contract §5)"),
 ]
+
+
+# Zero-load latency testbenches (ours): one 3-flit packet through an idle router; each prints
+# "<router> zero-load latency: N cycles" (head flit: input handshake cycle -> output cycle,
+# the convention of our contract §5) and PASS if the flits leave in order, back to back.
+TBS = {
+    "floo": dict(tool="verilator", top="floo_latency_tb", files=FLOO_FILES, inc=FLOO_INC,
+                 extra=["synth/compare/floo_router_wrap.sv", "synth/compare/floo_latency_tb.sv"]),
+    "axis": dict(tool="iverilog", top="axis_latency_tb", files=AXIS_FILES, inc=[],
+                 extra=["synth/compare/axis_latency_tb.v"]),
+}
+
+
+def measure_latency(name):
+    """Build and run one latency testbench; (cycles, PASS line or error)."""
+    tb = TBS[name]
+    out = os.path.join(OUT, "tb", name)
+    os.makedirs(os.path.join(ROOT, out), exist_ok=True)
+    srcs = [os.path.join(SRC, f) for f in tb["files"]] + tb["extra"]
+    inc = [f"-I{os.path.join(SRC, i)}" for i in tb["inc"]]
+    if tb["tool"] == "verilator":
+        # -DSYNTHESIS: FlooNoC's and common_cells' assertion macros off, as in synthesis.
+        build = (["verilator", "--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-O0",
+                  "--Mdir", out, "-DSYNTHESIS", "--top-module", tb["top"]] + inc + srcs)
+        sim = [os.path.join(out, "V" + tb["top"])]
+    else:
+        build = ["iverilog", "-g2012", "-o", os.path.join(out, "tb.vvp"), "-s", tb["top"]] + inc + srcs
+        sim = ["vvp", "-n", os.path.join(out, "tb.vvp")]
+    rc, _ = fpga.run(build, os.path.join(out, "build.log"))
+    if rc != 0:
+        return None, f"testbench build failed, see {out}/build.log"
+    r = subprocess.run(sim, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    m = re.search(r"zero-load latency: (\d+) cycles", r.stdout)
+    ok = re.search(r"^PASS .*$", r.stdout, re.M)
+    if not m or not ok:
+        fail = re.search(r"^FAIL .*$", r.stdout, re.M)
+        return None, fail.group(0) if fail else f"no result from {' '.join(sim)}"
+    return int(m.group(1)), ok.group(0)
 
 
 def bad(msg):
@@ -243,12 +283,30 @@ def cmd_fetch(ns, rows=None):
     return sources
 
 
+def cmd_latency(ns, rows=None):
+    """Measure the rows that have a testbench; the measured figure replaces the table's."""
+    rows = rows or ROWS
+    sources = cmd_fetch(ns, rows)
+    failed = 0
+    for row in rows:
+        if "tb" not in row:
+            continue
+        cyc, msg = measure_latency(row["tb"])
+        if cyc is None:
+            failed += 1
+            print(f"fpga-compare: {row['name']} latency: {msg}", flush=True)
+        else:
+            row["latency"] = f"{cyc} (measured)"
+            print(f"fpga-compare: {row['name']} zero-load latency {cyc} cycles ({msg})", flush=True)
+    return sources, failed
+
+
 def cmd_run(ns):
     if not (1 <= ns.freq <= 1000):
         bad(f"--freq {ns.freq} is not in 1..1000 MHz")
     rows = select(ns.only)
     os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
-    sources = cmd_fetch(ns, rows)
+    sources, lat_failed = cmd_latency(ns, rows)
     results = []
     for row in rows:
         t0 = time.time()
@@ -266,7 +324,7 @@ def cmd_run(ns):
             print(f"{row['name']}: {res['error']}")
     with open(os.path.join(ROOT, OUT, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    return 0 if all("error" not in res for _, res in results) else 1
+    return 0 if all("error" not in res for _, res in results) and not lat_failed else 1
 
 
 def cmd_list(_ns):
@@ -279,7 +337,7 @@ def cmd_list(_ns):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("cmd", choices=["fetch", "run", "list"])
+    ap.add_argument("cmd", choices=["fetch", "run", "latency", "list"])
     ap.add_argument("--source", action="append", help="NAME=URL@COMMIT (one per repository)")
     ap.add_argument("--mirror", default="", help="directory of local git clones, used if URL fails")
     ap.add_argument("--only", default="", help="comma-separated rows (default: all, see list)")
@@ -289,6 +347,8 @@ def main():
     if ns.cmd == "fetch":
         cmd_fetch(ns)
         sys.exit(0)
+    if ns.cmd == "latency":
+        sys.exit(1 if cmd_latency(ns, select(ns.only))[1] else 0)
     sys.exit({"run": cmd_run, "list": cmd_list}[ns.cmd](ns))
 
 

@@ -18,7 +18,9 @@ endpackage
 module cmp_floo_router #(
   /// Router ports (5: N, E, S, W and one local Eject port, FlooNoC's mesh router).
   parameter int unsigned NumPorts  = 5,
-  /// Virtual channels per port (1 or 2; 2 uses one physical channel and credits).
+  /// Virtual channels per port (1 or 2), sharing one physical channel. VC flow control is
+  /// FlooNoC's VcNaive (a per-VC ready; the default of its synthesis parameters): VcCredit
+  /// needs common_cells 2.0.0-beta.3's cc_credit_counter (synth/compare/README.md).
   parameter int unsigned NumVcs    = 1,
   /// Payload bits per flit (the header is added on top, see FLIT_W).
   parameter int unsigned PayloadW  = 16,
@@ -26,6 +28,12 @@ module cmp_floo_router #(
   parameter int unsigned InDepth   = 2,
   /// Output FIFO depth in flits per port and VC (0: none).
   parameter int unsigned OutDepth  = 2,
+  /// 1: drop the Y->X turns of XY routing from the crossbar (floo_router's default); 0: full
+  /// crossbar, as FlooNoC's own synthesis wrapper (hw/synth/floo_synth_nw_router.sv) sets it.
+  parameter bit          XYRouteOpt = 1'b0,
+  /// 1: drop the input->same-output paths (floo_router's default); 0: keep them, as FlooNoC's
+  /// synthesis wrapper does.
+  parameter bit          NoLoopback = 1'b0,
   /// Flit width: the header struct plus the payload.
   localparam int unsigned FlitW    = $bits(cmp_floo_pkg::hdr_t) + PayloadW
 ) (
@@ -64,7 +72,9 @@ module cmp_floo_router #(
     .IdWidth         ( $bits(cmp_floo_pkg::id_t)                     ),
     .id_t            ( cmp_floo_pkg::id_t                            ),
     .NumAddrRules    ( 1                                             ),
-    .VcImpl          ( NumVcs > 1 ? floo_pkg::VcCredit : floo_pkg::VcNaive ),
+    .XYRouteOpt      ( XYRouteOpt                                    ),
+    .NoLoopback      ( NoLoopback                                    ),
+    .VcImpl          ( floo_pkg::VcNaive                             ),
     .flit_t          ( flit_t                                        ),
     .hdr_t           ( cmp_floo_pkg::hdr_t                           )
   ) i_router (
