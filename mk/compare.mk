@@ -5,6 +5,7 @@
 #   make fpga-compare COMPARE_MIRROR=DIR       no network: fetch the same commits from local clones
 #                                              DIR/<owner>+<name>[/repo] or DIR/<name>.git
 #   make fpga-compare-latency                  zero-load latency of the published routers, in simulation
+#   make fpga-compare-table                    the table of every row from the stored results
 #   make fpga-compare-list                     rows and their configurations
 # Sources at pinned commits (NAME=URL@COMMIT), unpacked into build/compare/src/NAME.
 # FlooNoC's Bender.lock asks for common_cells 2.0.0-beta.3 (63b7c50d); we pin the later
@@ -20,12 +21,14 @@ COMPARE_FREQ ?= 125
 COMPARE_ARGS = $(foreach s,$(COMPARE_SOURCES),--source $(s)) \
                $(if $(COMPARE_MIRROR),--mirror $(COMPARE_MIRROR)) \
                $(if $(COMPARE_ONLY),--only $(COMPARE_ONLY)) --freq $(COMPARE_FREQ)
-.PHONY: fpga-compare fpga-compare-fetch fpga-compare-latency fpga-compare-list
+.PHONY: fpga-compare fpga-compare-fetch fpga-compare-latency fpga-compare-table fpga-compare-list
 fpga-compare: deps
 	@nice -n 15 $(PYTHON) synth/compare/compare.py run $(COMPARE_ARGS)
 fpga-compare-fetch:
 	@$(PYTHON) synth/compare/compare.py fetch $(COMPARE_ARGS)
 fpga-compare-latency: deps
 	@nice -n 15 $(PYTHON) synth/compare/compare.py latency $(COMPARE_ARGS)
+fpga-compare-table:
+	@$(PYTHON) synth/compare/compare.py table
 fpga-compare-list:
 	@$(PYTHON) synth/compare/compare.py list

@@ -10,6 +10,7 @@ synth/fpga.py's own flow at comparable configurations, and prints one table.
   compare.py run   --source NAME=URL@COMMIT ... [--mirror DIR] [--only ROW,...] [--freq MHZ]
   compare.py latency --source ... [--mirror DIR]                 zero-load latency of the published routers,
                                                                  measured in simulation (tb beside this file)
+  compare.py table                                               all rows from the stored results
   compare.py list                                                the rows and their configurations
 
 Sources: `git fetch --depth 1 URL COMMIT`; if that fails (no network) and --mirror DIR is
@@ -240,26 +241,35 @@ def flow_asw(row, freq, seed):
 
 
 def commit_of(row, sources):
+    """Ours: the last commit that changed rtl/ (+ if rtl/ has local changes); theirs: the pin."""
     if row["kind"] == "asw":
-        c = git(["-C", ROOT, "rev-parse", "--short=12", "HEAD"]).stdout.strip()
+        c = git(["-C", ROOT, "log", "-1", "--format=%h", "--abbrev=12", "--", "rtl"]).stdout.strip()
         dirty = git(["-C", ROOT, "status", "--porcelain", "rtl"]).stdout.strip()
         return (c or "?") + ("+" if dirty else "")
-    return sources[row["needs"][0]][1][:12] if row["needs"][0] in sources else "?"
+    name = row["needs"][0]
+    if name in sources:
+        return sources[name][1][:12]
+    stamp = os.path.join(ROOT, SRC, name, ".fetched-commit")
+    return open(stamp).read().strip()[:12] if os.path.exists(stamp) else "?"
 
 
 HEAD = ("| row | router | commit | ports | VCs | flit bits | buffer (flits) | routing | allocator | "
-        "pipeline | zero-load latency/hop | LUTs | FFs | BRAM | LUT RAM | DSP | Fmax MHz |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        "pipeline | zero-load latency/hop (cycles) | LUTs | FFs | BRAM | LUT RAM | DSP | Fmax MHz | "
+        "latency/hop at Fmax (ns) |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def table_row(row, res, sources):
-    desc = (f"| {row['name']} | {row['router']} | {commit_of(row, sources)} | {row['ports']} | {row['vcs']} | "
-            f"{row['flit']} | {row['buf']} | {row['routing']} | {row['alloc']} | {row['stages']} | "
-            f"{row['latency']} |")
+    lat = (res or {}).get("latency", row["latency"])
+    desc = (f"| {row['name']} | {row['router']} | {(res or {}).get('commit') or commit_of(row, sources)} | "
+            f"{row['ports']} | {row['vcs']} | {row['flit']} | {row['buf']} | {row['routing']} | "
+            f"{row['alloc']} | {row['stages']} | {lat} |")
     if res is None or "fmax_mhz" not in res:
-        return desc + f" {(res or {}).get('error', 'not run')} ||||| |"
+        return desc + f" {(res or {}).get('error', 'not run')} ||||| | |"
+    cyc = re.match(r"(\d+)", lat)
+    ns = f"{int(cyc.group(1)) * 1000.0 / res['fmax_mhz']:.1f}" if cyc and res["fmax_mhz"] > 0 else "?"
     return desc + (f" {res['luts']} | {res['ffs']} | {res['bram']} | {res['lutram']} | {res['dsp']} | "
-                   f"{res['fmax_mhz']:.1f} |")
+                   f"{res['fmax_mhz']:.1f} | {ns} |")
 
 
 def select(only):
@@ -312,6 +322,9 @@ def cmd_run(ns):
         t0 = time.time()
         res = flow_ext(row, ns.freq, ns.seed) if row["kind"] == "ext" else flow_asw(row, ns.freq, ns.seed)
         res["wall_s"] = round(time.time() - t0, 1)
+        res["latency"] = row["latency"]
+        res["commit"] = commit_of(row, sources)
+        res["freq"] = ns.freq
         results.append((row, res))
         with open(os.path.join(ROOT, OUT, f"{row['name']}.json"), "w") as f:
             json.dump(res, f, indent=1)
@@ -327,6 +340,18 @@ def cmd_run(ns):
     return 0 if all("error" not in res for _, res in results) and not lat_failed else 1
 
 
+def cmd_table(_ns):
+    """The table of every row from the results the last runs stored (build/compare/<row>.json)."""
+    lines = [HEAD]
+    for row in ROWS:
+        f = os.path.join(ROOT, OUT, f"{row['name']}.json")
+        lines.append(table_row(row, json.load(open(f)) if os.path.exists(f) else None, {}))
+    print("\n".join(lines))
+    with open(os.path.join(ROOT, OUT, "summary.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return 0
+
+
 def cmd_list(_ns):
     for r in ROWS:
         cfg = r.get("params") or r.get("cfg") or fpga.CONFIGS[r["config"]]
@@ -337,7 +362,7 @@ def cmd_list(_ns):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("cmd", choices=["fetch", "run", "latency", "list"])
+    ap.add_argument("cmd", choices=["fetch", "run", "latency", "table", "list"])
     ap.add_argument("--source", action="append", help="NAME=URL@COMMIT (one per repository)")
     ap.add_argument("--mirror", default="", help="directory of local git clones, used if URL fails")
     ap.add_argument("--only", default="", help="comma-separated rows (default: all, see list)")
@@ -349,7 +374,7 @@ def main():
         sys.exit(0)
     if ns.cmd == "latency":
         sys.exit(1 if cmd_latency(ns, select(ns.only))[1] else 0)
-    sys.exit({"run": cmd_run, "list": cmd_list}[ns.cmd](ns))
+    sys.exit({"run": cmd_run, "table": cmd_table, "list": cmd_list}[ns.cmd](ns))
 
 
 if __name__ == "__main__":
