@@ -47,6 +47,7 @@ FLOO = ["floo_pkg", "floo_route_xymask", "floo_route_select", "floo_wormhole_arb
 FLOO_FILES = (["axi/src/axi_pkg.sv"] + [f"common_cells/src/{m}.sv" for m in CC]
               + [f"floonoc/hw/{m}.sv" for m in FLOO])
 FLOO_INC = ["floonoc/hw/include", "common_cells/include", "axi/include"]
+FLOO_WRAP = ["synth/compare/cmp_floo_pkg.sv", "synth/compare/cmp_floo_router.sv"]   # ours
 AXIS_FILES = ["verilog-axis/rtl/" + f for f in ("priority_encoder.v", "arbiter.v", "axis_register.v",
                                                 "axis_switch.v")]
 
@@ -56,19 +57,19 @@ AXIS_FILES = ["verilog-axis/rtl/" + f for f in ("priority_encoder.v", "arbiter.v
 # the routers' own documentation and RTL (README.md cites where).
 ROWS = [
     dict(name="floo-p5v1", kind="ext", router="FlooNoC floo_router", needs=["floonoc", "common_cells", "axi"],
-         top="cmp_floo_router", files=FLOO_FILES, wrapper="synth/compare/floo_router_wrap.sv",
+         top="cmp_floo_router", files=FLOO_FILES, wrapper=FLOO_WRAP,
          inc=FLOO_INC, params=dict(NumPorts=5, NumVcs=1, PayloadW=16, InDepth=2, OutDepth=2),
          ports=5, vcs=1, flit="17 hdr + 16 payload", buf="2 in + 2 out",
          routing="XY (DOR), per input", alloc="RR per output, wormhole lock", stages="in FIFO, out FIFO",
          latency="2", tb="floo"),
     dict(name="floo-p5v2", kind="ext", router="FlooNoC floo_router", needs=["floonoc", "common_cells", "axi"],
-         top="cmp_floo_router", files=FLOO_FILES, wrapper="synth/compare/floo_router_wrap.sv",
+         top="cmp_floo_router", files=FLOO_FILES, wrapper=FLOO_WRAP,
          inc=FLOO_INC, params=dict(NumPorts=5, NumVcs=2, PayloadW=16, InDepth=2, OutDepth=2),
          ports=5, vcs=2, flit="17 hdr + 16 payload", buf="2 in + 2 out per VC",
          routing="XY (DOR), per input", alloc="RR per output and VC, then RR over ready VCs",
          stages="in FIFO, out FIFO", latency="2 (as p5v1)"),
     dict(name="axis-p4", kind="ext", router="verilog-axis axis_switch", needs=["verilog-axis"],
-         top="axis_switch", files=AXIS_FILES, wrapper=None, inc=[],
+         top="axis_switch", files=AXIS_FILES, wrapper=[], inc=[],
          params=dict(S_COUNT=4, M_COUNT=4, DATA_WIDTH=16, KEEP_ENABLE=0, ID_ENABLE=0, M_DEST_WIDTH=1,
                      USER_ENABLE=0, S_REG_TYPE=2, M_REG_TYPE=2),
          ports=4, vcs=1, flit="16 data + 3 dest + last", buf="2 in + 2 out (skid)",
@@ -92,7 +93,7 @@ ROWS = [
 # the convention of our contract §5) and PASS if the flits leave in order, back to back.
 TBS = {
     "floo": dict(tool="verilator", top="floo_latency_tb", files=FLOO_FILES, inc=FLOO_INC,
-                 extra=["synth/compare/floo_router_wrap.sv", "synth/compare/floo_latency_tb.sv"]),
+                 extra=FLOO_WRAP + ["synth/compare/floo_latency_tb.sv"]),
     "axis": dict(tool="iverilog", top="axis_latency_tb", files=AXIS_FILES, inc=[],
                  extra=["synth/compare/axis_latency_tb.v"]),
 }
@@ -193,7 +194,7 @@ def fetch_one(name, url, commit, mirror):
 
 def synthesize_ext(row, base):
     """Yosys exactly as synth/fpga.py (read_slang, synth_ecp5), on the router's own sources."""
-    srcs = [os.path.join(SRC, f) for f in row["files"]] + ([row["wrapper"]] if row["wrapper"] else [])
+    srcs = [os.path.join(SRC, f) for f in row["files"]] + row["wrapper"]
     missing = [s for s in srcs if not os.path.exists(os.path.join(ROOT, s))]
     if missing:
         return 1, 0.0, f"missing sources {' '.join(missing)} (run the fetch step)"

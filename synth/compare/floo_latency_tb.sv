@@ -1,5 +1,5 @@
 // Zero-load latency of FlooNoC's floo_router in the fpga-compare configuration (through
-// floo_router_wrap.sv, synth/compare/README.md): on an idle router at node (1,1), one 3-flit
+// cmp_floo_router.sv, synth/compare/README.md): on an idle router at node (1,1), one 3-flit
 // packet from the West input to node (2,1), which XY routing sends out East. Prints the
 // cycles from the head flit's input handshake to its output handshake, and checks that the
 // three flits leave in order, in consecutive cycles, on East only.

@@ -1,19 +1,8 @@
 // Out-of-context wrapper of FlooNoC's floo_router for `make fpga-compare` (synth/compare/).
 // Ours, not FlooNoC's: it only gives the type parameters of floo_router concrete types (a
-// 4x4-mesh XY node id, FlooNoC's own header struct, a PAYLOAD_W-bit payload) and flattens the
+// 4x4-mesh XY node id, FlooNoC's own header struct, a PayloadW-bit payload, cmp_floo_pkg.sv) and flattens the
 // struct ports into plain vectors so that Yosys and nextpnr see an ordinary top level.
 // FlooNoC's sources (hw/, hw/include/) and common_cells' (src/, include/) are read beside it.
-
-`include "floo_noc/typedef.svh"
-
-package cmp_floo_pkg;
-  // X and Y coordinates of a 4x4 mesh, one local port bit (FLOO_TYPEDEF_XY_NODE_ID_T).
-  typedef logic [1:0] x_bits_t;
-  typedef logic [1:0] y_bits_t;
-  `FLOO_TYPEDEF_XY_NODE_ID_T(id_t, x_bits_t, y_bits_t, logic)
-  // FlooNoC's header (route-by-destination, last-flit bit, no reorder buffer, no collectives).
-  `FLOO_TYPEDEF_HDR_T(hdr_t, id_t, id_t, logic, logic)
-endpackage
 
 module cmp_floo_router #(
   /// Router ports (5: N, E, S, W and one local Eject port, FlooNoC's mesh router).
