@@ -1,5 +1,5 @@
 # Published open-source routers on our FPGA flow beside our switch (synth/compare/README.md).
-# A benchmark, not part of `make test` (about 20 minutes).
+# A benchmark, not part of `make test` (20 to 30 minutes).
 #   make fpga-compare                          fetch the pinned sources, synthesize every row, print the table
 #   make fpga-compare COMPARE_ONLY=floo-p5v1   some rows only (make fpga-compare-list names them)
 #   make fpga-compare COMPARE_MIRROR=DIR       no network: fetch the same commits from local clones

@@ -348,6 +348,7 @@ def cmd_table(_ns):
         f = os.path.join(ROOT, OUT, f"{row['name']}.json")
         lines.append(table_row(row, json.load(open(f)) if os.path.exists(f) else None, {}))
     print("\n".join(lines))
+    os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
     with open(os.path.join(ROOT, OUT, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return 0
