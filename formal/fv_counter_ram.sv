@@ -4,7 +4,8 @@
 // was presented in (32-bit wrap included); every pending count is flushed within N cycles
 // (pend <= (2^EW - 1) * (cycles since its last flush), so it never exceeds N * (2^EW - 1),
 // the width PB holds). The induction invariants relate the shadow to the RAM word, the
-// cleared bit, the pending count and a flush in flight, and keep the two RAM copies equal.
+// cleared bit, the pending count, a flush in flight and the events waiting in ev_q, and keep
+// the two RAM copies equal.
 module fv_counter_ram #(
   parameter int unsigned N = 3,   // counters
   parameter int unsigned EW = 2,  // increment bits per counter and cycle
@@ -72,11 +73,11 @@ module fv_counter_ram #(
           // the RAM words count only once written since reset or CLEAR
           if (!dut.fc_q) assert (dut.u_flush_mem.mem_q[n] == dut.u_read_mem.mem_q[n]);
           assert (sh_q[n] == (dut.fc_q ? 32'h0 : dut.u_flush_mem.mem_q[n]) + 32'(dut.fa_q)
-                             + 32'(dut.pend_q[n]));
+                             + 32'(dut.pend_q[n]) + 32'(dut.ev_q[n]));
         end else begin
           if (!dut.clr_q[n]) assert (dut.u_flush_mem.mem_q[n] == dut.u_read_mem.mem_q[n]);
           assert (sh_q[n] == (dut.clr_q[n] ? 32'h0 : dut.u_flush_mem.mem_q[n])
-                             + 32'(dut.pend_q[n]));
+                             + 32'(dut.pend_q[n]) + 32'(dut.ev_q[n]));
         end
       end
     end
