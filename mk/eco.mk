@@ -151,7 +151,8 @@ TEST_TARGETS += test-axi
 
 # ---- FuseSoC core (arnswitch.core) ----------------------------------------------------
 # Run inside build/fusesoc so FuseSoC's outputs stay out of git. test-fusesoc runs the
-# lint target and sets up (edalize files, no tool run) sim, synth and the device targets.
+# lint and sim targets (sim: the DPI testbench under Verilator --binary through edalize,
+# 2000 cycles) and sets up (edalize files, no tool run) synth and the device targets.
 FUSESOC_DIR := $(abspath $(BUILD))/fusesoc
 FUSESOC := cd $(FUSESOC_DIR) && fusesoc --cores-root $(CURDIR) run --build-root build
 FUSESOC_CORE := arnswitch:arnswitch:switch
@@ -160,7 +161,7 @@ fusesoc-lint: deps
 	@mkdir -p $(BUILD)/fusesoc
 	@( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ) || { tail -20 $(FUSESOC_DIR)/lint.log; exit 1; }
 	@echo "fusesoc lint: verilator --lint-only -Wall asw_axis_switch clean"
-test-fusesoc: deps
+test-fusesoc: deps lib
 	@mkdir -p $(BUILD)/fusesoc; pass=0; fail=0; \
 	core=$$(sed -n '/^  rtl:/,/file_type/s|^      - rtl/||p' arnswitch.core); \
 	if [ "$$core" = "$$(grep -v '^#' rtl/files.f)" ]; then echo "PASS arnswitch.core rtl fileset = rtl/files.f"; \
@@ -171,7 +172,11 @@ test-fusesoc: deps
 	if ( $(FUSESOC) --target=lint $(FUSESOC_CORE) > lint.log 2>&1 ); then \
 	  echo "PASS fusesoc run --target=lint"; pass=$$((pass+1)); \
 	else echo "FAIL fusesoc run --target=lint"; tail -20 $(FUSESOC_DIR)/lint.log; fail=$$((fail+1)); fi; \
-	for t in sim synth ecp5-25 ice40-hx8k; do \
+	if ( $(FUSESOC) --target=sim $(FUSESOC_CORE) --run_options "+cycles=2000 +seed=2" > sim.log 2>&1 ) && \
+	  grep -q 'tb_dpi: PASS' $(FUSESOC_DIR)/sim.log; then \
+	  echo "PASS fusesoc run --target=sim (Verilator via edalize: $$(grep 'tb_dpi: cycles' $(FUSESOC_DIR)/sim.log))"; pass=$$((pass+1)); \
+	else echo "FAIL fusesoc run --target=sim"; tail -8 $(FUSESOC_DIR)/sim.log; fail=$$((fail+1)); fi; \
+	for t in synth ecp5-25 ice40-hx8k; do \
 	  if ( $(FUSESOC) --setup --target=$$t $(FUSESOC_CORE) > setup-$$t.log 2>&1 ); then \
 	    echo "PASS fusesoc run --setup --target=$$t"; pass=$$((pass+1)); \
 	  else echo "FAIL fusesoc run --setup --target=$$t"; tail -5 $(FUSESOC_DIR)/setup-$$t.log; fail=$$((fail+1)); fi; done; \
@@ -195,3 +200,39 @@ test-rdl: deps
 	  echo "rdl-planted: 1 passed, 0 failed"; else echo "rdl-planted: 0 passed, 1 failed"; exit 1; fi; \
 	exit $$rc
 TEST_TARGETS += test-rdl
+
+# ---- Trace replay (issue 13 item 6; docs/traces.md) -----------------------------------
+# asw net traffic=trace:FILE, asw trace, asw net --trace-out. test-trace runs
+# sw/test_trace.py on an ASan+UBSan build of asw, then on a build with a planted bug
+# (ASW_PLANT_TRACE_NODEPS: dependencies ignored) that the test must catch.
+TRACE_ASW_SRCS = $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS)
+$(BUILD)/trace/asw_san: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -o $@ $(TRACE_ASW_SRCS) $(ASW_LDLIBS)
+$(BUILD)/trace/asw_plant: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -DASW_PLANT_TRACE_NODEPS -o $@ $(TRACE_ASW_SRCS) $(ASW_LDLIBS)
+
+.PHONY: test-trace study-trace
+test-trace: $(BUILD)/trace/asw_san $(BUILD)/trace/asw_plant
+	@rc=0; $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_san || rc=1; \
+	if $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_plant --plant > $(BUILD)/trace/plant.log 2>&1; then \
+	  echo "FAIL trace test passed with dependencies ignored (planted)"; echo "trace-planted: 0 passed, 1 failed"; rc=1; \
+	else grep '^FAIL' $(BUILD)/trace/plant.log | head -3 | sed 's/^FAIL/  expected on the planted build: FAIL/'; \
+	  echo "trace-planted: 1 passed, 0 failed"; fi; exit $$rc
+TEST_TARGETS += test-trace
+
+# Completion times of the three application patterns on the default 432-node RLFT
+# (docs/results.md, "Application traces"); the table on stdout and in
+# build/results/trace/table.md.
+study-trace: $(BUILD)/asw
+	@$(PYTHON) sw/study_trace.py --asw $(BUILD)/asw --out $(BUILD)/results/trace
+
+# ---- Sweeps on a Slurm cluster (issue 13 item 7) -------------------------------------
+# asw sweep --slurm [--submit] / --merge. test-slurm installs slurm-wlm and munge if
+# missing (make deps-slurm), starts a one-node cluster on localhost in a temporary
+# folder, runs a sweep through it and compares it with a local one (sw/test_slurm.sh).
+.PHONY: test-slurm
+test-slurm: deps-slurm $(BUILD)/asw
+	@bash sw/test_slurm.sh $(BUILD)/asw
+TEST_TARGETS += test-slurm

@@ -1,6 +1,6 @@
 # Fuzzing with libFuzzer (cmodel/fuzz/, README there): the net config parser,
 # the register-table parser and the switch step.
-#   make fuzz [FUZZ_TIME=600] [FUZZ_RUNS=10000000] [FUZZ_TARGETS="netcfg table switch"]
+#   make fuzz [FUZZ_TIME=600] [FUZZ_RUNS=10000000] [FUZZ_TARGETS="netcfg table switch trace"]
 #        long runs, one target at a time (nice 10), FUZZ_TIME seconds each or, with
 #        FUZZ_RUNS, that many executions each; then the corpus it grew
 #        replayed under ASan+UBSan; prints executions, exec/s, coverage and
@@ -10,7 +10,7 @@
 # clang-14 and libclang-rt-14-dev come from mk/deps.mk; without them both
 # targets fail and say so.
 FUZZ_CC ?= clang-14
-FUZZ_TARGETS ?= netcfg table switch
+FUZZ_TARGETS ?= netcfg table switch trace
 FUZZ_TIME ?= 600
 FUZZ_RUNS ?= 0
 FUZZ_SHORT_TIME ?= 20
@@ -23,6 +23,7 @@ FUZZ_FAST := -O2 -fsanitize=fuzzer,undefined -fno-sanitize-recover=all
 FUZZ_SRCS_netcfg := cmodel/textfile.c cmodel/net/netcfg.c cmodel/net/tables.c cmodel/net/topo.c
 FUZZ_SRCS_table := $(CMODEL_SRCS)
 FUZZ_SRCS_switch := $(CMODEL_SRCS)
+FUZZ_SRCS_trace := cmodel/net/trace.c
 FUZZ_HDRS := $(wildcard cmodel/*.h cmodel/net/*.h) cmodel/fuzz/coverage_ignore.txt
 
 # clang with libFuzzer: checked once, with a message naming what is missing.

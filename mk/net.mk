@@ -1,8 +1,8 @@
 # Whole-network simulation (cmodel/net/, `asw net`, `asw sweep`), its tests,
 # benchmark and default study. Owner: network simulation.
-NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c \
+NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/trace.c \
   cmodel/net/network.c
-ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c
+ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c cmodel/app/trace_cmd.c
 NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildcard cmodel/*.h)
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)
 

@@ -14,6 +14,7 @@ static const command commands[] = {
     {"switch", cmd_switch, "single-switch study: throughput and latency under synthetic traffic"},
     {"net", cmd_net, "whole-network simulation of fat-trees built from the C switch model"},
     {"sweep", cmd_sweep, "grid of net runs in parallel processes, merged results"},
+    {"trace", cmd_trace, "packet traces for asw net traffic=trace:FILE: application patterns, conversion"},
 };
 
 static void usage(FILE *f) {

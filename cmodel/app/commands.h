@@ -9,5 +9,6 @@
 int cmd_switch(int argc, char **argv); /* single-switch study (switch_cmd.c) */
 int cmd_net(int argc, char **argv);    /* network simulation (net_cmd.c) */
 int cmd_sweep(int argc, char **argv);  /* parallel grid of net runs (sweep_cmd.c) */
+int cmd_trace(int argc, char **argv);  /* packet traces: patterns, conversion (trace_cmd.c) */
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "../net/netcfg.h"
 #include "../net/network.h"
+#include "../net/trace.h"
 #include "commands.h"
 #ifdef ASW_MPI
 #include "../net/net_mpi.h"
@@ -17,11 +18,13 @@
 static void net_usage(FILE *f) {
   fprintf(f,
           "usage: asw net [CONFIG_FILE] [key=value ...] [--seed N] [--json FILE]\n"
-          "               [--csv FILE] [--quiet] [--print-config] [--help]\n"
+          "               [--csv FILE] [--trace-out FILE] [--quiet] [--print-config] [--help]\n"
           "Simulates a fat-tree of arnswitch C-model switches. Settings apply in\n"
           "order: defaults, CONFIG_FILE (`key = value` lines, # comments), then\n"
           "key=value arguments. --json writes the summary (configuration echoed),\n"
-          "--csv the per-window series ('-' = stdout). Exit status: 0 ok, 2 bad\n"
+          "--csv the per-window series ('-' = stdout), --trace-out the packets the\n"
+          "traffic generated as a trace (docs/traces.md; .bz2/.gz compressed) that\n"
+          "traffic=trace:FILE replays. Exit status: 0 ok, 2 bad\n"
           "usage or configuration, 1 simulation error, 3 watchdog (deadlock or\n"
           "starvation; the report names the blocked resources and, for a\n"
           "deadlock, the cycle of waiting channels).\n"
@@ -104,7 +107,7 @@ int cmd_net(int argc, char **argv) {
 static int net_main(int argc, char **argv, net_proc *pr) {
   net_cfg cfg;
   netcfg_default(&cfg);
-  const char *json = NULL, *csv = NULL;
+  const char *json = NULL, *csv = NULL, *trace_out = NULL;
   int quiet = 0, print_cfg = 0;
   char err[512];
   for (int i = 1; i < argc; i++) {
@@ -112,7 +115,8 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       if (pr->rank == 0) net_usage(stdout);
       return 0;
-    } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--seed")) {
+    } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--seed") ||
+               !strcmp(a, "--trace-out")) {
       if (i + 1 >= argc) {
         SAY("asw net: %s needs an argument\n", a);
         return 2;
@@ -120,6 +124,7 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       const char *v = argv[++i];
       if (!strcmp(a, "--json")) json = v;
       else if (!strcmp(a, "--csv")) csv = v;
+      else if (!strcmp(a, "--trace-out")) trace_out = v;
       else if (netcfg_set(&cfg, "seed", v, err, sizeof err)) {
         SAY("asw net: --seed: %s\n", err);
         return 2;
@@ -180,6 +185,13 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     SAY("asw net: %s\n", err);
     return 2;
   }
+  trace *rec = NULL; /* --trace-out */
+  if (trace_out && (!(rec = trace_new()) || net_record_trace(n, rec))) {
+    SAY("asw net: --trace-out: needs synthetic traffic in one process (not traffic=trace, ranks = 1)\n");
+    trace_free(rec);
+    net_free(n);
+    return 2;
+  }
   progress_state ps = {t0, 0};
   int tty = !quiet && pr->rank == 0 && isatty(2);
   int st = net_run(n, tty ? progress_cb : NULL, &ps);
@@ -213,6 +225,19 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     return st == NET_RUN_OK ? 0 : st == NET_RUN_WATCHDOG ? 3 : 1;
   }
   int rc = st == NET_RUN_OK ? 0 : st == NET_RUN_WATCHDOG ? 3 : 1;
+  if (rec) {
+    net_results r0;
+    net_get_results(n, &r0);
+    if (trace_count(rec) != r0.packets_generated) {
+      SAY("asw net: --trace-out: recorded %u of %llu packets (a trace holds at most %u)\n",
+          trace_count(rec), (unsigned long long)r0.packets_generated, (unsigned)TRACE_MAX_MSGS);
+      rc = rc ? rc : 1;
+    } else if (trace_write(rec, trace_out, TRACE_TEXT, err, sizeof err)) {
+      SAY("asw net: --trace-out: %s\n", err);
+      rc = rc ? rc : 1;
+    }
+    trace_free(rec);
+  }
   if (json) {
     FILE *f = open_out(json);
     if (!f) {

@@ -25,12 +25,52 @@ typedef struct {
 static void sweep_usage(FILE *f) {
   fprintf(f,
           "usage: asw sweep [-j JOBS] [--dir DIR] [CONFIG_FILE] [key=value ...]\n"
-          "                 --vary key=v1,v2,... [--vary key=...]\n"
+          "                 --vary key=v1,v2,... [--vary key=...] [--slurm [--submit]]\n"
+          "       asw sweep --merge --dir DIR\n"
           "Runs `asw net` for every combination of the --vary values (the first\n"
           "--vary varies slowest), JOBS processes at a time (default 2). Writes\n"
           "DIR/run-NNN.json and .csv per run, DIR/results.json (all summaries,\n"
           "grid order) and DIR/summary.csv (varied keys and main figures).\n"
+          "--slurm: instead of running, writes DIR/sweep.sbatch, a Slurm job array\n"
+          "with one run per array task (DIR/run-NNN.args its arguments, one a line;\n"
+          "DIR/run-NNN.status its exit status), and DIR/sweep.args; --submit also\n"
+          "submits it with sbatch. --merge --dir DIR, once the tasks are done, writes\n"
+          "results.json and summary.csv as a local sweep would (a run without a\n"
+          "status file counts as failed).\n"
           "Exit status: 0 if every run succeeded, 2 on bad usage, 1 if a run failed.\n");
+}
+
+/* ---- Slurm job arrays (--slurm, --merge; README "Sweeps on a cluster") ---------- */
+
+/* Writes s single-quoted for the shell. */
+static void shq(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (; *s; s++)
+    if (*s == '\'') fputs("'\\''", f);
+    else fputc(*s, f);
+  fputc('\'', f);
+}
+
+/* An absolute form of path (relative ones against the working directory). */
+static int abs_path(const char *path, char *out, size_t len) {
+  if (path[0] == '/') return snprintf(out, len, "%s", path) < (int)len ? 0 : -1;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd)) return -1;
+  return snprintf(out, len, "%s/%s", cwd, path) < (int)len ? 0 : -1;
+}
+
+/* Runs argv (no shell), returns its exit status (127: could not start). */
+static int run_prog(char *const argv[]) {
+  pid_t pid = fork();
+  if (pid < 0) return 127;
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int ws;
+  while (waitpid(pid, &ws, 0) < 0)
+    if (errno != EINTR) return 127;
+  return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
 }
 
 /* Reads a whole file into a malloc'd string. */
@@ -62,7 +102,12 @@ static double json_num(const char *js, const char *key) {
   return p ? strtod(p + strlen(pat), NULL) : 0.0;
 }
 
-int cmd_sweep(int argc, char **argv) {
+static int write_slurm(const char *dir, const char *self, const char *cfgfile, const char *const *fixed,
+                       unsigned nfixed, const dim *dims, unsigned ndims, unsigned nruns, int submit);
+
+/* merging: the arguments come from DIR/sweep.args (--merge); the runs are not
+ * started, their statuses are read from DIR/run-NNN.status. */
+static int sweep_main(int argc, char **argv, int merging) {
   const char *dir = "sweep_out", *cfgfile = NULL;
   unsigned jobs = 2;
   const char *fixed[MAX_FIXED];
@@ -72,11 +117,18 @@ int cmd_sweep(int argc, char **argv) {
   char err[512];
   net_cfg probe;
   netcfg_default(&probe);
+  int slurm = 0, submit = 0, merge = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       sweep_usage(stdout);
       return 0;
+    } else if (!strcmp(a, "--slurm")) {
+      slurm = 1;
+    } else if (!strcmp(a, "--submit")) {
+      submit = 1;
+    } else if (!strcmp(a, "--merge")) {
+      merge = 1;
     } else if (!strcmp(a, "-j") || !strcmp(a, "--dir") || !strcmp(a, "--vary")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "asw sweep: %s needs an argument\n", a);
@@ -150,6 +202,40 @@ int cmd_sweep(int argc, char **argv) {
       cfgfile = a;
     }
   }
+  if (submit && !slurm) {
+    fprintf(stderr, "asw sweep: --submit needs --slurm\n");
+    return 2;
+  }
+  if (merge && (slurm || ndims || nfixed || cfgfile)) {
+    fprintf(stderr, "asw sweep: --merge takes only --dir DIR (the sweep's settings are in DIR/sweep.args)\n");
+    return 2;
+  }
+  if (merge) { /* the sweep's own arguments, then merge the runs' results */
+    char ap[4200];
+    snprintf(ap, sizeof ap, "%s/sweep.args", dir);
+    char *text = slurp(ap);
+    if (!text) {
+      fprintf(stderr, "asw sweep: --merge: cannot read %s (written by asw sweep --slurm)\n", ap);
+      return 2;
+    }
+    char *sv[4 + 2 * MAX_DIMS + MAX_FIXED + 8];
+    int sc = 0;
+    sv[sc++] = "sweep";
+    for (char *save = NULL, *ln = strtok_r(text, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+      if (sc >= (int)(sizeof sv / sizeof *sv) - 3) {
+        fprintf(stderr, "asw sweep: --merge: %s has too many lines\n", ap);
+        free(text);
+        return 2;
+      }
+      sv[sc++] = ln;
+    }
+    sv[sc++] = "--dir";
+    sv[sc++] = (char *)dir;
+    sv[sc] = NULL;
+    int rc = sweep_main(sc, sv, 1);
+    free(text);
+    return rc;
+  }
   if (mkdir(dir, 0777) && errno != EEXIST) {
     fprintf(stderr, "asw sweep: --dir: cannot create %s (%s)\n", dir, strerror(errno));
     return 2;
@@ -166,7 +252,27 @@ int cmd_sweep(int argc, char **argv) {
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (sl <= 0) snprintf(self, sizeof self, "%s", argv[0]);
   else self[sl] = 0;
-  unsigned next = 0, running = 0, done = 0;
+  if (slurm) {
+    int rc = write_slurm(dir, self, cfgfile, fixed, nfixed, dims, ndims, nruns, submit);
+    free(pids);
+    free(status);
+    return rc;
+  }
+  unsigned next = 0, running = 0, done = merging ? nruns : 0;
+  for (unsigned r = 0; merging && r < nruns; r++) { /* the tasks' exit statuses */
+    char sp[4200];
+    snprintf(sp, sizeof sp, "%s/run-%03u.status", dir, r);
+    char *st = slurp(sp);
+    char *end = NULL;
+    long v = st ? strtol(st, &end, 10) : -1;
+    if (!st || end == st || v < 0 || v > 255) {
+      fprintf(stderr, "asw sweep: run %03u: no exit status in %s (task not run or still running)\n", r, sp);
+      status[r] = 1;
+    } else {
+      status[r] = (int)v;
+    }
+    free(st);
+  }
   while (done < nruns) {
     while (running < jobs && next < nruns) {
       unsigned r = next++;
@@ -266,4 +372,94 @@ int cmd_sweep(int argc, char **argv) {
   fprintf(stderr, "asw sweep: %u runs, results in %s/results.json and %s/summary.csv\n",
           nruns, dir, dir);
   return failed ? 1 : 0;
+}
+
+int cmd_sweep(int argc, char **argv) { return sweep_main(argc, argv, 0); }
+
+/* One argument a line (an argument holding a newline cannot be written). */
+static int put_arg(FILE *f, const char *a) {
+  if (strchr(a, '\n')) {
+    fprintf(stderr, "asw sweep: --slurm: argument '%s' holds a newline\n", a);
+    return -1;
+  }
+  fprintf(f, "%s\n", a);
+  return 0;
+}
+
+static int write_slurm(const char *dir, const char *self, const char *cfgfile, const char *const *fixed,
+                       unsigned nfixed, const dim *dims, unsigned ndims, unsigned nruns, int submit) {
+  char adir[4200], acfg[4200], path[4300], cwd[4096];
+  if (abs_path(dir, adir, sizeof adir) || (cfgfile && abs_path(cfgfile, acfg, sizeof acfg)) ||
+      !getcwd(cwd, sizeof cwd)) {
+    fprintf(stderr, "asw sweep: --slurm: path too long\n");
+    return 2;
+  }
+  /* the sweep's settings, for --merge */
+  snprintf(path, sizeof path, "%s/sweep.args", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "asw sweep: --slurm: cannot write %s (%s)\n", path, strerror(errno));
+    return 2;
+  }
+  int bad = 0;
+  if (cfgfile) bad |= put_arg(f, acfg);
+  for (unsigned k = 0; k < nfixed; k++) bad |= put_arg(f, fixed[k]);
+  for (unsigned d = 0; d < ndims; d++) {
+    fprintf(f, "--vary\n%s=", dims[d].key);
+    for (unsigned v = 0; v < dims[d].nvals; v++) fprintf(f, "%s%s", v ? "," : "", dims[d].vals[v]);
+    fputc('\n', f);
+  }
+  if (fclose(f) || bad) return 2;
+  /* one argument file per run */
+  for (unsigned r = 0; r < nruns; r++) {
+    snprintf(path, sizeof path, "%s/run-%03u.status", dir, r);
+    unlink(path); /* a status of an earlier submission */
+    snprintf(path, sizeof path, "%s/run-%03u.args", dir, r);
+    f = fopen(path, "w");
+    if (!f) {
+      fprintf(stderr, "asw sweep: --slurm: cannot write %s (%s)\n", path, strerror(errno));
+      return 2;
+    }
+    if (cfgfile) bad |= put_arg(f, acfg);
+    for (unsigned k = 0; k < nfixed; k++) bad |= put_arg(f, fixed[k]);
+    unsigned idx = r, vis[MAX_DIMS];
+    for (int d = (int)ndims - 1; d >= 0; d--) {
+      vis[d] = idx % dims[d].nvals;
+      idx /= dims[d].nvals;
+    }
+    for (unsigned d = 0; d < ndims; d++) fprintf(f, "%s=%s\n", dims[d].key, dims[d].vals[vis[d]]);
+    if (fclose(f) || bad) return 2;
+  }
+  snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
+  f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "asw sweep: --slurm: cannot write %s (%s)\n", path, strerror(errno));
+    return 2;
+  }
+  fprintf(f, "#!/bin/bash\n# asw sweep --slurm: one asw net run per array task; then asw sweep --merge --dir DIR\n");
+  fprintf(f, "#SBATCH --job-name=asw-sweep\n#SBATCH --array=0-%u\n#SBATCH --ntasks=1\n"
+             "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/slurm-%%a.out\n", nruns - 1, adir);
+  fprintf(f, "set -u\ncd ");
+  shq(f, cwd);
+  fprintf(f, " || exit 1\ndir=");
+  shq(f, adir);
+  fprintf(f, "\nasw=");
+  shq(f, self);
+  fprintf(f, "\nr=$(printf %%03d \"$SLURM_ARRAY_TASK_ID\")\n"
+             "mapfile -t args < \"$dir/run-$r.args\" || exit 1\n"
+             "\"$asw\" net \"${args[@]}\" --quiet --json \"$dir/run-$r.json\" --csv \"$dir/run-$r.csv\"\n"
+             "rc=$?\necho $rc > \"$dir/run-$r.status\"\nexit $rc\n");
+  if (fclose(f)) return 2;
+  fprintf(stderr, "asw sweep: %u runs as a Slurm job array in %s (sbatch %s, then asw sweep --merge --dir %s)\n",
+          nruns, path, path, dir);
+  if (!submit) return 0;
+  char *sv[] = {"sbatch", path, NULL};
+  fflush(stdout);
+  int rc = run_prog(sv);
+  if (rc) {
+    fprintf(stderr, "asw sweep: --submit: sbatch %s failed (exit %d%s)\n", path, rc,
+            rc == 127 ? ": sbatch not found" : "");
+    return 1;
+  }
+  return 0;
 }

@@ -23,7 +23,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MAX_LEN = {"netcfg": 2048, "table": 2048, "switch": 512}
+MAX_LEN = {"netcfg": 2048, "table": 2048, "switch": 512, "trace": 4096}
 
 
 def corpus(t):

@@ -92,7 +92,8 @@ static const key_desc keys[] = {
      "queuing scheme: 1q dbbm vftree flow2sl obqa xordet"},
     {"traffic", K_ENUM, F(traffic), 0, 0, traffic_names,
      "uniform hotspot ihs bitrev transpose shuffle bitcomp tornado, or "
-     "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1)"},
+     "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1), or trace:FILE (replay a "
+     "packet trace, docs/traces.md)"},
     {"hs_fraction", K_DBL, F(hs_fraction), 0, 1, NULL,
      "fraction of nodes sending to the hot spots"},
     {"hs_count", K_UINT, F(hs_count), 1, NETCFG_MAX_HOT, NULL,
@@ -347,8 +348,24 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
+        if (k->off == offsetof(net_cfg, traffic)) memset(c->trace_path, 0, sizeof c->trace_path); /* not a trace */
         return 0;
       }
+    if (!strcmp(key, "traffic") && !strncmp(value, "trace:", 6)) { /* traffic=trace:FILE */
+      const char *path = value + 6;
+      size_t pl = strlen(path);
+      if (!pl) return bad(err, errlen, key, value, "trace:FILE needs a file name");
+      if (pl >= NETCFG_MAX_PATH) return bad(err, errlen, key, value, "file name longer than 511 characters");
+      for (const char *q = path; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == '#' || *q == '"' || *q == '\\' || *q == 0x7f)
+          return bad(err, errlen, key, value, "the file name must not hold #, \", \\ or control characters");
+      if (isspace((unsigned char)path[0]) || isspace((unsigned char)path[pl - 1]))
+        return bad(err, errlen, key, value, "the file name must not start or end with a blank");
+      c->traffic = TRAFFIC_TRACE;
+      memset(c->trace_path, 0, sizeof c->trace_path); /* no bytes of an earlier name */
+      memcpy(c->trace_path, path, pl);
+      return 0;
+    }
     if (!strcmp(key, "routing")) {
       if (!strcmp(value, "det")) { c->routing = 0; return 0; }
       if (!strcmp(value, "fully")) {
@@ -383,6 +400,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         if (c->hs_nodes_given && y != c->hs_nodes_given)
           return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
         c->traffic = TRAFFIC_HOTSPOT;
+        memset(c->trace_path, 0, sizeof c->trace_path);
         c->hs_fraction = x / 100.0;
         c->hs_count = y;
         return 0;
@@ -398,7 +416,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
-      strncat(why, " hsX-Y", sizeof why - strlen(why) - 1);
+      strncat(why, " hsX-Y trace:FILE", sizeof why - strlen(why) - 1);
     return bad(err, errlen, key, value, why);
   }
   case K_STAGES: {
@@ -580,6 +598,10 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
              "(vcs%s = %u)", afi ? " - 1 (AFC)" : "", q);
     return -1;
   }
+  if (c->traffic == TRAFFIC_TRACE && c->ranks > 1) {
+    snprintf(err, errlen, "traffic: trace replay runs in one process (ranks = 1, got %u)", c->ranks);
+    return -1;
+  }
   if (c->warmup + c->cycles > 2000000000ull) {
     snprintf(err, errlen, "cycles: warmup + cycles must be <= 2e9");
     return -1;
@@ -610,6 +632,10 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     return;
   }
   case K_ENUM:
+    if (k->off == offsetof(net_cfg, traffic) && c->traffic == TRAFFIC_TRACE) {
+      snprintf(out, len, json ? "\"trace:%s\"" : "trace:%s", c->trace_path);
+      return;
+    }
     snprintf(out, len, json ? "\"%s\"" : "%s",
              k->names[*(const unsigned *)(base + k->off)]);
     return;
@@ -645,7 +671,7 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
 void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
   for (unsigned i = 0; i < NKEYS; i++) {
-    char v[512];
+    char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks) ||
         keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
@@ -657,7 +683,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
 
 void netcfg_write(const net_cfg *c, FILE *f) {
   for (unsigned i = 0; i < NKEYS; i++) {
-    char v[512];
+    char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);
   }
@@ -667,7 +693,7 @@ void netcfg_help(FILE *f) {
   net_cfg d;
   netcfg_default(&d);
   for (unsigned i = 0; i < NKEYS; i++) {
-    char v[512];
+    char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     fmt_value(&d, &keys[i], v, sizeof v, 0);
     fprintf(f, "  %-16s %s [default %s]\n", keys[i].name, keys[i].help, v);
   }

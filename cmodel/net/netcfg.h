@@ -23,7 +23,10 @@ typedef enum {
   TRAFFIC_SHUFFLE,
   TRAFFIC_BITCOMP,
   TRAFFIC_TORNADO,
+  TRAFFIC_TRACE, /* traffic=trace:FILE (cmodel/net/trace.h): trace_path */
 } traffic_kind;
+
+enum { NETCFG_MAX_PATH = 512 };
 
 typedef struct {
   /* topology */
@@ -66,6 +69,8 @@ typedef struct {
   unsigned threads; /* threads stepping the switches */
   unsigned ranks;   /* MPI ranks (processes) the network is split over */
   unsigned sync_every; /* cycles between rank exchanges (0: the lookahead) */
+  /* traffic=trace:FILE: the trace file (empty for every other traffic) */
+  char trace_path[NETCFG_MAX_PATH];
 } net_cfg;
 
 void netcfg_default(net_cfg *c);

@@ -10,6 +10,7 @@
 
 #include "../asw_switch.h"
 #include "tables.h"
+#include "trace.h"
 
 /* ---- random numbers: one splitmix64 stream per end node ---------------- */
 static inline uint64_t rng_next(uint64_t *s) {
@@ -68,6 +69,7 @@ typedef struct { /* a packet waiting in a source admission queue */
   uint32_t id, gen;
   uint16_t dest, next;
   uint8_t vc, sl, hot;
+  uint8_t len; /* flits: packet_flits, or the trace's packet (traffic=trace) */
 } src_pkt;
 
 typedef struct { /* one per-destination admission queue */
@@ -223,12 +225,25 @@ struct net {
   int reduced;
   uint64_t red_re, red_cs, red_acnt[ASW_ACNT_NUM];
   uint32_t *red_fout;        /* [S*P] FLITS_OUT counters */
+  /* traffic=trace (cmodel/net/trace.h): the trace, its replay state; rec: the
+   * packets generated, for net_record_trace */
+  trace *trc;
+  trace_replay *rp;
+  trace *rec;
+  uint64_t trace_errors;     /* deliveries the replay did not expect */
 };
 
 /* A switch port whose peer switch another rank simulates (in n->peer). */
 enum { PEER_REMOTE = 3 };
 /* Words of the per-sync header each rank sends every rank. */
 enum { NET_NH = 6 };
+
+/* traffic=trace and --trace-out (defined at the end of this file) */
+static int net_trace_setup(net *n, char *err, size_t errlen);
+static void net_trace_record(net *n, unsigned s, unsigned dest, uint32_t id);
+static void net_trace_json(const net *n, FILE *f);
+static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc);
+static void trace_feed(net *n, unsigned s, node *nd, int measuring);
 
 static void report_add(net *n, const char *fmt, ...) {
   va_list ap;
@@ -770,6 +785,10 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     net_free(n);
     return NULL;
   }
+  if (c->traffic == TRAFFIC_TRACE && net_trace_setup(n, err, errlen)) { /* trace replay */
+    net_free(n);
+    return NULL;
+  }
   for (unsigned i = 0; i < n->N; i++) {
     node *nd = &n->nodes[i];
     if (n->is_hotspot[i] && c->hs_sink_rate >= 0) nd->sink_rate = c->hs_sink_rate;
@@ -808,6 +827,7 @@ void net_free(net *n) {
   free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
   free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
+  trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
   topo_free(n->t);
   free(n);
 }
@@ -926,6 +946,7 @@ static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
   if (f->tail) {
     n->r.packets_delivered++;
     if (mark_delivered(n, sp->id)) n->r.duplicates++;
+    if (n->rp && trace_replay_delivered(n->rp, sp->id, n->cycle)) n->trace_errors++; /* trace */
     if (n->flow_last) {
       uint32_t *last = &n->flow_last[(size_t)sp->src * n->N + d];
       if (*last > sp->id) n->r.order_violations++;
@@ -1009,6 +1030,8 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   p->next = NIL16;
   p->sl = (uint8_t)sl;
   p->vc = (uint8_t)vc;
+  p->len = (uint8_t)n->len;
+  if (n->rec) net_trace_record(n, s, dest, p->id); /* asw net --trace-out */
   n->r.packets_generated++;
   nd->queued++;
   nd->inj_blocked = 0;
@@ -1037,7 +1060,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     for (unsigned j = 0; j < n->V; j++) {
       unsigned v = nd->rr_vc + j; /* (rr_vc + j) mod V */
       if (v >= n->V) v -= n->V;
-      if (nd->nactive[v] && cr[v] >= n->len) { vc = v; break; }
+      if (nd->nactive[v] && cr[v] >= inj_len(n, s, nd, v)) { vc = v; break; }
     }
     if (vc == NIL16) {
       nd->inj_blocked = 1;
@@ -1066,12 +1089,12 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     } else {
       nd->rr[vc] = (uint16_t)((pick + 1) % nd->nactive[vc]);
     }
-    cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - n->len);
+    cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len);
     nd->streaming = 1;
     nd->cur_sent = 0;
-    nd->cur_len = (uint16_t)n->len;
+    nd->cur_len = nd->cur.len;
     f.head = 1;
-    f.hdr = asw_hdr_make(nd->cur.dest, s, nd->cur.sl, n->len, 0, 0, nd->cur.id & 0xFFFFu);
+    f.hdr = asw_hdr_make(nd->cur.dest, s, nd->cur.sl, nd->cur.len, 0, 0, nd->cur.id & 0xFFFFu);
     f.payload = (uint64_t)nd->cur.id | ((uint64_t)(nd->cur.gen & 0x7FFFFFFFu) << 32) |
                 ((uint64_t)nd->cur.hot << 63);
     nd->cur.gen = (uint32_t)n->cycle; /* reuse: injection cycle of the head */
@@ -1315,7 +1338,9 @@ end_nodes(net *n, int generating, int measuring, int mt) {
       }
     }
     if (generating) {
-      if (c->injection == 0) {
+      if (n->rp) {
+        trace_feed(n, d, nd, measuring); /* traffic=trace */
+      } else if (c->injection == 0) {
         while (nd->next_gen <= n->cycle) {
           generate(n, d, nd, measuring);
           geometric_next(n, nd, nd->next_gen);
@@ -1895,6 +1920,10 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   if (c->watchdog && c->watchdog < n->next_sync) n->next_sync = c->watchdog;
   for (n->cycle = 0;; n->cycle++) {
     int in_run = n->cycle < total;
+    if (n->rp && trace_replay_done(n->rp) && g_all_delivered(n)) { /* trace complete */
+      n->r.drained = 1;
+      break;
+    }
     if (!in_run) {
       if (!c->drain) break;
       if (g_all_delivered(n)) {
@@ -1976,6 +2005,15 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
     if (progress && (n->cycle & 255) == 0) progress(ctx, n->cycle, total);
   }
   stop_workers(n);
+  if (n->rp && status == NET_RUN_OK && !trace_replay_done(n->rp)) { /* traffic=trace */
+    trace_stats ts;
+    trace_replay_stats(n->rp, &ts);
+    snprintf(n->err, sizeof n->err, "cycles: the trace did not complete: %llu of %llu messages "
+             "delivered after %llu cycles (raise cycles%s)", (unsigned long long)ts.messages_delivered,
+             (unsigned long long)ts.messages, (unsigned long long)n->cycle,
+             c->drain ? " or drain_limit" : ", or set drain=1");
+    status = NET_RUN_ERROR;
+  }
   catch_up_all(n, n->cycle);
   if (n->total % c->window && n->cycle >= n->total) accumulate_adaptive(n, &n->win[n->nwin - 1]);
   else accumulate_adaptive(n, NULL);
@@ -2046,6 +2084,8 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
                                        "shuffle", "bitcomp", "tornado"};
   if (n->cfg.traffic == TRAFFIC_HOTSPOT)
     fprintf(f, ", \"traffic_name\": \"hs%.0f-%u\"", n->cfg.hs_fraction * 100, n->nhot);
+  else if (n->cfg.traffic == TRAFFIC_TRACE)
+    fprintf(f, ", \"traffic_name\": \"trace\"");
   else
     fprintf(f, ", \"traffic_name\": \"%s\"", tnames[n->cfg.traffic]);
   fprintf(f, ",\n  \"topology\": {\"nodes\": %u, \"switches\": %u, \"ports\": %u, "
@@ -2079,6 +2119,7 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
           (unsigned long long)r.adaptive_decisions, (unsigned long long)r.adaptive_measured,
           (unsigned long long)r.route_errors, (unsigned long long)r.credit_stalls);
   fprintf(f, "  \"flit_hops\": %llu,\n", (unsigned long long)r.flit_hops);
+  if (n->rp) net_trace_json(n, f); /* traffic=trace */
   if (n->cfg.arn || n->cfg.afi)
     fprintf(f, "  \"arn\": {\"roots_declared\": %llu, \"sent\": %llu, \"received\": %llu, "
             "\"consumed\": %llu, \"expired\": %llu, \"packets_adapted\": %llu, "
@@ -2178,6 +2219,13 @@ void net_write_text(const net *n, FILE *f) {
           (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered,
           (unsigned long long)r.packets_refused, (unsigned long long)r.in_flight,
           (unsigned long long)r.adaptive_decisions, (unsigned long long)r.flit_hops);
+  if (n->rp) { /* traffic=trace */
+    trace_stats ts;
+    trace_replay_stats(n->rp, &ts);
+    fprintf(f, "trace: %llu of %llu messages delivered, completion %llu cycles (lower bound %llu)\n",
+            (unsigned long long)ts.messages_delivered, (unsigned long long)ts.messages,
+            (unsigned long long)ts.completion, (unsigned long long)ts.lower_bound);
+  }
   if (n->cfg.arn || n->cfg.afi)
     fprintf(f, "ARN: roots %llu, sent %llu, received %llu, consumed %llu, expired %llu, "
             "packets adapted %llu, at end nodes %llu\n",
@@ -2185,4 +2233,141 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)r.arn_received, (unsigned long long)r.arn_consumed,
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_at_nodes);
+}
+
+/* ---- traffic=trace: packet-trace replay (cmodel/net/trace.h, docs/traces.md) ----
+ * Each cycle a node queues the packets of its trace messages that are ready
+ * (time reached, dependencies delivered), in (ready, trace order), as long as its
+ * admission queues have room (a trace packet is never refused: it waits). Packets
+ * take the VC and SL the synthetic traffic would give them. */
+
+enum { TRACE_FLIT_BYTES = 64 }; /* bytes of a flit (cycle_ns: 64-byte flits) */
+
+/* Minimum cycles from a message's first flit leaving its source to its last flit
+ * arriving, less the flits: links and at least one cycle in each switch (one
+ * switch under a common leaf, at least three otherwise). */
+static uint64_t trace_path(void *ctx, unsigned src, unsigned dst) {
+  const net *n = ctx;
+  unsigned sw = n->node_leaf[src] == n->node_leaf[dst] ? 1 : 3;
+  return (uint64_t)(sw + 1) * n->cfg.link_latency + sw;
+}
+
+static int net_trace_setup(net *n, char *err, size_t errlen) {
+  const net_cfg *c = &n->cfg;
+  if (n->R > 1) {
+    snprintf(err, errlen, "traffic: trace replay runs in one process (ranks = 1)");
+    return -1;
+  }
+  n->trc = trace_load(c->trace_path, err, errlen);
+  if (!n->trc) return -1;
+  n->rp = trace_replay_new(n->trc, n->N, c->packet_flits, TRACE_FLIT_BYTES, c->trace_path, err,
+                           errlen); /* names the line of a message with a node >= N */
+  if (!n->rp) return -1;
+  if (trace_nodes(n->trc) > n->N) {
+    snprintf(err, errlen, "traffic: trace %s is for %u nodes, the network has %u", c->trace_path,
+             trace_nodes(n->trc), n->N);
+    return -1;
+  }
+  trace_replay_lower_bound(n->rp, trace_path, n);
+  return 0;
+}
+
+static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
+  if (!n->rp) return n->len;
+  /* the packet inject() would take from this VC: the head of its next queue */
+  const dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
+  const src_pkt *pool = &n->pool[(size_t)s * n->cap];
+  return pool[dq[nd->rr[vc] % nd->nactive[vc]].head].len;
+}
+
+/* Queues one packet of `len` flits for dest; 0 if the admission queues are full. */
+static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len, int measuring) {
+  const net_cfg *c = &n->cfg;
+  unsigned sl;
+  if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
+  else sl = sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
+  unsigned vc = sl % n->Q;
+  dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
+  unsigned qi = NIL16;
+  if (nd->queued >= n->cap) return 0;
+  if (n->dmap) {
+    unsigned m = n->dmap[(size_t)s * n->N + dest];
+    if (m) qi = m - 1;
+  } else {
+    for (unsigned i = 0; i < nd->nactive[vc]; i++)
+      if (dq[i].dest == dest) { qi = i; break; }
+  }
+  if (qi != NIL16 && dq[qi].count >= n->dest_cap) return 0;
+  if (n->next_id >= 0xFFFFFFFFull || grow_bits(n, n->next_id)) return 0;
+  if (trace_replay_take(n->rp, s, (uint32_t)n->next_id)) return 0;
+  window_stat *ws = n->ws;
+  if (ws) ws->offered += len;
+  if (measuring) {
+    n->r.offered_load += len;
+    n->r.admitted_load += len;
+  }
+  src_pkt *pool = &n->pool[(size_t)s * n->cap];
+  uint16_t k = nd->free_head;
+  nd->free_head = pool[k].next;
+  src_pkt *p = &pool[k];
+  p->id = (uint32_t)n->next_id;
+  n->next_id += n->R;
+  p->gen = (uint32_t)n->cycle;
+  p->dest = (uint16_t)dest;
+  p->hot = 0;
+  p->next = NIL16;
+  p->sl = (uint8_t)sl;
+  p->vc = (uint8_t)vc;
+  p->len = (uint8_t)len;
+  n->r.packets_generated++;
+  nd->queued++;
+  nd->inj_blocked = 0;
+  if (qi != NIL16) {
+    pool[dq[qi].tail].next = k;
+    dq[qi].tail = k;
+    dq[qi].count++;
+    return 1;
+  }
+  qi = nd->nactive[vc]++;
+  dq[qi].dest = (uint16_t)dest;
+  dq[qi].head = dq[qi].tail = k;
+  dq[qi].count = 1;
+  if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
+  return 1;
+}
+
+static void trace_feed(net *n, unsigned s, node *nd, int measuring) {
+  unsigned dest, len;
+  while (trace_replay_peek(n->rp, s, n->cycle, &dest, &len))
+    if (!trace_queue(n, s, nd, dest, len, measuring)) break;
+}
+
+static void net_trace_json(const net *n, FILE *f) {
+  trace_stats ts;
+  trace_replay_stats(n->rp, &ts);
+  fprintf(f, "  \"trace\": {\"messages\": %llu, \"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, "
+          "\"dependencies\": %llu, \"messages_delivered\": %llu, \"packets_delivered\": %llu, "
+          "\"completion_cycles\": %llu, \"completion_us\": %.3f, \"lower_bound_cycles\": %llu, "
+          "\"errors\": %llu},\n",
+          (unsigned long long)ts.messages, (unsigned long long)ts.packets,
+          (unsigned long long)ts.flits, (unsigned long long)ts.bytes,
+          (unsigned long long)ts.dependencies, (unsigned long long)ts.messages_delivered,
+          (unsigned long long)ts.packets_delivered, (unsigned long long)ts.completion,
+          (double)ts.completion * n->cfg.cycle_ns / 1000.0, (unsigned long long)ts.lower_bound,
+          (unsigned long long)n->trace_errors);
+}
+
+/* --trace-out: every packet the synthetic traffic admits, as a trace message of
+ * packet_flits flits sent in the cycle it was generated. */
+static void net_trace_record(net *n, unsigned s, unsigned dest, uint32_t id) {
+  char e[128];
+  if (trace_add(n->rec, n->cycle, id, s, dest,
+                n->len * TRACE_FLIT_BYTES, NULL, 0, e, sizeof e) < 0 && !n->err[0])
+    snprintf(n->err, sizeof n->err, "trace-out: %s", e);
+}
+
+int net_record_trace(net *n, trace *t) {
+  if (n->R > 1 || n->cfg.traffic == TRAFFIC_TRACE) return -1;
+  n->rec = t;
+  return trace_set_nodes(t, n->N, n->err, sizeof n->err);
 }

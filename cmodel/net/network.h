@@ -153,4 +153,11 @@ void net_write_csv(const net *n, FILE *f);
 /* Short human-readable summary. */
 void net_write_text(const net *n, FILE *f);
 
+/* asw net --trace-out: records every packet the (synthetic) traffic admits into
+ * t (cmodel/net/trace.h; owned by the caller, alive until net_free), so that
+ * `traffic=trace:FILE` replays the same packets. Before net_run; -1 with ranks > 1
+ * or traffic=trace. */
+struct trace;
+int net_record_trace(net *n, struct trace *t);
+
 #endif

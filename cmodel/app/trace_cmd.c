@@ -1,0 +1,160 @@
+/* trace_cmd.c — `asw trace`: write application-pattern traces, convert and
+ * summarise trace files (cmodel/net/trace.h, docs/traces.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../net/trace.h"
+#include "commands.h"
+
+static void trace_usage(FILE *f) {
+  fprintf(f,
+          "usage: asw trace pattern=NAME nodes=N size=BYTES [iters=K] [dims=XxYxZ]\n"
+          "                 out=FILE [format=text|netrace]\n"
+          "       asw trace in=FILE [out=FILE] [format=text|netrace]\n"
+          "Writes the trace of an application pattern, or reads a trace (text or\n"
+          "netrace, bzip2/gzip-compressed or not) and writes it in `format`; prints\n"
+          "a summary either way. `asw net traffic=trace:FILE` replays a trace.\n"
+          "Keys:\n"
+          "  pattern  alltoall (every node sends size bytes to every other), allreduce\n"
+          "           (ring allreduce of a size-byte vector: 2(N-1) steps of size/N-byte\n"
+          "           chunks, each after the previous one arrived), halo3d (each node\n"
+          "           sends size bytes to its 6 neighbours on a periodic 3D grid)\n"
+          "  nodes    end nodes N (2..65536)\n"
+          "  size     bytes (1..2147483647)\n"
+          "  iters    repetitions, each after the node received the previous one's\n"
+          "           messages [default 1]\n"
+          "  dims     halo3d grid XxYxZ, X*Y*Z = N, each >= 3 [default: most cubic]\n"
+          "  in       a trace file to read instead of a pattern\n"
+          "  out      file to write ('-' = stdout; .bz2/.gz: compressed)\n"
+          "  format   text (docs/traces.md) or netrace (netrace 1.0 binary) [default text]\n"
+          "Exit status: 0 ok, 2 bad usage or a bad trace (the message names file:line).\n");
+}
+
+/* Unsigned decimal, all of s, at most max. */
+static int parse_num(const char *s, unsigned long long max, unsigned long long *out) {
+  if (!*s) return -1;
+  unsigned long long v = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return -1;
+    v = v * 10 + (unsigned long long)(*s - '0');
+    if (v > max) return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int cmd_trace(int argc, char **argv) {
+  trace_pattern_cfg pc;
+  memset(&pc, 0, sizeof pc);
+  pc.iters = 1;
+  const char *in = NULL, *out = NULL;
+  int format = TRACE_TEXT, have_nodes = 0, have_size = 0;
+  char err[640];
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      trace_usage(stdout);
+      return 0;
+    }
+    const char *eq = strchr(a, '=');
+    if (!eq || eq == a) {
+      fprintf(stderr, "asw trace: '%s': expected key=value (see --help)\n", a);
+      return 2;
+    }
+    size_t kl = (size_t)(eq - a);
+    const char *v = eq + 1;
+    unsigned long long x;
+#define KEY(name) (kl == strlen(name) && !strncmp(a, name, kl))
+    if (KEY("pattern")) {
+      pc.pattern = v;
+    } else if (KEY("nodes") || KEY("iters")) {
+      unsigned long long max = KEY("nodes") ? TRACE_MAX_NODES : 1000000;
+      if (parse_num(v, max, &x) || x < (KEY("nodes") ? 2u : 1u)) {
+        fprintf(stderr, "asw trace: %.*s: bad value '%s' (an integer in %u..%llu)\n", (int)kl, a, v,
+                KEY("nodes") ? 2u : 1u, max);
+        return 2;
+      }
+      if (KEY("nodes")) { pc.nodes = (uint32_t)x; have_nodes = 1; }
+      else pc.iters = (uint32_t)x;
+    } else if (KEY("size")) {
+      if (parse_num(v, TRACE_MAX_BYTES, &x) || x < 1) {
+        fprintf(stderr, "asw trace: size: bad value '%s' (bytes, 1..%u)\n", v, TRACE_MAX_BYTES);
+        return 2;
+      }
+      pc.size = x;
+      have_size = 1;
+    } else if (KEY("dims")) {
+      char buf[64];
+      unsigned long long d[3];
+      int ok = strlen(v) < sizeof buf;
+      if (ok) {
+        strcpy(buf, v);
+        char *p1 = strchr(buf, 'x'), *p2 = p1 ? strchr(p1 + 1, 'x') : NULL;
+        ok = p1 && p2;
+        if (ok) {
+          *p1 = *p2 = 0;
+          ok = !parse_num(buf, TRACE_MAX_NODES, &d[0]) && !parse_num(p1 + 1, TRACE_MAX_NODES, &d[1]) &&
+               !parse_num(p2 + 1, TRACE_MAX_NODES, &d[2]);
+        }
+      }
+      if (!ok) {
+        fprintf(stderr, "asw trace: dims: bad value '%s' (XxYxZ, e.g. 4x4x4)\n", v);
+        return 2;
+      }
+      for (int k = 0; k < 3; k++) pc.dims[k] = (uint32_t)d[k];
+    } else if (KEY("in")) {
+      in = v;
+    } else if (KEY("out")) {
+      out = v;
+    } else if (KEY("format")) {
+      if (!strcmp(v, "text")) format = TRACE_TEXT;
+      else if (!strcmp(v, "netrace")) format = TRACE_NETRACE;
+      else {
+        fprintf(stderr, "asw trace: format: bad value '%s' (one of: text netrace)\n", v);
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "asw trace: %.*s: unknown key (see asw trace --help)\n", (int)kl, a);
+      return 2;
+    }
+#undef KEY
+  }
+  trace *t = NULL;
+  if (in) {
+    if (pc.pattern || have_nodes || have_size) {
+      fprintf(stderr, "asw trace: in: give either in=FILE or pattern=NAME, not both\n");
+      return 2;
+    }
+    t = trace_load(in, err, sizeof err);
+  } else {
+    if (!pc.pattern || !have_nodes || !have_size || !out) {
+      fprintf(stderr, "asw trace: pattern, nodes, size and out are needed (or in=FILE; see --help)\n");
+      return 2;
+    }
+    t = trace_pattern(&pc, err, sizeof err);
+  }
+  if (!t) {
+    fprintf(stderr, "asw trace: %s\n", err);
+    return 2;
+  }
+  int rc = 0;
+  if (out && trace_write(t, out, format, err, sizeof err)) {
+    fprintf(stderr, "asw trace: out: %s\n", err);
+    rc = 1;
+  }
+  if (!out || strcmp(out, "-")) {
+    uint64_t bytes = 0, deps = 0, tmax = 0;
+    trace_msg m;
+    for (uint32_t i = 0; trace_get(t, i, &m); i++) {
+      bytes += m.bytes;
+      deps += m.ndeps;
+      if (m.time > tmax) tmax = m.time;
+    }
+    printf("trace: %u messages, %u nodes, %llu bytes, %llu dependencies, last time %llu%s%s\n",
+           trace_count(t), trace_nodes(t), (unsigned long long)bytes, (unsigned long long)deps,
+           (unsigned long long)tmax, out && !rc ? ", written to " : "", out && !rc ? out : "");
+  }
+  trace_free(t);
+  return rc;
+}
