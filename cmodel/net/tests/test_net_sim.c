@@ -465,7 +465,10 @@ static void test_deadlock_cycle(void) {
           "hop %u waits on hop %u (out%u of switch %u is switch %u in%u)", j, (j + 1) % k,
           h[j].out, h[j].sw, nx->sw, nx->in);
   }
-  CHECK(k < 1 || (h[0].sw <= h[1 % k].sw), "the cycle starts at its lowest channel");
+  for (unsigned j = 1; j < k; j++) /* channel order: switch, then input port, then VC */
+    CHECK(((uint64_t)h[0].sw << 16 | (unsigned)h[0].in << 8 | h[0].vc)
+              < ((uint64_t)h[j].sw << 16 | (unsigned)h[j].in << 8 | h[j].vc),
+          "the cycle starts at its lowest channel (hop %u is lower)", j);
   /* the JSON carries the same cycle */
   char *buf = NULL;
   size_t len = 0;
