@@ -26,6 +26,7 @@ include $(wildcard mk/board.mk)
 include $(wildcard mk/formal.mk)
 include $(wildcard mk/soak.mk)
 include $(wildcard mk/eco.mk)
+include $(wildcard mk/compare.mk)
 
 .PHONY: all test clean study build
 all: deps build study

@@ -259,6 +259,19 @@ void asw_switch_reset(asw_switch *sw) {
 
 const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
 
+/* Inspection for the deadlock report (asw_switch.h). */
+int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsigned q,
+                          unsigned *oport, unsigned *ovc, unsigned *len) {
+  if (in >= sw->P || vc >= sw->V || q >= sw->NQ) return ASW_EINVAL;
+  const asw_ibuf *b = &sw->in[in];
+  if (!(b->nonempty[vc] >> q & 1u)) return 0;
+  uint32_t info = asw_ibuf_queue_info(b, vc, q);
+  *oport = ASW_QINFO_OPORT(info);
+  *ovc = ASW_QINFO_OVC(info);
+  *len = ASW_QINFO_LEN(info);
+  return 1;
+}
+
 static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
            sw->rvalid);

@@ -164,6 +164,15 @@ int asw_reg_read(const asw_switch *sw, uint32_t addr, uint32_t *data);
 /* Last error message (protocol errors), "" if none. */
 const char *asw_switch_error(const asw_switch *sw);
 
+/* Inspection for diagnostics (the network simulator's deadlock report, issue
+ * 14; no hardware port, no state change): the head packet of queue q of
+ * input `in`, VC vc (q: the output port with VOQ = 1, 0 with VOQ = 0).
+ * Returns 1 and sets *oport, *ovc (its route and next-hop VC) and *len if
+ * the queue holds a packet, 0 if it is empty, ASW_EINVAL if in, vc or q is
+ * out of range. */
+int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsigned q,
+                          unsigned *oport, unsigned *ovc, unsigned *len);
+
 /* Register addresses (contract §11). */
 #define ASW_REG_ID 0x00000u
 #define ASW_REG_PARAM0 0x00001u

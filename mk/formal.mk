@@ -3,7 +3,8 @@
 #   make formal [FORMAL="credits islip_starve"]   the proofs (default: every formal/*.sby)
 #   make formal-mutants [MUTANTS="fifo_bypass"]   each planted bug of formal/mutants.txt
 #        must make its proof fail (a counterexample)
-#   make test-formal                              both, in make test (~2 min)
+#   make test-formal                              both, in make test (~2 min idle before the
+#        counter_ram and input_buffer jobs, which add ~7 min at load 14)
 .PHONY: formal formal-mutants test-formal
 formal: deps
 	@$(PYTHON) formal/formal.py prove $(FORMAL)

@@ -1,7 +1,8 @@
 # Fuzzing with libFuzzer (cmodel/fuzz/, README there): the net config parser,
 # the register-table parser and the switch step.
-#   make fuzz [FUZZ_TIME=600] [FUZZ_TARGETS="netcfg table switch trace"]
-#        long runs, one target at a time (nice 10), then the corpus it grew
+#   make fuzz [FUZZ_TIME=600] [FUZZ_RUNS=10000000] [FUZZ_TARGETS="netcfg table switch trace"]
+#        long runs, one target at a time (nice 10), FUZZ_TIME seconds each or, with
+#        FUZZ_RUNS, that many executions each; then the corpus it grew
 #        replayed under ASan+UBSan; prints executions, exec/s, coverage and
 #        findings per target; fails on a finding (kept in build/fuzz/findings)
 #   make test-fuzz   replays the committed corpus and reproducers of every
@@ -11,6 +12,7 @@
 FUZZ_CC ?= clang-14
 FUZZ_TARGETS ?= netcfg table switch trace
 FUZZ_TIME ?= 600
+FUZZ_RUNS ?= 0
 FUZZ_SHORT_TIME ?= 20
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_COMMON := -std=c11 -g -Wall -Wextra -Werror -Icmodel -Icmodel/net -D_DEFAULT_SOURCE= \
@@ -43,7 +45,7 @@ $(FUZZ_DIR)/fast/fuzz_%: cmodel/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HDRS) | $
 
 .PHONY: fuzz test-fuzz
 fuzz: $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fast/fuzz_%)
-	@$(PYTHON) cmodel/fuzz/fuzz.py long --build $(FUZZ_DIR) --time $(FUZZ_TIME) $(FUZZ_TARGETS)
+	@$(PYTHON) cmodel/fuzz/fuzz.py long --build $(FUZZ_DIR) --time $(FUZZ_TIME) --runs $(FUZZ_RUNS) $(FUZZ_TARGETS)
 test-fuzz: $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@$(PYTHON) cmodel/fuzz/fuzz.py test --build $(FUZZ_DIR) --time $(FUZZ_SHORT_TIME) $(FUZZ_TARGETS)
 TEST_TARGETS += test-fuzz

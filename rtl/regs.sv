@@ -340,7 +340,15 @@ module regs #(
     end else if (is_cnt) begin
       rd = 32'h0;  // from the counter RAM (cnt_rdata), a cycle later
     end else if (is_occ) begin
-      rd = 32'(occ_i[((32'(occ_i_idx)*V + 32'(occ_v))*NQ + 32'(occ_q_idx))*CW +: CW]);
+      // input and VC by multiplexers with constant offsets (an index (i*V + v)*NQ with NQ
+      // not a power of two makes Yosys build a multiplier), the queue by its index
+      for (int unsigned i = 0; i < P; i++) begin
+        for (int unsigned v = 0; v < V; v++) begin
+          if ((32'(occ_i_idx) == i) && (32'(occ_v) == v)) begin
+            rd = 32'(occ_i[(i*V + v)*NQ*CW + 32'(occ_q_idx)*CW +: CW]);
+          end
+        end
+      end
     end else if (is_cred) begin
       rd = 32'(cred_i[(32'(cred_o_idx)*V + 32'(cred_v))*CW +: CW]);
     end else if (is_fwd) begin

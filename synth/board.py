@@ -29,11 +29,12 @@ OUT = os.path.join(fpga.BUILD, "boards")
 # constraints, clock (MHz, the board oscillator: no PLL needed, the system closes timing
 # there), UART divisor (clock / 115 200), switch configuration, flashing command.
 SMALL = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
+# The UP5K's: the smallest switch (one input queue, 2-flit packets, 4 table entries)
+TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0)
 BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,
-                       div=104, cfg=SMALL, flash="iceprog build/boards/icebreaker.bin",
-                       note="did not fit: 130 % of the UP5K's logic cells before the core's counter RAM (synth/README.md)"),
+                       div=104, cfg=TINY, cntw=24, flash="iceprog build/boards/icebreaker.bin"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
                  cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
@@ -93,7 +94,7 @@ def build(board):
     res.update(fpga.utilisation(b["device"], cells, rep))
     fm = rep.get("fmax", {})
     res["fmax_mhz"] = round(min((float(v.get("achieved", 0.0)) for v in fm.values()), default=0.0), 2)
-    res["critical_path"] = fpga.critical_path(rep, fpga.net_sources(os.path.join(ROOT, base + ".json")))
+    res["critical_path"] = fpga.critical_path(rep, fpga.netlist_sources(os.path.join(ROOT, base + ".json")))
     if fam == "ice40":
         out = base + ".bin"
         rc, t = fpga.run(["yowasp-icepack", base + ".asc", out], base + ".pack.log")
@@ -139,7 +140,8 @@ def main():
     if ns.cmd == "list":
         for k, b in BOARDS.items():
             print(f"board {k:10s} {fpga.DEVICES[b['device']]['name']:12s} {b['mhz']} MHz  "
-                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS) + f"   flash: {b['flash']}" + (f"   ({b['note']})" if "note" in b else ""))
+                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS) + f" CNTW={b.get('cntw', 32)}"
+                  + f"   flash: {b['flash']}" + (f"   ({b['note']})" if "note" in b else ""))
         return 0
     names = [k for k, b in BOARDS.items() if "note" not in b] if ns.all else ns.boards
     if ns.all:

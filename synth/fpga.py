@@ -44,6 +44,8 @@ CONFIGS = {
     "p4v2": dict(P=4, V=2, BUF=16, LMAX=16, PW=16, DW=8, TABLE=64, VOQ=1, ITERS=1, AE=0),
     "p4v1": dict(P=4, V=1, BUF=16, LMAX=16, PW=8, DW=8, TABLE=64, VOQ=0, ITERS=1, AE=0),
     "small": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+    # five ports, one VC, 16-bit payload: the like-for-like row of synth/compare/
+    "p5v1": dict(P=5, V=1, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
 }
 # The target rows (device, configuration, target MHz, LUT share limit).
 TARGETS = [("ecp5-85", "p8v4", 125, 0.60), ("ecp5-25", "p4v2a4", 125, None),

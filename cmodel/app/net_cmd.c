@@ -26,7 +26,8 @@ static void net_usage(FILE *f) {
           "traffic generated as a trace (docs/traces.md; .bz2/.gz compressed) that\n"
           "traffic=trace:FILE replays. Exit status: 0 ok, 2 bad\n"
           "usage or configuration, 1 simulation error, 3 watchdog (deadlock or\n"
-          "starvation; the report names the blocked resources).\n"
+          "starvation; the report names the blocked resources and, for a\n"
+          "deadlock, the cycle of waiting channels).\n"
           "Keys:\n");
   netcfg_help(f);
 }

@@ -6,8 +6,9 @@
       (cmodel/fuzz/corpus/<t>/, regress-* are the reproducers of fixed
       findings), then fuzzes from that corpus for --time seconds with a
       fixed seed; ASan+UBSan build. Closes with "test-fuzz: N passed, N failed".
-  fuzz.py long --build build/fuzz --time 600 netcfg table switch
+  fuzz.py long --build build/fuzz --time 600 [--runs N] netcfg table switch
       per target, one at a time under nice 10: fuzzes for --time seconds
+      (with --runs N: for N executions, however long that takes)
       (UBSan build, 3x faster) growing build/fuzz/long/<t>, then replays
       that whole corpus under ASan+UBSan; prints executions, exec/s,
       coverage and findings (build/fuzz/findings/). Exits 1 on a finding.
@@ -29,8 +30,9 @@ def corpus(t):
     return os.path.join(HERE, "corpus", t)
 
 
-def libfuzzer_args(t, build, findings, seconds, seed=None):
-    args = [f"-max_total_time={seconds}", f"-max_len={MAX_LEN.get(t, 2048)}",
+def libfuzzer_args(t, build, findings, seconds, seed=None, runs=None):
+    limit = [f"-runs={runs}"] if runs else [f"-max_total_time={seconds}"]
+    args = limit + [ f"-max_len={MAX_LEN.get(t, 2048)}",
             "-timeout=10", "-print_final_stats=1", f"-artifact_prefix={findings}/{t}-"]
     d = os.path.join(HERE, f"{t}.dict")
     if os.path.exists(d):
@@ -132,7 +134,8 @@ def long(args):
         os.makedirs(work, exist_ok=True)
         before = set(glob.glob(os.path.join(findings, f"{t}-*")))
         start = time.time()
-        rc, log = run([fast] + libfuzzer_args(t, args.build, findings, args.time) + [work, corpus(t)])
+        rc, log = run([fast] + libfuzzer_args(t, args.build, findings, args.time, runs=args.runs)
+                      + [work, corpus(t)])
         wall = time.time() - start
         with open(os.path.join(logs, f"{t}.log"), "w") as f:
             f.write(log)
@@ -168,6 +171,8 @@ def main():
     ap.add_argument("mode", choices=["test", "long"])
     ap.add_argument("--build", required=True)
     ap.add_argument("--time", type=int, required=True)
+    ap.add_argument("--runs", type=int, default=0,
+                    help="long: executions per target instead of --time (0: use --time)")
     ap.add_argument("targets", nargs="+")
     args = ap.parse_args()
     return test(args) if args.mode == "test" else long(args)

@@ -94,7 +94,8 @@ static char *strip_zeros(const char *t) {
 }
 
 /* Independent reading of the accepted table's last `cset C LIST` lines:
- * compares with CSET[C]. Returns quietly on anything it does not follow. */
+ * compares with CSET[C], unless a later `reg` line wrote CSET[C] directly.
+ * Returns quietly on anything it does not follow. */
 static void check_csets(const asw_switch *sw, const char *t) {
   int seen[4] = {0};
   uint64_t want[4] = {0};
@@ -111,6 +112,14 @@ static void check_csets(const asw_switch *sw, const char *t) {
     char *tok[4];
     int n = 0;
     for (char *s = strtok(line, " \t\r"); s && n < 4; s = strtok(NULL, " \t\r")) tok[n++] = s;
+    if (n == 3 && !strcmp(tok[0], "reg")) { /* a raw write to CSET[c] replaces its list */
+      int rhx = tok[1][0] == '0' && (tok[1][1] | 0x20) == 'x';
+      char *end;
+      unsigned long a = strtoul(tok[1], &end, rhx ? 16 : 10);
+      if (!*end && a >= ASW_REG_CSET(0, 0) && a <= ASW_REG_CSET(3, 1))
+        seen[(a - ASW_REG_CSET(0, 0)) / 2] = 0;
+      continue;
+    }
     if (n != 3 || strcmp(tok[0], "cset")) continue;
     int hx = tok[1][0] == '0' && (tok[1][1] | 0x20) == 'x';
     unsigned long c = strtoul(tok[1], NULL, hx ? 16 : 10);

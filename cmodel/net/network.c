@@ -204,6 +204,7 @@ struct net {
   char routing_name[64];
   char err[512];
   char *report; size_t report_len, report_cap;
+  net_dl_hop *dl_cycle; unsigned dl_len; /* channel-dependency cycle of a deadlock */
   asw_config sw_cfg;   /* parameters of every switch */
   net_observer obs;    /* lockstep observer (tb/net), zero if none */
   unsigned prog_switch; /* switch being programmed (observer's reg_write) */
@@ -266,6 +267,10 @@ static void report_add(net *n, const char *fmt, ...) {
 const char *net_error(const net *n) { return n->err; }
 const char *net_watchdog_report(const net *n) {
   return n->report ? n->report : "";
+}
+unsigned net_deadlock_cycle(const net *n, const net_dl_hop **hops) {
+  if (hops) *hops = n->dl_cycle;
+  return n->dl_len;
 }
 const topo *net_topo(const net *n) { return n->t; }
 
@@ -821,7 +826,7 @@ void net_free(net *n) {
   free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
   free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
-  free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report);
+  free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
   topo_free(n->t);
   free(n);
@@ -1134,6 +1139,96 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
   sum = counter_growth(n, ASW_REG_ARN_COUNTER(0, ASW_ACNT_ADAPTED),
                        ASW_REG_ARN_COUNTER(1, 0) - ASW_REG_ARN_COUNTER(0, 0), n->adp_prev);
   if (ws) ws->adapted += sum;
+}
+
+/* Deadlock diagnosis (issue 14): the channel-dependency graph of the queue heads
+ * that wait for credits. A channel is an input VC (switch s, input port i, VC v);
+ * the head packet of one of its queues, routed to output o with next-hop VC w and
+ * len flits, waits for channel (s', i', w) -- the far end of output o -- when
+ * CRED(o, w) < len. Packets are granted only with all their credits, so in a
+ * deadlock every waiting head is such an edge; a cycle of them is the deadlock.
+ * Depth-first search from the channels in index order; the first cycle found is
+ * kept in n->dl_cycle, rotated to start at its lowest channel (deterministic).
+ * Returns the cycle's length, 0 if there is none, -1 if out of memory. Only for
+ * one-process runs (a rank does not see the other ranks' switches). */
+static int find_dependency_cycle(net *n) {
+  const unsigned P = n->P, V = n->V, NQ = n->cfg.voq ? n->P : 1;
+  const size_t C = (size_t)n->S * P * V;
+  size_t *first = calloc(C + 1, sizeof *first);
+  uint8_t *color = calloc(C, 1);
+  size_t *stk = malloc(C * sizeof *stk), *it = malloc(C * sizeof *it);
+  uint32_t *to = NULL;
+  uint8_t *eo = NULL, *ew = NULL;
+  int found = 0;
+  if (!first || !color || !stk || !it) { found = -1; goto out; }
+  for (int pass = 0; pass < 2; pass++) { /* count the edges, then fill them in */
+    size_t e = 0;
+    for (size_t c = 0; c < C; c++) {
+      unsigned s = (unsigned)(c / ((size_t)P * V)), i = (unsigned)(c / V % P), v = (unsigned)(c % V);
+      if (pass == 0) first[c] = e;
+      for (unsigned q = 0; n->sw[s] && q < NQ; q++) {
+        unsigned o, w, len;
+        uint32_t cr = 0;
+        if (asw_switch_queue_head(n->sw[s], i, v, q, &o, &w, &len) != 1) continue;
+        if (asw_reg_read(n->sw[s], ASW_REG_CRED(o, w), &cr) || cr >= len) continue;
+        topo_peer pe = topo_port_peer(n->t, s, o);
+        if (pe.kind != PEER_SWITCH || !n->sw[pe.id]) continue;
+        if (pass == 1) {
+          to[e] = (uint32_t)(((size_t)pe.id * P + pe.port) * V + w);
+          eo[e] = (uint8_t)o;
+          ew[e] = (uint8_t)w;
+        }
+        e++;
+      }
+    }
+    if (pass == 0) {
+      first[C] = e;
+      to = malloc((e ? e : 1) * sizeof *to);
+      eo = malloc(e ? e : 1);
+      ew = malloc(e ? e : 1);
+      if (!to || !eo || !ew) { found = -1; goto out; }
+    }
+  }
+  /* iterative DFS: color 0 new, 1 on the stack, 2 done */
+  for (size_t root = 0; root < C && !found; root++) {
+    if (color[root] || first[root] == first[root + 1]) continue;
+    size_t sp = 0;
+    stk[sp] = root; it[sp] = first[root]; color[root] = 1; sp++;
+    while (sp && !found) {
+      size_t c = stk[sp - 1];
+      if (it[sp - 1] == first[c + 1]) { color[c] = 2; sp--; continue; }
+      size_t e = it[sp - 1]++;
+      size_t d = to[e];
+      if (color[d] == 0) {
+        stk[sp] = d; it[sp] = first[d]; color[d] = 1; sp++;
+      } else if (color[d] == 1) { /* back edge: the stack from d up is a cycle */
+        size_t k = sp - 1;
+        while (stk[k] != d) k--;
+        unsigned len = (unsigned)(sp - k);
+        net_dl_hop *h = malloc(len * sizeof *h);
+        if (!h) { found = -1; break; }
+        size_t lo = 0;
+        for (unsigned j = 0; j < len; j++)
+          if (stk[k + j] < stk[k + lo]) lo = j;
+        for (unsigned j = 0; j < len; j++) {
+          size_t pos = k + (lo + j) % len, ch = stk[pos];
+          size_t edge = it[pos] - 1; /* the edge the search took from ch */
+          h[j].sw = (uint32_t)(ch / ((size_t)P * V));
+          h[j].in = (uint8_t)(ch / V % P);
+          h[j].vc = (uint8_t)(ch % V);
+          h[j].out = eo[edge];
+          h[j].out_vc = ew[edge];
+        }
+        free(n->dl_cycle);
+        n->dl_cycle = h;
+        n->dl_len = len;
+        found = (int)len;
+      }
+    }
+  }
+out:
+  free(first); free(color); free(stk); free(it); free(to); free(eo); free(ew);
+  return found;
 }
 
 static void describe_blocked(net *n) {
@@ -1881,6 +1976,22 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
                  n->R > 1 ? " (this rank's)" : "");
       catch_up_all(n, n->cycle + 1);
       describe_blocked(n);
+      if (n->R == 1) { /* the waiting channels' cycle (issue 14) */
+        int k = find_dependency_cycle(n);
+        if (k > 0) {
+          report_add(n, "  channel-dependency cycle of %d channels (each input VC's head "
+                     "packet waits for credits of the next):", k);
+          for (unsigned j = 0; j <= n->dl_len; j++) {
+            const net_dl_hop *h = &n->dl_cycle[j % n->dl_len];
+            report_add(n, j ? " -> switch %u in%u.vc%u" : " switch %u in%u.vc%u", h->sw, h->in, h->vc);
+            if (j < n->dl_len) report_add(n, " -> out%u.vc%u", h->out, h->out_vc);
+          }
+          report_add(n, "\n");
+        } else {
+          report_add(n, "  no channel-dependency cycle among the queue heads waiting for "
+                     "credits%s\n", k < 0 ? " (out of memory: not searched)" : "");
+        }
+      }
       status = NET_RUN_WATCHDOG;
       n->cycle++;
       break;
@@ -2054,6 +2165,15 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
     fputc('"', f);
   } else {
     fputs("null", f);
+  }
+  if (n->dl_len) { /* only after a deadlock with a cycle: other outputs unchanged */
+    fprintf(f, ",\n  \"deadlock_cycle\": [");
+    for (unsigned j = 0; j < n->dl_len; j++) {
+      const net_dl_hop *h = &n->dl_cycle[j];
+      fprintf(f, "%s{\"switch\": %u, \"in\": %u, \"vc\": %u, \"out\": %u, \"out_vc\": %u}",
+              j ? ", " : "", h->sw, h->in, h->vc, h->out, h->out_vc);
+    }
+    fputc(']', f);
   }
   /* processor time of the whole process (all threads), ISO C clock() */
   double cpu = (double)clock() / CLOCKS_PER_SEC;

@@ -99,6 +99,23 @@ const char *net_error(const net *n);
 /* Multi-line report of the blocked resources when the watchdog fired. */
 const char *net_watchdog_report(const net *n);
 
+/* One channel of a channel-dependency cycle: input port `in`, VC `vc` of switch
+ * `sw`, whose head packet waits for the credits of output `out`, VC `out_vc`
+ * (the far end of that link is the next hop's switch, input and VC). */
+typedef struct {
+  uint32_t sw;
+  uint8_t in, vc, out, out_vc;
+} net_dl_hop;
+
+/* After a deadlock stop (NET_RUN_WATCHDOG, "deadlock" report) of a one-process
+ * run: the cycle of waiting channels the watchdog found, starting at its
+ * lowest (switch, input, VC); hop j waits for hop j+1, the last for hop 0.
+ * Returns its length and sets *hops (owned by n; may be NULL); 0 if there is
+ * no cycle (e.g. sinks that do not consume) or the watchdog did not fire. The
+ * report (net_watchdog_report) and the JSON ("deadlock_cycle", present only
+ * then) show the same cycle. */
+unsigned net_deadlock_cycle(const net *n, const net_dl_hop **hops);
+
 typedef struct {
   uint64_t cycles_run;       /* total cycles simulated incl. drain */
   uint64_t measured_cycles;

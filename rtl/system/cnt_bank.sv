@@ -35,6 +35,7 @@ module cnt_bank #(
   logic [WW-1:0] acc_q[N], acc_d[N];
   logic [N-1:0]  clr_q, clr_d;      // the RAM word of counter i is stale: treat it as 0
   logic [IW-1:0] ptr_q, ptr_d;
+  logic [N-1:0]  sel_q, sel_d;      // one-hot copy of ptr_q: no per-counter comparator
   logic [IW-1:0] fl_idx_q, fl_idx_d;
   logic [WW-1:0] fl_val_q, fl_val_d;
   logic          fl_clr_q, fl_clr_d, fl_v_q, fl_v_d;
@@ -57,18 +58,21 @@ module cnt_bank #(
     for (int unsigned i = 0; i < N; i++) begin
       logic [WW-1:0] inc;
       inc = WIDE[i] ? inc_i[i*WW +: WW] : WW'(inc_i[i*WW +: NW]);
-      acc_d[i] = ((IW'(i) == ptr_q) ? '0 : acc_q[i]) + inc;
+      acc_d[i] = (sel_q[i] ? '0 : acc_q[i]) + inc;
       if (!WIDE[i]) begin
         acc_d[i] = WW'(acc_d[i][NW-1:0]);
       end
     end
-    clr_d = clr_q;
-    clr_d[ptr_q] = 1'b0;
+    clr_d = clr_q & ~sel_q;
     fl_idx_d = ptr_q;
-    fl_val_d = acc_q[ptr_q];
-    fl_clr_d = clr_q[ptr_q];
+    fl_val_d = '0;  // acc_q[ptr_q], as an AND-OR over the one-hot sel_q
+    for (int unsigned i = 0; i < N; i++) begin
+      fl_val_d = fl_val_d | (sel_q[i] ? acc_q[i] : '0);
+    end
+    fl_clr_d = |(clr_q & sel_q);
     fl_v_d = 1'b1;
     ptr_d = (ptr_q == IW'(N - 1)) ? '0 : ptr_q + 1'b1;
+    sel_d = {sel_q[N-2:0], sel_q[N-1]};
     if (clear_i) begin
       for (int unsigned i = 0; i < N; i++) begin
         acc_d[i] = '0;
@@ -88,6 +92,7 @@ module cnt_bank #(
       end
       clr_q <= '1;
       ptr_q <= '0;
+      sel_q <= N'(1);
       fl_idx_q <= '0;
       fl_val_q <= '0;
       fl_clr_q <= 1'b1;
@@ -100,6 +105,7 @@ module cnt_bank #(
       end
       clr_q <= clr_d;
       ptr_q <= ptr_d;
+      sel_q <= sel_d;
       fl_idx_q <= fl_idx_d;
       fl_val_q <= fl_val_d;
       fl_clr_q <= fl_clr_d;

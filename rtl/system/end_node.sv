@@ -18,6 +18,7 @@ module end_node #(
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned CRW = asw_pkg::cnt_w(BUF),
+  localparam int unsigned LW = $clog2(LMAX + 1),  // generated lengths, 1..LMAX
   localparam int unsigned NEV = 8     // counted events (docs/boards.md "System registers")
 ) (
   input  logic            clk_i,
@@ -97,11 +98,11 @@ module end_node #(
   logic [15:0]    seqs_q[P], seqs_d[P];
   logic           have_q, have_d;          // a generated packet waits for credits
   logic [PIW-1:0] hdest_q, hdest_d;
-  logic [7:0]     hlen_q, hlen_d;
+  logic [LW-1:0]  hlen_q, hlen_d;
   logic [15:0]    hseq_q, hseq_d;
   logic           sending_q, sending_d;    // body flits of cur are being sent
-  logic [7:0]     k_q, k_d;
-  logic [7:0]     clen_q, clen_d;
+  logic [LW-1:0]  k_q, k_d;
+  logic [LW-1:0]  clen_q, clen_d;
   logic [15:0]    cseq_q, cseq_d;
   logic [VW-1:0]  cvc_q, cvc_d;
   logic           fv_d, fh_d, ft_d;
@@ -128,7 +129,7 @@ module end_node #(
   logic [VW-1:0]  hvc;
   logic [PIW:0]   perm;
   logic [PIW-1:0] ndest;
-  logic [7:0]     nlen;
+  logic [LW-1:0]  nlen;
   logic [21+PIW:0] uni_prod;
   logic [23:0]    len_prod;
   logic           send_head, slot_free;
@@ -153,7 +154,8 @@ module end_node #(
       default: ndest = PIW'(uni_prod >> 16);
     endcase
     len_prod = 24'(r_len) * 24'(len_i);
-    nlen = randlen_i ? 8'(len_prod >> 16) + 8'd1 : len_i;
+    // <= len_i <= LMAX (LEN is checked on write), so LW bits hold it
+    nlen = randlen_i ? LW'(len_prod >> 16) + LW'(1) : LW'(len_i);
   end
 
   always_comb begin
@@ -186,10 +188,10 @@ module end_node #(
     step_inj = 1'b0;
     if (sending_q) begin
       fv_d = 1'b1;
-      ft_d = (k_q == clen_q - 8'd1);
+      ft_d = (k_q == clen_q - LW'(1));
       fvc_d = 3'(cvc_q);
-      fpay_d = {NB{pbyte(SrcMix, cseq_q[7:0], k_q)}};
-      k_d = k_q + 8'd1;
+      fpay_d = {NB{pbyte(SrcMix, cseq_q[7:0], 8'(k_q))}};
+      k_d = k_q + LW'(1);
       sending_d = !ft_d;
     end else if (have_q) begin
       if (32'(cred_q[hvc]) >= 32'(hlen_q)) begin
@@ -198,13 +200,13 @@ module end_node #(
         have_d = 1'b0;
         fv_d = 1'b1;
         fh_d = 1'b1;
-        ft_d = (hlen_q == 8'd1);
+        ft_d = (hlen_q == LW'(1));
         fvc_d = 3'(hvc);
-        fhdr_d = {hseq_q, 4'h0, hlen_q, 4'(hdest_q), 16'(INDEX), 16'(hdest_q)};
+        fhdr_d = {hseq_q, 4'h0, 8'(hlen_q), 4'(hdest_q), 16'(INDEX), 16'(hdest_q)};
         fpay_d = {NB{pbyte(SrcMix, hseq_q[7:0], 8'd0)}};
         fpay_d[7:0] = tcyc_i + 8'd1;   // the cycle this head is on the link
-        sending_d = (hlen_q != 8'd1);
-        k_d = 8'd1;
+        sending_d = (hlen_q != LW'(1));
+        k_d = LW'(1);
         clen_d = hlen_q;
         cseq_d = hseq_q;
         cvc_d = hvc;

@@ -15,8 +15,11 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  4. a misrouting table makes every packet a header error and the test fail, as in the
     reference;
  5. a refused table line and a bad option are reported with exit status 2;
- 6. rtl/system is lint-clean (verilator -Wall, two configurations) and Yosys read_slang
-    elaborates it.
+ 6. rtl/system is lint-clean (verilator -Wall, three configurations) and Yosys read_slang
+    elaborates it;
+ 7. the iCEBreaker's smaller system (its switch configuration and counter width from
+    synth/board.py) runs one traffic test through the host tool with the same counters as
+    the reference.
 
   test_board.py [test] | sim [--port N] [--connections N] [--max-seconds S]
 """
@@ -32,9 +35,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "board")
 sys.path.insert(0, os.path.join(ROOT, "sw"))
+sys.path.insert(0, os.path.join(ROOT, "synth"))
 import asw_board  # noqa: E402
+import board  # noqa: E402  (synth/board.py: the boards' configurations)
 
-# The simulated configuration: the iCEBreaker's switch, a UART of 8 clocks per bit.
+# The simulated configuration: the HX8K breakout's switch, a UART of 8 clocks per bit.
 CFG = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
 SIM = dict(DIV=8, TIMEOUT=40, CNTW=32, CLK_KHZ=12000, AUTOSTART=0, BLINK=10)
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
@@ -51,7 +56,7 @@ def newest(paths):
 
 
 def build_sim(cfg, sim):
-    tag = "-".join(f"{k}{cfg[k]}" for k in PARAMS) + f"-d{sim['DIV']}"
+    tag = "-".join(f"{k}{cfg[k]}" for k in PARAMS) + f"-d{sim['DIV']}-c{sim['CNTW']}"
     d = os.path.join(BUILD, "sim-" + tag)
     exe = os.path.join(d, "board_sim")
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
@@ -126,8 +131,8 @@ def tool(url, *args):
     return r.returncode, r.stdout, r.stderr
 
 
-def ref(exe, cfg, tests, table=None):
-    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(SIM["CNTW"])]
+def ref(exe, cfg, tests, table=None, cntw=SIM["CNTW"]):
+    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(cntw)]
     if table:
         args += ["--table", table]
     for t in tests:
@@ -151,10 +156,11 @@ def ref_seq(exe, cfg, steps):
 
 
 def lint(r):
-    """Verilator -Wall on two configurations, and Yosys read_slang elaboration."""
+    """Verilator -Wall on three configurations, and Yosys read_slang elaboration."""
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
     for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16",
-                "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24"):
+                "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24",
+                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24"):
         p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
                            cfg.split() + srcs, capture_output=True, text=True)
         r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
@@ -338,9 +344,35 @@ def cmd_test(_ns):
             f"rc {rc} {err}")
     rc = sim.finish()
     r.check(rc == 0, "the simulation stopped by itself after the last connection", f"exit {rc}")
+    icebreaker(r, refexe)
     print(f"board: {time.time() - t0:.0f} s")
     print(f"test-board: {r.passed} passed, {r.failed} failed")
     return 0 if r.failed == 0 else 1
+
+
+def icebreaker(r, refexe):
+    """The iCEBreaker's system (synth/board.py: its switch configuration and counter width)
+    simulated too: one traffic test through the host tool against the reference."""
+    b = board.BOARDS["icebreaker"]
+    cfg = {k: b["cfg"][k] for k in PARAMS}
+    cntw = b.get("cntw", 32)
+    exe = build_sim(cfg, dict(SIM, CNTW=cntw))
+    sim = Sim(exe, connections=1)
+    js = os.path.join(BUILD, "icebreaker.json")
+    lmax = cfg["LMAX"]
+    rc, out, err = tool(sim.url, "run", "--seed", "5", "--pattern", "hotspot", "--target", "1",
+                        "--frac", "160", "--cycles", "3000", "--hshift", "1", "--json", js)
+    got = json.load(open(js)) if rc == 0 and os.path.exists(js) else None
+    want = ref(refexe, cfg, [dict(seed=5, pattern="hotspot", port=1, frac=160, len=lmax,
+                                  randlen=1, load=256, sink=256, cycles=3000, mask=3,
+                                  hshift=1)], cntw=cntw)[0]
+    d = compare(got, want) if got else ["no result: " + (out + err)[-300:]]
+    conf = " ".join(f"{k}={cfg[k]}" for k in PARAMS) + f" CNTW={cntw}"
+    r.check(not d and "result: PASS" in out,
+            f"iCEBreaker system ({conf}): counters equal the C model's ({want['cycles']} "
+            f"cycles, {sum(p['rx_pkts'] for p in want['ports'])} packets)", "; ".join(d[:6]))
+    rc = sim.finish()
+    r.check(rc == 0, "the iCEBreaker simulation stopped by itself", f"exit {rc}")
 
 
 def cmd_sim(ns):

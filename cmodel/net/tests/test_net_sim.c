@@ -394,6 +394,104 @@ static void test_config_errors(void) {
   CHECK(!netcfg_set_arg(&c, "threads=2", err, sizeof err) && c.threads == 2, "threads=2 accepted");
 }
 
+/* Port of switch s whose far end is switch `peer` (an up port if up, else a
+ * down port); P if none. */
+static unsigned port_to(const topo *t, unsigned s, unsigned peer, int up) {
+  uint64_t upm = topo_up_mask(t, s);
+  for (unsigned p = 0; p < topo_ports(t); p++) {
+    topo_peer pe = topo_port_peer(t, s, p);
+    if (pe.kind == PEER_SWITCH && pe.id == peer && !!(upm >> p & 1u) == up) return p;
+  }
+  return topo_ports(t);
+}
+
+/* Deadlock detection (issue 14): a deliberately cyclic routing makes a
+ * deadlock, and the watchdog must name its cycle of waiting channels. On a
+ * 2-ary 2-tree (leaves L0, L1, tops T0, T1) the entries for destination 0 are
+ * rewritten into the loop L0 -up-> T0 -down-> L1 -up-> T1 -down-> L0: its
+ * packets circle until the four link buffers on the loop are full. The cycle
+ * must be exactly those four input VCs, each waiting on the next. Sinks that
+ * never consume (no cycle) must report none. */
+static void test_deadlock_cycle(void) {
+  net_cfg c;
+  char err[512];
+  if (make_cfg(&c, "topology=kary k=2 n=2 routing=dmodk load=0.6 packet_flits=4 "
+                   "buffer_flits=8 warmup=0 cycles=20000 watchdog=500")) {
+    CHECK(0, "deadlock cycle: config");
+    return;
+  }
+  net *n = net_new(&c, err, sizeof err);
+  if (!n) {
+    CHECK(0, "deadlock cycle: net_new: %s", err);
+    return;
+  }
+  const topo *t = net_topo(n);
+  unsigned L0 = topo_node_switch(t, 0), L1 = topo_node_switch(t, 2);
+  uint64_t up = topo_up_mask(t, L0);
+  unsigned u0 = (unsigned)__builtin_ctzll(up);
+  unsigned T0 = topo_port_peer(t, L0, u0).id;
+  unsigned T1 = T0;
+  for (uint64_t m = topo_up_mask(t, L1); m && T1 == T0; m &= m - 1)
+    T1 = topo_port_peer(t, L1, (unsigned)__builtin_ctzll(m)).id;
+  /* the loop: switch, output port, and the far end's input port */
+  unsigned sw[4] = {L0, T0, L1, T1}, out[4], in[4];
+  out[0] = port_to(t, L0, T0, 1);
+  out[1] = port_to(t, T0, L1, 0);
+  out[2] = port_to(t, L1, T1, 1);
+  out[3] = port_to(t, T1, L0, 0);
+  for (unsigned j = 0; j < 4; j++) {
+    in[(j + 1) % 4] = port_to(t, sw[(j + 1) % 4], sw[j], j % 2 == 1);
+    int rv = asw_reg_write(net_switch(n, sw[j]), ASW_REG_FWD(0), asw_fwd_entry(out[j], 0, 0, 0));
+    CHECK(rv == 0 && out[j] < topo_ports(t), "loop entry at switch %u (port %u)", sw[j], out[j]);
+  }
+  int st = net_run(n, NULL, NULL);
+  const char *rep = net_watchdog_report(n);
+  CHECK(st == NET_RUN_WATCHDOG && strstr(rep, "deadlock"),
+        "cyclic routing deadlocks (status %d): %.200s", st, rep);
+  const net_dl_hop *h = NULL;
+  unsigned k = net_deadlock_cycle(n, &h);
+  CHECK(k == 4 && strstr(rep, "channel-dependency cycle of 4 channels"),
+        "the report names a cycle of 4 channels (%u): %.600s", k, rep);
+  for (unsigned j = 0; j < k && k == 4; j++) {
+    /* hop j is the loop's channel into some switch; it waits on hop j+1 */
+    unsigned m = 0;
+    while (m < 4 && sw[m] != h[j].sw) m++;
+    CHECK(m < 4 && h[j].in == in[m] && h[j].vc == 0 && h[j].out == out[m] && h[j].out_vc == 0,
+          "hop %u: switch %u in%u.vc%u -> out%u.vc%u is on the loop", j, h[j].sw, h[j].in,
+          h[j].vc, h[j].out, h[j].out_vc);
+    const net_dl_hop *nx = &h[(j + 1) % k];
+    topo_peer pe = topo_port_peer(t, h[j].sw, h[j].out);
+    CHECK(pe.kind == PEER_SWITCH && pe.id == nx->sw && pe.port == nx->in && nx->vc == h[j].out_vc,
+          "hop %u waits on hop %u (out%u of switch %u is switch %u in%u)", j, (j + 1) % k,
+          h[j].out, h[j].sw, nx->sw, nx->in);
+  }
+  for (unsigned j = 1; j < k; j++) /* channel order: switch, then input port, then VC */
+    CHECK(((uint64_t)h[0].sw << 16 | (unsigned)h[0].in << 8 | h[0].vc)
+              < ((uint64_t)h[j].sw << 16 | (unsigned)h[j].in << 8 | h[j].vc),
+          "the cycle starts at its lowest channel (hop %u is lower)", j);
+  /* the JSON carries the same cycle */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (f) {
+    net_write_json(n, f, 0.0, 0);
+    fclose(f);
+  }
+  char want[128];
+  snprintf(want, sizeof want, "\"deadlock_cycle\": [{\"switch\": %u, \"in\": %u, \"vc\": 0",
+           k ? h[0].sw : 0, k ? h[0].in : 0);
+  CHECK(buf && strstr(buf, want), "JSON has %s", want);
+  free(buf);
+  net_free(n);
+  /* Sinks that never consume block the network without a cycle. */
+  net_results r;
+  char rep2[8192];
+  st = run("topology=kary k=2 n=2 routing=dmodk load=0.6 packet_flits=4 buffer_flits=8 "
+           "sink_rate=0 warmup=0 cycles=20000 watchdog=500", &r, rep2, sizeof rep2);
+  CHECK(st == NET_RUN_WATCHDOG && strstr(rep2, "no channel-dependency cycle"),
+        "blocked sinks: no cycle reported (status %d): %.600s", st, rep2);
+}
+
 int main(int argc, char **argv) {
   quick = argc > 1 && !strcmp(argv[1], "--quick");
   test_config_errors();
@@ -402,6 +500,7 @@ int main(int argc, char **argv) {
   test_conservation();
   test_arn_conservation();
   test_watchdog();
+  test_deadlock_cycle();
   test_determinism();
   test_threads();
   test_lazy_arn();
