@@ -108,6 +108,7 @@ module fv_input_buffer #(
   logic [15:0]        hq_dest;
   logic               hq_adapted;
   logic [2:0]         hq_orig_vc;
+  logic [P-1:0]       bstall;
 
   input_buffer #(.P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ(0)) dut (
     .clk_i, .rst_ni,
@@ -126,7 +127,8 @@ module fv_input_buffer #(
     .occ_o (occ), .q_valid_o (q_valid), .q_ovc_o (q_ovc), .occ_touch_o (occ_touch),
     .occ_next_o (occ_next),
     .hq_vc_i ('0), .hq_port_i ('0), .hq_dest_o (hq_dest), .hq_adapted_o (hq_adapted),
-    .hq_orig_vc_o (hq_orig_vc)
+    .hq_orig_vc_o (hq_orig_vc),
+    .bub_vcs_i ('0), .bub_cont_i ('0), .bstall_o (bstall)  // §16.1 bubble rule off
   );
 
   // ---- reference state: slots holding a flit, the packet leaving -------------
