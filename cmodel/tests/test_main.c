@@ -67,7 +67,10 @@ const char *test_tmpdir = ".";
   X(test_arn_idle_accounting)                    \
   X(test_arn_three_switches)                     \
   X(test_arn_random_studies)                     \
-  X(test_arn_hot_flags_vs_shadow)
+  X(test_arn_hot_flags_vs_shadow)                 \
+  X(test_pfc_registers)                          \
+  X(test_pfc_timeline)                           \
+  X(test_pfc_lossless_random)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)
