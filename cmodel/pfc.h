@@ -12,11 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ASW_REG_PFC_EN(w) (0x00040u + (w))
-#define ASW_REG_PFC_THRESH 0x00042u
-#define ASW_REG_PFC_COUNTER(p, k) (0x06000u + 4u * (p) + (k))
-#define ASW_REG_PFC_STATE(p) (0x06100u + (p))
-enum { ASW_PCNT_SENT = 0, ASW_PCNT_RECEIVED = 1, ASW_PCNT_NUM = 2 };
+#include "asw_switch.h" /* ASW_REG_PFC_*, ASW_PCNT_* */
 
 typedef struct {
   unsigned ports, vcs, buf;

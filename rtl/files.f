@@ -13,4 +13,5 @@ islip.sv
 regs.sv
 congestion_detector.sv
 arn_table.sv
+pfc.sv
 asw_switch.sv

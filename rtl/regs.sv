@@ -96,7 +96,11 @@ module regs #(
   input  logic [P*9-1:0]       root_id_i,
   input  logic [P*24-1:0]      root_crt_i,
   output logic [PIW-1:0]       hot_cnt_port_o,     // ROOT read: output whose hot VOQs to count
-  input  logic [9:0]           hot_cnt_i
+  input  logic [9:0]           hot_cnt_i,
+  // §17.2 registers, held by pfc.sv: address is one of them, write legal, read value
+  input  logic                 pfc_own_i,
+  input  logic                 pfc_wr_ok_i,
+  input  logic [31:0]          pfc_rd_i
 );
   import asw_pkg::*;
 
@@ -200,6 +204,8 @@ module regs #(
               !(wd[31] && (32'(wd[5:0]) >= P));
     end else if (arn_wr_reg) begin
       wr_ok = arn_wr_ok;
+    end else if (pfc_own_i) begin  // §17.2
+      wr_ok = pfc_wr_ok_i;
     end
   end
 
@@ -338,6 +344,8 @@ module regs #(
       rd = 32'h0;  // from the bus FWD copy (fwd_rdata), a cycle later
     end else if (arn_rd_hit) begin
       rd = arn_rd;
+    end else if (pfc_own_i) begin  // §17.2
+      rd = pfc_rd_i;
     end
   end
 
