@@ -93,6 +93,10 @@ study-net-3456: $(BUILD)/asw
 # ARN_SCHEMES="1q vftree" and ARN_PARTS="grid uniform" run a part of it
 # (sw/study_arn.sh; ARN_RESUME=1 keeps finished sweeps).
 ARN_PARTS ?= grid uniform leaf long
+# PFC vs credit links under an end-node hot spot (docs/results.md "Lossless Ethernet").
+.PHONY: study-pfc
+study-pfc: $(BUILD)/asw
+	@$(PYTHON) sw/study_pfc.py $(BUILD)/asw $(BUILD)/results/pfc
 .PHONY: study-arn
 study-arn: $(BUILD)/asw
 	@sw/study_arn.sh $(BUILD)/asw $(BUILD)/results/arn 2 "$(ARN_PARTS)"
