@@ -717,12 +717,10 @@ module asw_switch #(
   end
   // Link protocol (contract §2): per input VC, exactly len flits from head to tail,
   // len in 1..LMAX, dest bits at and above DW zero, VC < V.
-  logic [7:0] pkt_left_q[P*8];
+  logic [P*8-1:0][7:0] pkt_left_q;  // packed: reset in one assignment at any P
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned k = 0; k < P*8; k++) begin
-        pkt_left_q[k] <= '0;
-      end
+      pkt_left_q <= '0;
     end else begin
       for (int unsigned i = 0; i < P; i++) begin
         if (in_valid_i[i]) begin

@@ -41,7 +41,8 @@ module counter_ram #(
   logic [31:0]   rd_word;     // RAM word of the read issued last cycle
   logic          rv_q;        // a read was issued last cycle
   logic          rz_q;        // ... and its RAM word counts as 0
-  logic [PB:0]   radd_q;      // ... plus this (pending + flush in flight)
+  logic [PB:0]   radd_q;      // ... plus this (pending + flush in flight + events in ev_q)
+  logic [N-1:0][EW-1:0] ev_q; // last cycle's events, added to the pending counts this cycle
 
   assign fl_new = (fc_q ? 32'h0 : fl_word) + 32'(fa_q);
 
@@ -69,16 +70,30 @@ module counter_ram #(
 
   // A read at the start of cycle c: the RAM word (as the RAM holds it at the start of c),
   // unless cleared, plus the pending count, plus a flush that has not reached the RAM yet
-  // (in flight for the same counter: its RAM word is the pre-flush one, replaced by fc/fa).
+  // (in flight for the same counter: its RAM word is the pre-flush one, replaced by fc/fa),
+  // plus the events of cycle c-1 still in ev_q. (The events are registered before they
+  // reach the pending adders so that the logic producing them — e.g. route computation —
+  // ends at a register, not at a counter's adder.)
   logic          rd_inflight;
   logic          rz_d;
   logic [PB:0]   radd_d;
   always_comb begin
     rd_inflight = fv_q && (fi_q == rd_idx_i);
     rz_d = rd_inflight ? fc_q : clr_q[rd_idx_i];
-    radd_d = (PB+1)'(pend_q[rd_idx_i]) + (rd_inflight ? (PB+1)'(fa_q) : '0);
+    radd_d = (PB+1)'(pend_q[rd_idx_i]) + (rd_inflight ? (PB+1)'(fa_q) : '0)
+             + (PB+1)'(ev_q[rd_idx_i]);
   end
   assign rdata_o = rv_q ? ((rz_q ? 32'h0 : rd_word) + 32'(radd_q)) : 32'h0;
+
+  // Events of a cycle wait one cycle in ev_q; a clear drops them (it overrides the events
+  // of its own cycle and zeroes the counts that include those of the cycle before).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ev_q <= '0;
+    end else begin
+      ev_q <= clear_i ? '0 : ev_i;
+    end
+  end
 
   // One generate instance per counter (Verilator unrolls at most 64 loop iterations).
   for (genvar n = 0; n < N; n++) begin : gen_pend
@@ -88,9 +103,9 @@ module counter_ram #(
       end else if (clear_i) begin
         pend_q[n] <= '0;
       end else if (32'(fl_q) == n) begin
-        pend_q[n] <= PB'(ev_i[n]);          // the old count leaves with the flush
+        pend_q[n] <= PB'(ev_q[n]);          // the old count leaves with the flush
       end else begin
-        pend_q[n] <= pend_q[n] + PB'(ev_i[n]);
+        pend_q[n] <= pend_q[n] + PB'(ev_q[n]);
       end
     end
   end

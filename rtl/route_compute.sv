@@ -212,11 +212,37 @@ module route_compute #(
     end
   end
 
+  // Oblivious index k = (r * n) >> 16 (§7.3) for every possible candidate count n = 0..P:
+  // r is known at the start of the cycle (the LFSR's next value), n only after the table
+  // read, the candidate set and the prefix count. So instead of a multiplier after the
+  // count, each n gets its constant multiple of r (shifts and one adder chain per set bit
+  // of n, in parallel with the count) and the count only selects one of them. Above
+  // P = 16 the P + 1 multiples per input cost more than they save: one multiplier, as
+  // written in §7.3, after the count.
+  localparam bit ConstMul = (P <= 16);
+  logic [6:0]  k_of_n[P+1];
+  logic [P:0]  prod_low_of_n;  // fraction bits of r * n are not needed
+  always_comb begin
+    logic [22:0] acc;
+    for (int unsigned nn = 0; nn <= P; nn++) begin
+      acc = '0;
+      if (ConstMul) begin
+        for (int unsigned b = 0; b < 7; b++) begin
+          if (((nn >> b) & 1) != 0) begin
+            acc = acc + (23'(lfsr_next) << b);
+          end
+        end
+      end
+      k_of_n[nn] = acc[22:16];
+      prod_low_of_n[nn] = ^acc[15:0];
+    end
+  end
+
   // Selection (after the prefix count and the adaptive tree below).
   always_comb begin
     logic [6:0]    n;
-    logic [22:0]   prod;
     logic [6:0]    k;
+    logic [22:0]   prod;
     logic [PIW-1:0] obl_port;
     logic [PIW-1:0] obl_sel;
     logic [PIW-1:0] best_port;
@@ -224,9 +250,19 @@ module route_compute #(
     // Oblivious: the k-th candidate in increasing port order, k = (r * n) >> 16. The
     // candidates' ranks come from a log-depth prefix count (pre_cnt), n is the last one.
     n = pre_cnt[P-1];
-    prod = 23'(lfsr_next) * 23'(n);
-    k = prod[22:16];
-    prod_low = prod[15:0];
+    k = 7'h0;
+    prod = '0;
+    if (ConstMul) begin
+      for (int unsigned nn = 0; nn <= P; nn++) begin
+        if (32'(n) == nn) begin
+          k = k_of_n[nn];
+        end
+      end
+    end else begin
+      prod = 23'(lfsr_next) * 23'(n);
+      k = prod[22:16];
+    end
+    prod_low = prod[15:0] ^ {15'h0, ^prod_low_of_n};
     obl_sel = '0;
     for (int unsigned o = 0; o < P; o++) begin
       if (cand[o] && ((pre_cnt[o] - 7'd1) == k)) begin  // exactly one o when n >= 1

@@ -31,6 +31,8 @@ CFG = {
     "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4),
     "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3, AE=6),
     "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0),
+    # above P = 16: route computation's multiplier path (§7.3) and the wide arrays
+    "g": dict(P=20, V=2, BUF=6, LMAX=3, PW=8, DW=6, TABLE=64, VOQ=1, ITERS=1, AE=0),
     # soak only: the AE extremes
     "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
     "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
@@ -39,7 +41,7 @@ CFG = {
 DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
                       "branch", "hyst", "fcth", "crt", "root", "clear")
 # (parameter set, routing, vcmap, scenario, cycles[, ARN]): every routing mode, every VC
-# map, every directed scenario; ports 2..8, VCs 1..4, VOQ on/off, ITERS 1..3; ARN off,
+# map, every directed scenario; ports 2..8 and 20, VCs 1..4, VOQ on/off, ITERS 1..3; ARN off,
 # ARN, ARN+AFI, Adaptive-Th+AFI with thresholds/timers drawn per seed, every §15
 # directed scenario.
 MATRIX = [
@@ -61,6 +63,7 @@ MATRIX = [
     ("b", "2th", "obqa", "rewrite", 100000),
     ("b", "ada", "sl", "proto", 20000),
     ("d", "th", "id", "proto", 20000),
+    ("g", "obl", "sl", "random", 20000),
     # §15 (ARN) runs
     ("b", "det", "sl", "random", 100000, "arn"),
     ("b", "det", "afi", "random", 100000, "afi"),
