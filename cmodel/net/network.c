@@ -124,7 +124,7 @@ typedef struct {
   uint32_t *carry, carry_n; /* [S] switches it stepped that are not idle */
   uint32_t *pend, pend_n;   /* [S] switches it stepped that only age ARN entries */
   uint64_t flit_hops, arn_at_nodes;
-  uint64_t pause_frames, pause_max, pause_storms; /* §17.3 */
+  uint64_t pause_frames, pause_max, pause_storms, frames_dropped; /* §17.3 */
   uint64_t **xo;           /* [R] records for each other rank (R > 1) */
   size_t *xo_n, *xo_cap;   /* [R] words used, allocated */
   int moved, failed;
@@ -203,7 +203,7 @@ struct net {
   unsigned pfc_xoff, pfc_xon;
   uint8_t *sink_want, *sink_sent, *sink_ptr; /* [N] slow sinks' PFC state */
   uint64_t *pause_since; /* [(S*P + N) * V] cycle + 1 a priority was paused, 0: resumed */
-  uint64_t pause_frames, pause_max, pause_storms;
+  uint64_t pause_frames, pause_max, pause_storms, frames_dropped;
   uint64_t sink_drop;    /* 1 + d*V + vc of a slow sink that overflowed, 0 none */
   uint64_t adaptive_at_warmup;
   int warm_snapshot_taken;
@@ -1354,6 +1354,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
                      .reg_rvalid = 0, .reg_rdata = 0};
   int rv = asw_switch_step(n->sw[s], &in, &out);
   if (rv) {
+    if (n->pfc && rv == ASW_EPROTO) w->frames_dropped++; /* §17.3: a buffer overflowed */
     snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s%s",
              s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]),
              n->pfc ? " (flow_control=pfc: a frame dropped, PFC headroom too small)" : "");
@@ -1638,13 +1639,15 @@ static int step_cycle(net *n, int generating, int measuring) {
     w->flit_hops = w->arn_at_nodes = 0;
     n->pause_frames += w->pause_frames;
     n->pause_storms += w->pause_storms;
+    n->frames_dropped += w->frames_dropped;
     if (w->pause_max > n->pause_max) n->pause_max = w->pause_max;
-    w->pause_frames = w->pause_storms = w->pause_max = 0;
+    w->pause_frames = w->pause_storms = w->pause_max = w->frames_dropped = 0;
     moved |= w->moved;
   }
   n->carry_n = cn;
   if (failed) return -1;
   if (n->sink_drop) { /* §17.3: lossless or an error */
+    n->frames_dropped++;
     snprintf(n->err, sizeof n->err, "cycle %llu: frame dropped at end node %llu VC %llu: "
              "its buffer of %u flits overflowed (PFC headroom too small)",
              (unsigned long long)n->cycle, (unsigned long long)((n->sink_drop - 1) / n->V),
@@ -2010,6 +2013,7 @@ void net_get_results(const net *n, net_results *out) {
   out->pause_frames = n->pause_frames;
   out->pause_storms = n->pause_storms;
   out->pause_max_cycles = n->pause_max;
+  out->frames_dropped = n->frames_dropped;
   if (n->pfc) /* pauses still open at the end count with their length so far */
     for (size_t k = 0; k < ((size_t)n->S * n->P + n->N) * n->V; k++)
       if (n->pause_since[k]) {
@@ -2074,9 +2078,9 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
             (unsigned long long)r.arn_in_dropped, (unsigned long long)r.arn_out_dropped,
             (unsigned long long)r.arn_evicted, (unsigned long long)r.arn_at_nodes);
   if (n->pfc)
-    fprintf(f, "  \"pfc\": {\"frames_dropped\": 0, \"pause_frames\": %llu, "
+    fprintf(f, "  \"pfc\": {\"frames_dropped\": %llu, \"pause_frames\": %llu, "
             "\"pause_max_cycles\": %llu, \"pause_storms\": %llu},\n",
-            (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles,
+            (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles,
             (unsigned long long)r.pause_storms);
   /* link utilization per stage and direction over the whole run (switch
    * FLITS_OUT counters / cycles): shows where a network saturates */
@@ -2166,8 +2170,8 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_at_nodes);
   if (n->pfc) {
-    fprintf(f, "PFC: frames dropped 0, pause frames %llu, longest pause %llu cycles\n",
-            (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles);
+    fprintf(f, "PFC: frames dropped %llu, pause frames %llu, longest pause %llu cycles\n",
+            (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles);
     if (r.pause_storms)
       fprintf(f, "PFC: %llu pause storms (pauses longer than pfc_storm = %llu cycles)\n",
               (unsigned long long)r.pause_storms, (unsigned long long)n->cfg.pfc_storm);

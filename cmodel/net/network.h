@@ -124,6 +124,7 @@ typedef struct {
   /* §17.3 PFC (flow_control = pfc): frames sent by switches and sinks, the
    * longest pause of a link's priority, pauses longer than pfc_storm */
   uint64_t pause_frames, pause_max_cycles, pause_storms;
+  uint64_t frames_dropped;   /* flits that found a full buffer (the run stops at the first) */
   int order_checked, drained;
 } net_results;
 
