@@ -213,8 +213,15 @@ module arn_table #(
   logic [P-1:0][CW-1:0] alt_c;
   logic [PIW-1:0] alt_ptr;
   always_comb begin
+    // A multiplexer over the VCs (constant offsets): an index (o*V + avc)*CW would make
+    // Yosys build a multiplier (ECP5: one MULT18X18D per port).
     for (int unsigned o = 0; o < P; o++) begin
-      alt_c[o] = cred_i[(o*V + ((32'(avc) < V) ? 32'(avc) : 0))*CW +: CW];
+      alt_c[o] = cred_i[(o*V)*CW +: CW];  // VC 0, also for avc >= V (alt_cands is empty)
+      for (int unsigned v = 1; v < V; v++) begin
+        if (32'(avc) == v) begin
+          alt_c[o] = cred_i[(o*V + v)*CW +: CW];
+        end
+      end
     end
     alt_ptr = (32'(e_det) < P) ? PIW'(e_det) : '0;
   end
