@@ -18,6 +18,7 @@
 #include "input_buffer.h"
 #include "islip.h"
 #include "lfsr.h"
+#include "pfc.h"
 #include "regs.h"
 #include "route_compute.h"
 
@@ -82,6 +83,7 @@ struct asw_switch {
   uint64_t now;         /* cycles stepped since reset (ARN-table ages) */
   asw_cd cd;            /* congestion detector (§15.2) */
   asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
+  asw_pfc pfc;          /* §17.1 PFC link mode (touched only with PFC_EN != 0) */
   char err[256];
 };
 
@@ -181,6 +183,7 @@ void asw_switch_free(asw_switch *sw) {
   asw_islip_destroy(&sw->sa);
   asw_cd_destroy(&sw->cd);
   asw_arn_destroy(&sw->arn);
+  asw_pfc_destroy(&sw->pfc);
   free(sw->port);
   free(sw->req_vc);
   free(sw->match_out);
@@ -221,7 +224,8 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
       goto oom;
   /* §15 state last: it stays out of the way of the blocks every step uses */
   if (asw_regs_init_arn(&sw->regs) || asw_cd_init(&sw->cd, sw->P, sw->V) ||
-      asw_arn_init(&sw->arn, sw->P, cfg->arn_entries))
+      asw_arn_init(&sw->arn, sw->P, cfg->arn_entries) ||
+      asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits))
     goto oom;
   asw_switch_reset(sw);
   return sw;
@@ -246,6 +250,7 @@ void asw_switch_reset(asw_switch *sw) {
   reseed_lfsrs(sw);
   asw_cd_reset(&sw->cd, 0);
   asw_arn_reset(&sw->arn);
+  asw_pfc_reset(&sw->pfc);
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
@@ -274,7 +279,8 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 
 static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
-           sw->rvalid);
+           sw->rvalid) &&
+         !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)); /* §17.1 frames due */
 }
 
 int asw_switch_idle(const asw_switch *sw) {
@@ -351,6 +357,14 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   *data = 0;
   if (a >> 20) return ASW_EINVAL;
   if (asw_regs_read(&sw->regs, a, data)) return ASW_OK;
+  if (asw_pfc_owns(a, sw->P)) { /* §17.2 */
+    unsigned paused = 0;
+    if (a >= ASW_REG_PFC_STATE(0) && (sw->pfc.en >> (a - ASW_REG_PFC_STATE(0)) & 1u))
+      for (unsigned v = 0; v < sw->V; v++)
+        paused |= (unsigned)(asw_credits_get(&sw->cred, a - ASW_REG_PFC_STATE(0), v) == 0) << v;
+    *data = asw_pfc_reg_read(&sw->pfc, a, paused);
+    return ASW_OK;
+  }
   if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
     unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
     if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
@@ -381,8 +395,22 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
   sw->arn_on = sw->regs.arn_mode != 0;
 }
 
+/* §17.2 registers; 1 if addr is not one of them, else ASW_OK / ASW_EINVAL
+ * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
+static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
+  if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
+  if (!asw_pfc_owns(a, sw->P)) return 1;
+  uint64_t changed;
+  int rc = asw_pfc_reg_write(&sw->pfc, a, d, &changed, err, errlen);
+  if (rc) sw->regs.reg_errors++;
+  if (changed) asw_credits_set_pfc(&sw->cred, sw->pfc.en, changed);
+  return rc;
+}
+
 int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
   unsigned fx = 0;
+  int prc = pfc_write(sw, a, d, sw->err, sizeof sw->err);
+  if (prc != 1) return prc;
   int rc = asw_regs_write(&sw->regs, a, d, &fx, sw->err,
                           sizeof sw->err);
   apply_write_effects(sw, fx);
@@ -805,6 +833,16 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
 
   if (sw->busy_in) stage_st(sw, arn_on);
   else sw->out_mask = sw->cr_mask = 0;
+  const uint64_t st_rel = sw->cr_mask; /* inputs that released a flit (hd - 1) */
+  const uint64_t pfc_en = sw->pfc.en;
+  if (pfc_en) { /* §17.1: PFC inputs send frames instead of credits */
+    uint64_t fr = sw->pfc.pending ? asw_pfc_frames(&sw->pfc) : 0;
+    for (uint64_t m = fr; m; m &= m - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(m);
+      sw->port[i].cr_vc = sw->pfc.frame_vc[i];
+    }
+    sw->cr_mask = (sw->cr_mask & ~pfc_en) | fr;
+  }
   uint64_t matched = stage_sa(sw);
   if (sw->ra_mask) stage_rq(sw, arn_on);
   if (sw->rr_mask) stage_rc(sw, arn_on);
@@ -817,15 +855,30 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     asw_credits_reserve(&sw->cred, st->out, st->ovc, st->len);
   }
   if (in->flit_mask) stage_iw(sw, in);
+  uint64_t cr_in = in->credit_mask;
+  if (pfc_en) { /* §17.1: hysteresis on the final hd; frames received */
+    uint64_t ev = (sw->pfc.eval_all ? ~0ull : (in->flit_mask | st_rel)) & pfc_en;
+    sw->pfc.eval_all = 0;
+    for (; ev; ev &= ev - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(ev);
+      asw_pfc_eval(&sw->pfc, i, sw->in[i].vc_held);
+    }
+    for (uint64_t m = cr_in & pfc_en; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      asw_credits_pfc_frame(&sw->cred, o, in->credit_vc[o]);
+      sw->pfc.cnt[o * ASW_PCNT_NUM + ASW_PCNT_RECEIVED]++;
+    }
+    cr_in &= ~pfc_en;
+  }
   const int reg_write = in->reg_en && in->reg_we;
   if (!reg_write) { /* returns are the cycle's last credit changes */
     const unsigned ltth = sw->regs.ltth, htth = sw->regs.htth;
-    for (uint64_t m = in->credit_mask; m; m &= m - 1) {
+    for (uint64_t m = cr_in; m; m &= m - 1) {
       unsigned o = (unsigned)__builtin_ctzll(m);
       asw_credits_return_last(&sw->cred, o, in->credit_vc[o], ltth, htth);
     }
   } else { /* the write below may change the thresholds: flags after it */
-    for (uint64_t m = in->credit_mask; m; m &= m - 1) {
+    for (uint64_t m = cr_in; m; m &= m - 1) {
       unsigned o = (unsigned)__builtin_ctzll(m);
       asw_credits_return(&sw->cred, o, in->credit_vc[o]);
     }
@@ -835,7 +888,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     sw->now++;
   }
   unsigned fx = 0;
-  if (reg_write) {
+  if (reg_write && pfc_write(sw, in->reg_addr, in->reg_wdata, NULL, 0) == 1) {
     asw_regs_write(&sw->regs, in->reg_addr, in->reg_wdata, &fx, NULL, 0);
     apply_write_effects(sw, fx);
   }

@@ -242,6 +242,20 @@ static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
 #define ASW_ARN_STAGE(m) ((unsigned)((m) >> 19 & 0xFu))
 #define ASW_ARN_ID(m) ((unsigned)((m) >> 23 & 0x1FFu))
 
+/* PFC link mode registers (§17.2), mapped for every parameter set. */
+#define ASW_REG_PFC_EN(w) (0x00040u + (w))
+#define ASW_REG_PFC_THRESH 0x00042u
+#define ASW_REG_PFC_COUNTER(p, k) (0x06000u + 4u * (p) + (k))
+#define ASW_REG_PFC_STATE(p) (0x06100u + (p))
+enum { /* counter index k of ASW_REG_PFC_COUNTER */
+  ASW_PCNT_SENT = 0,     /* frames sent upstream by input p */
+  ASW_PCNT_RECEIVED = 1, /* frames received on output p */
+  ASW_PCNT_NUM = 2,
+};
+static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
+  return (xoff & 0xFFFFu) | (xon & 0xFFFFu) << 16;
+}
+
 enum { /* counter index k of ASW_REG_COUNTER */
   ASW_CNT_FLITS_IN = 0,
   ASW_CNT_FLITS_OUT = 1,

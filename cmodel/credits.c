@@ -34,6 +34,17 @@ void asw_credits_reset(asw_credits *c) {
   /* cong = 0 at reset, and cong' = 0 too since CRED = BUF >= HTTH */
   c->dirty = 0;
   c->rich = ports_mask(c->ports); /* BUF >= LMAX */
+  c->pfc = 0;
+}
+
+void asw_credits_set_pfc(asw_credits *c, uint64_t pfc, uint64_t changed) {
+  c->pfc = pfc;
+  for (uint64_t m = changed; m; m &= m - 1) {
+    unsigned o = (unsigned)__builtin_ctzll(m);
+    for (unsigned v = 0; v < c->vcs; v++) c->out[o].cred[v] = (uint16_t)c->buf;
+    c->out[o].dirty_vc = (uint8_t)((1u << c->vcs) - 1);
+    c->dirty |= 1ull << o;
+  }
 }
 
 int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,

@@ -29,6 +29,7 @@ typedef struct {
   uint64_t rich;  /* outputs whose every VC has >= lmax credits: any packet
                      fits, so SA needs no per-packet credit check (with
                      lmax = 0 all outputs, always: nothing to maintain) */
+  uint64_t pfc;   /* §17.1: PFC outputs (CRED is the pause view BUF / 0) */
 } asw_credits;
 
 /* lmax: the switch's LMAX (for the `rich` mask), or 0 if the owner never
@@ -54,11 +55,12 @@ int asw_credits_check_return(const asw_credits *c, unsigned o, unsigned vc,
 /* Fast form of asw_credits_check_return without the message: 1 if legal. */
 static inline int asw_credits_return_ok(const asw_credits *c, unsigned o,
                                         unsigned vc) {
-  return vc < c->vcs && c->out[o].cred[vc] < c->buf;
+  return vc < c->vcs && ((c->pfc >> o & 1u) || c->out[o].cred[vc] < c->buf);
 }
 /* A match reserves len credits (the caller checked CRED >= len). */
 static inline void asw_credits_reserve(asw_credits *c, unsigned o, unsigned v,
                                        unsigned len) {
+  if (c->pfc >> o & 1u) return; /* §17.1: a PFC output reserves nothing */
   asw_out_credits *oc = &c->out[o];
   oc->cred[v] = (uint16_t)(oc->cred[v] - len);
   oc->dirty_vc |= (uint8_t)(1u << v);
@@ -71,6 +73,17 @@ static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
   oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
 }
+/* §17.1: a PFC frame received on PFC output o for priority v flips its
+ * pause view CRED[o][v] between BUF (resumed) and 0 (paused). */
+static inline void asw_credits_pfc_frame(asw_credits *c, unsigned o, unsigned v) {
+  asw_out_credits *oc = &c->out[o];
+  oc->cred[v] = (uint16_t)(oc->cred[v] == c->buf ? 0 : c->buf);
+  oc->dirty_vc |= (uint8_t)(1u << v);
+  c->dirty |= 1ull << o;
+}
+/* §17.1 mode change: outputs `changed` get CRED = BUF on every VC; pfc is
+ * the new PFC_EN. */
+void asw_credits_set_pfc(asw_credits *c, uint64_t pfc, uint64_t changed);
 /* The same return when nothing else changes output o's credits or the
  * thresholds before the cycle ends: cong' (and `rich`) of (o, v) are
  * computed now, from the final count, instead of in the end-of-cycle pass

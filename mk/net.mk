@@ -50,6 +50,7 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	$(BUILD)/net/test_net_traffic_san --quick || rc=1; \
 	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_net_arn.py $(BUILD)/net/asw || rc=1; \
+	$(PYTHON) sw/test_net_pfc.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
 
@@ -93,6 +94,10 @@ study-net-3456: $(BUILD)/asw
 # ARN_SCHEMES="1q vftree" and ARN_PARTS="grid uniform" run a part of it
 # (sw/study_arn.sh; ARN_RESUME=1 keeps finished sweeps).
 ARN_PARTS ?= grid uniform leaf long
+# PFC vs credit links under an end-node hot spot (docs/results.md "Lossless Ethernet").
+.PHONY: study-pfc
+study-pfc: $(BUILD)/asw
+	@$(PYTHON) sw/study_pfc.py $(BUILD)/asw $(BUILD)/results/pfc
 .PHONY: study-arn
 study-arn: $(BUILD)/asw
 	@sw/study_arn.sh $(BUILD)/asw $(BUILD)/results/arn 2 "$(ARN_PARTS)"

@@ -163,6 +163,12 @@ module asw_switch #(
   logic [P-1:0]     bstall[P];
   logic [P-1:0]     bstall_any, ev_bubble_stall;
 
+  // §17 PFC link mode (rtl/pfc.sv): register hook, per-port mode, frames
+  logic         pfc_own, pfc_wr_ok;
+  logic [31:0]  pfc_rd;
+  logic [P-1:0] pfc_en, pfc_chg, pfc_frame_valid;
+  logic [P*3-1:0] pfc_frame_vc;
+
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE)
@@ -240,7 +246,10 @@ module asw_switch #(
     .dn_wr_ok_i      (bub_wr_ok),
     .dn_rd_hit_i     (bub_rd_hit),
     .dn_rd_i         (bub_rd),
-    .dn_cnt_rdata_i  (bub_cnt_rdata)
+    .dn_cnt_rdata_i  (bub_cnt_rdata),
+    .pfc_own_i       (pfc_own),
+    .pfc_wr_ok_i     (pfc_wr_ok),
+    .pfc_rd_i        (pfc_rd)
   );
 
   // ---- per-input blocks ------------------------------------------------------------
@@ -480,6 +489,8 @@ module asw_switch #(
     .cr_in_vc_i,
     .ltth_i        (ltth),
     .htth_i        (htth),
+    .pfc_en_i      (pfc_en),
+    .pfc_chg_i     (pfc_chg),
     .cred_o        (cred),
     .cong_next_o   (cong_next)
   );
@@ -512,8 +523,45 @@ module asw_switch #(
     for (int unsigned i = 0; i < P; i++) begin
       cr_valid_d[i] = st_valid[i];
       cr_vc_d[i*3 +: 3] = st_valid[i] ? 3'(st_vc[i]) : 3'd0;
+      if (pfc_en[i]) begin  // §17.1: a PFC input sends its frame instead of credits
+        cr_valid_d[i] = pfc_frame_valid[i];
+        cr_vc_d[i*3 +: 3] = pfc_frame_vc[i*3 +: 3];
+      end
     end
   end
+  // ---- §17.1 PFC link mode -----------------------------------------------------------
+  logic [P*VW-1:0] st_vc_flat;
+  logic [P*8-1:0]  in_len;
+  always_comb begin
+    for (int unsigned i = 0; i < P; i++) begin
+      st_vc_flat[i*VW +: VW] = st_vc[i];
+      in_len[i*8 +: 8] = in_hdr_i[i*64 + 36 +: 8];
+    end
+  end
+  pfc #(.P(P), .V(V), .BUF(BUF)) u_pfc (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .own_o         (pfc_own),
+    .wr_ok_o       (pfc_wr_ok),
+    .rd_o          (pfc_rd),
+    .iw_valid_i    (in_valid_i),
+    .iw_head_i     (in_head_i),
+    .iw_vc_i       (in_vc_i),
+    .iw_len_i      (in_len),
+    .st_valid_i    (st_valid),
+    .st_vc_i       (st_vc_flat),
+    .cr_in_valid_i,
+    .cred_i        (cred),
+    .pfc_en_o      (pfc_en),
+    .pfc_chg_o     (pfc_chg),
+    .frame_valid_o (pfc_frame_valid),
+    .frame_vc_o    (pfc_frame_vc)
+  );
+
   assign ev_flits_out = xb_valid;
   assign ev_packets_out = xb_valid & xb_head;
 

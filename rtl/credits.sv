@@ -17,6 +17,10 @@ module credits #(
   input  logic [P*3-1:0]    cr_in_vc_i,
   input  logic [15:0]       ltth_i,
   input  logic [15:0]       htth_i,
+  // §17.1: PFC outputs (a frame flips CRED between BUF and 0, a match reserves nothing)
+  // and the outputs whose mode changes at the end of this cycle (CRED <- BUF)
+  input  logic [P-1:0]      pfc_en_i,
+  input  logic [P-1:0]      pfc_chg_i,
   output logic [P*V*CW-1:0] cred_o,       // CRED at the start of the cycle, index o*V+v
   output logic [P*V-1:0]    cong_next_o   // cong' of this cycle (used by RC, 2TH)
 );
@@ -35,6 +39,15 @@ module credits #(
         end
         if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v)) begin
           cred_d[o*V+v] = cred_d[o*V+v] - CW'(match_len_i[o*8 +: 8]);
+        end
+        if (pfc_en_i[o]) begin  // §17.1 pause view
+          cred_d[o*V+v] = cred_q[o*V+v];
+          if (cr_in_valid_i[o] && (32'(cr_in_vc_i[o*3 +: 3]) == v)) begin
+            cred_d[o*V+v] = (32'(cred_q[o*V+v]) == BUF) ? '0 : CW'(BUF);
+          end
+        end
+        if (pfc_chg_i[o]) begin
+          cred_d[o*V+v] = CW'(BUF);
         end
         cred_o[(o*V+v)*CW +: CW] = cred_q[o*V+v];
         cong_next_o[o*V+v] = (16'(cred_q[o*V+v]) < ltth_i) ||
@@ -84,7 +97,7 @@ module credits #(
             assert (32'(match_len_i[o*8 +: 8]) <= 32'(cred_q[o*V+v]))
               else $error("credits: match on output %0d VC %0d without enough credits", o, v);
           end
-          if (cr_in_valid_i[o] && (32'(cr_in_vc_i[o*3 +: 3]) == v) &&
+          if (cr_in_valid_i[o] && (32'(cr_in_vc_i[o*3 +: 3]) == v) && !pfc_en_i[o] &&
               !(match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v))) begin
             assert (32'(cred_q[o*V+v]) < BUF)
               else $error("credits: protocol error, credit on output %0d VC %0d beyond BUF", o, v);

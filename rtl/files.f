@@ -14,4 +14,5 @@ regs.sv
 bubble.sv
 congestion_detector.sv
 arn_table.sv
+pfc.sv
 asw_switch.sv

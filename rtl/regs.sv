@@ -103,7 +103,11 @@ module regs #(
   input  logic                 dn_wr_ok_i,
   input  logic                 dn_rd_hit_i,
   input  logic [31:0]          dn_rd_i,
-  input  logic [31:0]          dn_cnt_rdata_i
+  input  logic [31:0]          dn_cnt_rdata_i,
+  // §17.2 registers, held by pfc.sv: address is one of them, write legal, read value
+  input  logic                 pfc_own_i,
+  input  logic                 pfc_wr_ok_i,
+  input  logic [31:0]          pfc_rd_i
 );
   import asw_pkg::*;
 
@@ -209,6 +213,8 @@ module regs #(
       wr_ok = arn_wr_ok;
     end else if (dn_wr_reg_i) begin
       wr_ok = dn_wr_ok_i;  // §16.2
+    end else if (pfc_own_i) begin  // §17.2
+      wr_ok = pfc_wr_ok_i;
     end
   end
 
@@ -357,6 +363,8 @@ module regs #(
       rd = arn_rd;
     end else if (dn_rd_hit_i) begin
       rd = dn_rd_i;  // §16.2
+    end else if (pfc_own_i) begin  // §17.2
+      rd = pfc_rd_i;
     end
   end
 

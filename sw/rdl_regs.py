@@ -31,10 +31,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # index names of the arrays, as the contract writes them
 INDEX = {"ARN_UP": "w", "CSET": "cw", "SL2VC": "os", "COUNTER": "pk", "ARN_COUNTER": "pk",
          "ARN_ENTRY": "ew", "ROOT": "ow", "OCC": "ivq", "CRED": "ov", "FWD": "d",
-         "BUBBLE": "o", "BUBBLE_COUNTER": "pk"}
+         "BUBBLE": "o", "BUBBLE_COUNTER": "pk",
+         "PFC_EN": "w", "PFC_COUNTER": "pk", "PFC_STATE": "p"}
 # RTL localparam -> (register, word offset inside it)
 RTL_ALIAS = {"RegArnUp0": ("ARN_UP", 0), "RegArnUp1": ("ARN_UP", 1),
-             "RegArnCntBase": ("ARN_COUNTER", 0)}
+             "RegArnCntBase": ("ARN_COUNTER", 0),
+             "RegPfcEn0": ("PFC_EN", 0), "RegPfcEn1": ("PFC_EN", 1),
+             "RegPfcCntBase": ("PFC_COUNTER", 0)}
 
 
 def regs_of(rdl):
@@ -93,7 +96,7 @@ def contract_rows(path):
         m = re.match(r"^#+\s+([\d.]+)\s", ln)
         if m:
             sec = m.group(1)
-        if sec in ("11.", "15.8") and ln.startswith("| `0x"):
+        if sec in ("11.", "15.8", "17.2") and ln.startswith("| `0x"):
             cells = [c.strip() for c in ln.strip().strip("|").split("|")]
             rows.append((sec, cells[0], cells[1]))
     return rows
@@ -121,7 +124,8 @@ def main(argv):
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "rdl"))
     ap.add_argument("--rdl", default=os.path.join(ROOT, "rtl", "regs.rdl"))
     ap.add_argument("--pkg", nargs="*", default=[os.path.join(ROOT, "rtl", "asw_pkg.sv"),
-                                                 os.path.join(ROOT, "rtl", "regs.sv")])
+                                                 os.path.join(ROOT, "rtl", "regs.sv"),
+                                                 os.path.join(ROOT, "rtl", "pfc.sv")])
     ap.add_argument("--contract", default=os.path.join(ROOT, "docs", "microarchitecture.md"))
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)

@@ -72,16 +72,21 @@ MATRIX = [
     ("b", "th", "afi", "random", 50000, "adaptive-th-afi"),
     ("c", "ada", "afi", "rewrite", 50000, "afi"),
     ("b", "det", "sl", "hotspot", 30000, "afi"),
+    # §17.1 PFC ports (all or some of them; 7th field {"pfc": PFC_EN mask})
+    ("c", "2th", "sl", "random", 60000, "off", {"pfc": "0xf0"}),
+    ("c", "det", "afi", "random", 40000, "afi", {"pfc": "0xff"}),
+    ("d", "ada", "id", "full", 40000, "off", {"pfc": "0x1f"}),
+    ("d", "obl", "sl", "zerocred", 40000, "off", {"pfc": "0x15"}),
 ] + [("b" if i % 2 == 0 else "c", "det", "id" if i % 4 < 2 else "afi", scen, 8000,
       "arn" if i % 4 < 2 else "afi")
      for i, scen in enumerate(DIRECTED_SCENARIOS)] + [
-    # §16.1 bubble flow control (BUBBLE=1, 7th field): random BUBBLE[o] programmed,
+    # §16.1 bubble flow control (BUBBLE=1; 7th field {"bubble": 1}): random BUBBLE[o] programmed,
     # rewritten and read; each run must see the rule block and admit (ring_enter,
     # bubble_stall > 0); with VOQ (c) and without (d), with ARN+AFI on c.
-    ("c", "ada", "sl", "random", 60000, "off", 1),
-    ("d", "det", "sl", "random", 60000, "off", 1),
-    ("d", "th", "id", "full", 40000, "off", 1),
-    ("c", "2th", "obqa-afi", "zerocred", 40000, "afi", 1),
+    ("c", "ada", "sl", "random", 60000, "off", {"bubble": 1}),
+    ("d", "det", "sl", "random", 60000, "off", {"bubble": 1}),
+    ("d", "th", "id", "full", 40000, "off", {"bubble": 1}),
+    ("c", "2th", "obqa-afi", "zerocred", 40000, "afi", {"bubble": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -340,12 +345,17 @@ def cmd_cosim(ns):
         sys.exit(f"cosim: SCEN={ns.SCEN} is a directed §15 scenario: it needs ARN=arn or ARN=afi, "
                  f"P >= 4, V >= 2, TABLE >= 8, PKT >= 2")
     check_config(cfg, arn)
+    pfc = []
+    if ns.PFC is not None:
+        if not re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", str(ns.PFC)) or int(str(ns.PFC), 0) >> cfg["P"]:
+            sys.exit(f"cosim: PFC={ns.PFC} is not a mask of ports < P = {cfg['P']}")
+        pfc = ["--pfc", hex(int(str(ns.PFC), 0))]
     exe = build(cfg, "ref" if ns.REFONLY else "rtl")
     if str(ns.BUBBLE) not in BOOL_WORDS:
         sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
     bub = ["--bubble", BOOL_WORDS[str(ns.BUBBLE)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
-                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub, arn["ARN"])
+                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc, arn["ARN"])
     print(out, end="")
     return rc
 
@@ -362,13 +372,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
             arn = entry[5] if len(entry) > 5 else "off"
-            bubble = entry[6] if len(entry) > 6 else 0
+            opts = entry[6] if len(entry) > 6 else {}  # §16.1 bubble, §17.1 PFC port mask
+            bubble = opts.get("bubble", 0)
+            pfc = opts.get("pfc")
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
-                     + ("-bubble" if bubble else ""))
-            extra = tuple(extra_fn(label, seed) if extra_fn else ()) + (
-                ("--bubble", "1") if bubble else ())
+                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else ""))
+            extra = tuple(extra_fn(label, seed)) if extra_fn else ()
+            extra += ("--bubble", "1") if bubble else ()
+            extra += ("--pfc", pfc) if pfc else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -551,6 +564,7 @@ def main():
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
+    ap.add_argument("--PFC", default=None, help="port mask of PFC ports (contract §17.1)")
     ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
     ap.add_argument("--ROUTING", default=None)

@@ -88,12 +88,13 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     o->bubble = (unsigned)n;
     return 1;
   }
-  if (!strcmp(name, "--up")) {
+  if (!strcmp(name, "--up") || !strcmp(name, "--pfc")) {
     if (parse_num(val, ~0ULL, &n)) {
-      snprintf(err, errlen, "--up: not a port mask: '%s'", val ? val : "");
+      snprintf(err, errlen, "%s: not a port mask: '%s'", name, val ? val : "");
       return -1;
     }
-    o->up = (int64_t)n;
+    if (name[2] == 'u') o->up = (int64_t)n;
+    else o->pfc = n;
     return 1;
   }
   for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
@@ -173,6 +174,10 @@ struct tb_traffic {
   unsigned rewrite_rate; /* share of writes among those accesses, in % */
   tb_stats st;
   uint64_t outstanding; /* flits sent and not yet out of the switch */
+  /* §17.1 PFC ports (opt.pfc): a PFC sender's `credits` is its pause view (BUF
+   * resumed, 0 paused); rpaused[o]: priorities the receiver on o holds paused */
+  uint8_t *rpaused;
+  unsigned pfc_xoff_max;
   uint8_t *was_full;    /* [P*V] */
   uint64_t proto_at;    /* planned / done protocol violation cycle */
   int proto_done;
@@ -456,8 +461,31 @@ static uint64_t bsum(const tb_traffic *t, unsigned k) {
   for (unsigned p = 0; p < t->P; p++) s += rd(t, ASW_REG_BUBBLE_COUNTER(p, k));
   return s;
 }
+/* §17.2 writes while traffic flows: thresholds within the headroom, PFC_EN
+ * rewritten unchanged (a mode change needs idle links), and illegal values. */
+static void pfc_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  unsigned xoff = 1 + rnd_below(t, t->pfc_xoff_max);
+  *a = ASW_REG_PFC_THRESH;
+  *d = asw_pfc_thresh(xoff, rnd_below(t, xoff));
+  switch (rnd_below(t, 10)) {
+  case 0: *d = asw_pfc_thresh(xoff, xoff + rnd_below(t, 3)); break;         /* XON >= XOFF */
+  case 1: *d = asw_pfc_thresh(t->cfg.buf_flits + 1 + rnd_below(t, 9), 0); break; /* > BUF */
+  case 2: *a = ASW_REG_PFC_COUNTER(rnd_below(t, t->P), rnd_below(t, 4)); break;  /* RO */
+  case 3: *a = ASW_REG_PFC_STATE(rnd_below(t, t->P)); break;                     /* RO */
+  case 4:
+    *a = ASW_REG_PFC_EN(0);
+    *d = (uint32_t)t->opt.pfc;
+    if (t->P < 32 && chance(t, 50)) *d |= 1u << (t->P + rnd_below(t, 32 - t->P)); /* port >= P */
+    break;
+  default: break;
+  }
+}
 
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  if (t->opt.pfc && chance(t, 15)) {
+    pfc_random_write(t, a, d);
+    return;
+  }
   if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
     arn_random_write(t, a, d);
     return;
@@ -509,6 +537,11 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 }
 
 static uint32_t random_read_addr(tb_traffic *t) {
+  if (t->opt.pfc && chance(t, 25)) { /* §17.2 */
+    unsigned k = rnd_below(t, 10), p = rnd_below(t, t->P);
+    return k < 4 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : k < 8 ? ASW_REG_PFC_STATE(p)
+         : k < 9 ? ASW_REG_PFC_THRESH : ASW_REG_PFC_EN(rnd_below(t, 2));
+  }
   if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
   if (t->opt.bubble && chance(t, 15))
     return chance(t, 40) ? ASW_REG_BUBBLE(rnd_below(t, t->P + 1))
@@ -1258,6 +1291,19 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     snprintf(err, errlen, "unknown ARN option");
     return NULL;
   }
+  /* §17.1 headroom for this stimulus: its senders see a frame in the outputs of
+   * cycle x and start no packet from x + 1 (a switch upstream is 2 cycles
+   * slower), so heads arrive in at most V + 2 cycles after want rises. */
+  if (o->pfc && (o->pfc >> (cfg->ports - 1) >> 1)) {
+    snprintf(err, errlen, "PFC=0x%llx has bits for ports >= P = %u",
+             (unsigned long long)o->pfc, cfg->ports);
+    return NULL;
+  }
+  if (o->pfc && cfg->buf_flits < cfg->max_packet + cfg->vcs + 1) {
+    snprintf(err, errlen, "PFC needs BUF >= PKT + V + 1 = %u for the headroom of contract "
+             "17.1 (BUF = %u)", cfg->max_packet + cfg->vcs + 1, cfg->buf_flits);
+    return NULL;
+  }
   if (o->arn != TB_ARN_OFF && cfg->arn_entries == 0) {
     snprintf(err, errlen, "ARN=%s needs AE >= 1 (ARN-table entries)", arn_names[o->arn]);
     return NULL;
@@ -1312,6 +1358,8 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->sent_adapted = calloc((size_t)t->P * 8192, 1);
   t->h_occ = calloc((size_t)t->P * t->V * t->P, sizeof *t->h_occ);
   t->h_hot = calloc((size_t)t->P * t->V * t->P, 1);
+  t->rpaused = calloc(t->P, 1);
+  t->pfc_xoff_max = cfg->buf_flits - cfg->max_packet - cfg->vcs; /* >= 1 when PFC is on */
   t->AE = cfg->arn_entries;
   t->arn_on = o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI;
   t->arn_ctrl_cfg = o->arn == TB_ARN_ARN ? 1u : o->arn == TB_ARN_AFI ? 2u : o->arn == TB_ARN_ADTH ? 4u : 0u;
@@ -1320,7 +1368,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   unsigned cap = 2 * (32 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
   t->script = calloc(cap, sizeof *t->script);
   if (!t->flit || !t->credit_vc || !t->arn || !t->snd || !t->seq || !t->rcv || !t->script ||
-      !t->was_full || !t->sent_adapted || !t->h_occ || !t->h_hot) {
+      !t->was_full || !t->sent_adapted || !t->h_occ || !t->h_hot || !t->rpaused) {
     tb_free(t);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -1383,6 +1431,12 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (o->bubble)
     for (unsigned p = 0; p < t->P; p++) bad |= script_push(t, cap, ASW_REG_BUBBLE(p), bubble_value(t));
   if (t->directed) bad |= dir_program(t, cap);
+  if (o->pfc) { /* §17.2: thresholds within the headroom, then the mode */
+    unsigned xoff = 1 + rnd_below(t, t->pfc_xoff_max);
+    bad |= script_push(t, cap, ASW_REG_PFC_THRESH, asw_pfc_thresh(xoff, rnd_below(t, xoff)));
+    bad |= script_push(t, cap, ASW_REG_PFC_EN(0), (uint32_t)o->pfc);
+    if (t->P > 32) bad |= script_push(t, cap, ASW_REG_PFC_EN(1), (uint32_t)(o->pfc >> 32));
+  }
   if (bad) {
     tb_free(t);
     snprintf(err, errlen, "internal: programming script overflow");
@@ -1413,6 +1467,7 @@ void tb_free(tb_traffic *t) {
   free(t->sent_adapted);
   free(t->h_occ);
   free(t->h_hot);
+  free(t->rpaused);
   free(t);
 }
 
@@ -1559,7 +1614,7 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
       f->head = 1;
       f->hdr = draw_header(t, p, len);
       s[v].remaining = len;
-      s[v].credits -= len;
+      if (!(t->opt.pfc >> p & 1u)) s[v].credits -= len; /* a PFC port reserves nothing */
       s[v].next_len = draw_len(t);
       t->st.packets_sent++;
     } else if (chance(t, 10)) {
@@ -1590,6 +1645,18 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   /* receivers return credits */
   for (unsigned o = 0; o < t->P; o++) {
     receiver *r = &t->rcv[o];
+    if (t->opt.pfc >> o & 1u) { /* PFC: pause and resume priorities at random (§17.1) */
+      if (programming) continue;
+      unsigned v = rnd_below(t, t->V), paused = t->rpaused[o] >> v & 1u;
+      int flip = draining ? t->rpaused[o] != 0 : r->withhold ? !paused && chance(t, 5)
+                                                              : chance(t, 3);
+      if (!flip) continue;
+      if (draining) v = (unsigned)__builtin_ctz(t->rpaused[o]); /* resume all at the end */
+      t->rpaused[o] ^= (uint8_t)(1u << v);
+      t->credit_vc[o] = (uint8_t)v;
+      in->credit_mask |= 1ULL << o;
+      continue;
+    }
     if (!r->count || (r->withhold && !draining)) continue;
     pending_credit *c = &r->ring[r->head];
     if (c->due > cycle) continue;
@@ -1657,14 +1724,16 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
   for (unsigned o = 0; o < t->P; o++) {
     if (!((out->flit_mask >> o) & 1)) continue;
     receiver *r = &t->rcv[o];
-    uint64_t due = cycle + 1 + rnd_below(t, (t->directed ? r->maxd : t->max_delay) + 1);
-    if (r->count) {
-      uint64_t last = r->ring[(r->head + r->count - 1) % r->cap].due;
-      if (due < last) due = last;
-    }
-    if (r->count < r->cap) {
-      r->ring[(r->head + r->count) % r->cap] = (pending_credit){due, out->flit[o].vc};
-      r->count++;
+    if (!(t->opt.pfc >> o & 1u)) { /* a PFC receiver returns no credits */
+      uint64_t due = cycle + 1 + rnd_below(t, (t->directed ? r->maxd : t->max_delay) + 1);
+      if (r->count) {
+        uint64_t last = r->ring[(r->head + r->count - 1) % r->cap].due;
+        if (due < last) due = last;
+      }
+      if (r->count < r->cap) {
+        r->ring[(r->head + r->count) % r->cap] = (pending_credit){due, out->flit[o].vc};
+        r->count++;
+      }
     }
     t->st.flits_recv++;
     if (--t->outstanding == 0) t->st.drains++;
@@ -1680,8 +1749,12 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
     t->arn_out_msgs++;
     if (t->directed) dir_arn_out(t, i, out->arn[i]);
   }
-  for (unsigned p = 0; p < t->P; p++)
-    if ((out->credit_mask >> p) & 1) t->snd[p * t->V + out->credit_vc[p]].credits++;
+  for (unsigned p = 0; p < t->P; p++) {
+    if (!((out->credit_mask >> p) & 1)) continue;
+    sender_vc *s = &t->snd[p * t->V + out->credit_vc[p]];
+    if (t->opt.pfc >> p & 1u) s->credits = s->credits ? 0 : t->cfg.buf_flits; /* a PFC frame */
+    else s->credits++;
+  }
   for (unsigned k = 0; k < t->P * t->V; k++) {
     int full = t->snd[k].credits == 0;
     if (full && !t->was_full[k]) t->st.fills++;

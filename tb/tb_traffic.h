@@ -61,13 +61,16 @@ typedef struct {
   long hcdth, lcdth, fcth, crt, ttl, stage;
   int64_t up;        /* ARN_UP port mask */
   unsigned bubble;   /* §16.1: 1 programs BUBBLE[o] (and rewrites it); 0 leaves it off */
+  /* §17.1: ports in PFC mode (0: every port a credit port). Senders on them obey
+   * the frames, receivers pause and resume at random instead of returning credits. */
+  uint64_t pfc;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 

@@ -27,6 +27,7 @@ static const char *const topo_names[] = {"rlft", "kary", NULL};
 static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
                                             NULL};
 static const char *const arn_names[] = {"off", "arn", "afi", NULL};
+static const char *const fc_names[] = {"credit", "pfc", NULL};
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
                                             "obqa", "xordet", NULL};
@@ -76,6 +77,15 @@ static const key_desc keys[] = {
      "1: leaves also list their end-node ports in ARN_UP, so an incast root keeps "
      "the leaf's stage and its ARNs are consumed by the sources' leaves (seed 001 "
      "section 4.3 behaviour; 0: pseudo-code 1 literally, incast ARNs reach the end nodes)"},
+    {"flow_control", K_ENUM, F(flow_control), 0, 0, fc_names,
+     "link-level flow control: credit, or pfc (per-priority PAUSE, contract 17)"},
+    {"pfc_xoff", K_UINT, F(pfc_xoff), 0, 16384, NULL,
+     "pfc: XOFF threshold, flits held or due per input VC (0: buffer_flits - "
+     "(packet_flits + link_latency + credit_latency + vcs + 2))"},
+    {"pfc_xon", K_UINT, F(pfc_xon), 0, 16384, NULL,
+     "pfc: XON threshold, below pfc_xoff (0: pfc_xoff / 2)"},
+    {"pfc_storm", K_U64, F(pfc_storm), 0, 2e9, NULL,
+     "pfc: a pause longer than this many cycles counts as a pause storm (0: off)"},
     {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
@@ -194,6 +204,9 @@ void netcfg_default(net_cfg *c) {
   c->fcth = 78;
   c->crt = 1024;
   c->arn_ttl = 4096;
+  c->flow_control = 0;
+  c->pfc_xoff = c->pfc_xon = 0;
+  c->pfc_storm = 100000;
   c->traffic = TRAFFIC_UNIFORM;
   c->hs_fraction = 0.25;
   c->hs_count = 1;
@@ -550,6 +563,34 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     snprintf(err, errlen, "ports: %u must be even (K = P/2)", c->ports);
     return -1;
   }
+  if (c->flow_control) { /* §17.1 headroom rule */
+    unsigned hr = c->packet_flits + c->link_latency + c->credit_latency + c->vcs + 2;
+    unsigned xoff = c->pfc_xoff ? c->pfc_xoff : (c->buffer_flits > hr ? c->buffer_flits - hr : 0);
+    unsigned xon = c->pfc_xon ? c->pfc_xon : xoff / 2;
+    if (c->buffer_flits <= hr) {
+      snprintf(err, errlen, "buffer_flits: %u leaves no PFC headroom: it must exceed "
+               "packet_flits + link_latency + credit_latency + vcs + 2 = %u (contract 17.1)",
+               c->buffer_flits, hr);
+      return -1;
+    }
+    if (xoff > c->buffer_flits - hr) {
+      snprintf(err, errlen, "pfc_xoff: %u leaves %u flits of headroom, the link needs %u "
+               "(packet_flits + link_latency + credit_latency + vcs + 2, contract 17.1)",
+               xoff, c->buffer_flits > xoff ? c->buffer_flits - xoff : 0, hr);
+      return -1;
+    }
+    if (xon >= xoff) {
+      snprintf(err, errlen, "pfc_xon: %u must be below pfc_xoff %u", xon, xoff);
+      return -1;
+    }
+    if (c->ranks > 1) {
+      snprintf(err, errlen, "ranks: flow_control=pfc runs in one process (ranks = 1)");
+      return -1;
+    }
+  } else if (c->pfc_xoff || c->pfc_xon) {
+    snprintf(err, errlen, "%s: set, but flow_control is credit", c->pfc_xoff ? "pfc_xoff" : "pfc_xon");
+    return -1;
+  }
   if (c->packet_flits > c->buffer_flits) {
     snprintf(err, errlen, "packet_flits: %u exceeds buffer_flits %u (virtual "
              "cut-through needs a whole packet of buffer)", c->packet_flits,
@@ -668,6 +709,12 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
   }
 }
 
+/* The §17.3 keys, left out of the echo of a credit run (its bytes unchanged). */
+static int netcfg_pfc_key(const key_desc *k) {
+  return k->off == offsetof(net_cfg, flow_control) || k->off == offsetof(net_cfg, pfc_xoff) ||
+         k->off == offsetof(net_cfg, pfc_xon) || k->off == offsetof(net_cfg, pfc_storm);
+}
+
 void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
   for (unsigned i = 0; i < NKEYS; i++) {
@@ -675,6 +722,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
     if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks) ||
         keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
+    if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue; /* §17.3: credit runs */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }
@@ -684,6 +732,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
 void netcfg_write(const net_cfg *c, FILE *f) {
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
+    if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue;
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);
   }

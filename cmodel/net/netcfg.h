@@ -44,6 +44,11 @@ typedef struct {
   unsigned hcdth, lcdth, fcth; /* % of buffer_flits */
   unsigned crt, arn_ttl; /* cycles */
   unsigned arn_up_nodes; /* 1: end-node ports in the leaves' ARN_UP */
+  /* link-level flow control (contract §17.3); the pfc_* keys are echoed only
+   * with flow_control = pfc, so credit runs print what they always did */
+  unsigned flow_control; /* 0 credit, 1 pfc */
+  unsigned pfc_xoff, pfc_xon; /* flits held or due; 0: automatic */
+  uint64_t pfc_storm;    /* pauses longer than this (cycles) are storms; 0 off */
   /* traffic */
   unsigned traffic; /* traffic_kind */
   double hs_fraction;

@@ -126,6 +126,7 @@ typedef struct {
   uint32_t *carry, carry_n; /* [S] switches it stepped that are not idle */
   uint32_t *pend, pend_n;   /* [S] switches it stepped that only age ARN entries */
   uint64_t flit_hops, arn_at_nodes;
+  uint64_t pause_frames, pause_max, pause_storms, frames_dropped; /* §17.3 */
   uint64_t **xo;           /* [R] records for each other rank (R > 1) */
   size_t *xo_n, *xo_cap;   /* [R] words used, allocated */
   int moved, failed;
@@ -199,6 +200,13 @@ struct net {
   uint32_t *cnt_prev; /* adaptive counter snapshot [S*P] */
   uint32_t *adp_prev; /* packets_adapted counter snapshot [S*P] */
   uint64_t arn_at_nodes; /* ARN messages that reached end nodes (§15.6) */
+  /* §17.3 PFC (cfg.flow_control = pfc): every port a PFC port */
+  int pfc;
+  unsigned pfc_xoff, pfc_xon;
+  uint8_t *sink_want, *sink_sent, *sink_ptr; /* [N] slow sinks' PFC state */
+  uint64_t *pause_since; /* [(S*P + N) * V] cycle + 1 a priority was paused, 0: resumed */
+  uint64_t pause_frames, pause_max, pause_storms, frames_dropped;
+  uint64_t sink_drop;    /* 1 + d*V + vc of a slow sink that overflowed, 0 none */
   uint64_t adaptive_at_warmup;
   int warm_snapshot_taken;
   char routing_name[64];
@@ -623,6 +631,17 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   n->src_cr = calloc(WN, 1);
   n->sinkp = calloc((size_t)n->N * n->V, sizeof(sink_pkt));
   n->sink_buf = calloc((size_t)n->N * n->V, 4);
+  if (c->flow_control) { /* §17.3 */
+    n->pfc = 1;
+    n->sink_want = calloc(n->N, 1);
+    n->sink_sent = calloc(n->N, 1);
+    n->sink_ptr = calloc(n->N, 1);
+    n->pause_since = calloc(((size_t)n->S * n->P + n->N) * n->V, sizeof *n->pause_since);
+    /* thresholds as netcfg_check accepted them (§17.1 headroom) */
+    unsigned hr = c->packet_flits + c->link_latency + c->credit_latency + c->vcs + 2;
+    n->pfc_xoff = c->pfc_xoff ? c->pfc_xoff : c->buffer_flits - hr;
+    n->pfc_xon = c->pfc_xon ? c->pfc_xon : n->pfc_xoff / 2;
+  }
   n->cnt_prev = calloc((size_t)n->S * n->P, 4);
   n->total = c->warmup + c->cycles;
   n->nwin = (size_t)((n->total + c->window - 1) / c->window);
@@ -635,7 +654,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       !n->stepped_at || !n->todo ||
       !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
       !n->sink_valid || !n->src_cr || !n->sinkp || !n->sink_buf ||
-      !n->cnt_prev || !n->win || !n->delivered_bits) {
+      !n->cnt_prev || !n->win || !n->delivered_bits ||
+      (n->pfc && (!n->sink_want || !n->sink_sent || !n->sink_ptr || !n->pause_since))) {
     snprintf(err, errlen, "out of memory building the network");
     net_free(n);
     return NULL;
@@ -739,6 +759,12 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     }
     n->prog_switch = s;
     int rv = tables_program_switch(n->t, s, &rc, reg_write_cb, n);
+    if (!rv && n->pfc) { /* §17.2: every port a PFC port */
+      uint64_t all = n->P == 64 ? ~0ull : (1ull << n->P) - 1;
+      rv = reg_write_cb(n, ASW_REG_PFC_THRESH, asw_pfc_thresh(n->pfc_xoff, n->pfc_xon));
+      if (!rv) rv = reg_write_cb(n, ASW_REG_PFC_EN(0), (uint32_t)all);
+      if (!rv && n->P > 32) rv = reg_write_cb(n, ASW_REG_PFC_EN(1), (uint32_t)(all >> 32));
+    }
     if (rv) {
       snprintf(err, errlen, "switch %u: the table generator wrote an illegal "
                "register value (%d); check delta/ltth/htth", s, rv);
@@ -825,6 +851,7 @@ void net_free(net *n) {
   free(n->stepped_at); free(n->todo);
   free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
   free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
+  free(n->sink_want); free(n->sink_sent); free(n->sink_ptr); free(n->pause_since);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
   free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
@@ -918,8 +945,47 @@ static int mark_delivered(net *n, uint32_t id) {
 }
 
 static void sink_consume_credit(net *n, unsigned d, unsigned vc, int mt) {
-  stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
-  n->consumed_flits++;
+  if (!n->pfc) stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
+  n->consumed_flits++; /* §17.3: a PFC sink returns no credits */
+}
+
+/* §17.3: one PFC frame (credit channel, flips the priority's pause state) for
+ * priority v of the link that pause_since entry k tracks: counts it, and the
+ * pause's length when it resumes. */
+static inline void pause_track(net *n, size_t k, uint64_t *frames, uint64_t *mx,
+                               uint64_t *storms) {
+  uint64_t *ps = &n->pause_since[k];
+  (*frames)++;
+  if (!*ps) {
+    *ps = n->cycle + 1;
+    return;
+  }
+  uint64_t len = n->cycle + 1 - *ps;
+  if (len > *mx) *mx = len;
+  if (n->cfg.pfc_storm && len > n->cfg.pfc_storm) (*storms)++;
+  *ps = 0;
+}
+
+/* §17.3: a slow sink's hysteresis over the flits it holds per priority (the
+ * switch's rule, §17.1) and at most one frame per cycle to its leaf. */
+static void sink_pfc(net *n, unsigned d, int mt) {
+  const unsigned V = n->V;
+  const uint32_t *hd = &n->sink_buf[(size_t)d * V];
+  unsigned want = n->sink_want[d];
+  for (unsigned v = 0; v < V; v++) {
+    unsigned w = hd[v] >= n->pfc_xoff || ((want >> v & 1u) && hd[v] > n->pfc_xon);
+    want = (want & ~(1u << v)) | w << v;
+  }
+  n->sink_want[d] = (uint8_t)want;
+  unsigned diff = want ^ n->sink_sent[d];
+  if (!diff) return;
+  unsigned v = n->sink_ptr[d];
+  while (!(diff >> v & 1u)) v = v + 1 == V ? 0 : v + 1;
+  n->sink_sent[d] ^= (uint8_t)(1u << v);
+  n->sink_ptr[d] = (uint8_t)(v + 1 == V ? 0 : v + 1);
+  stage_credit(n, n->node_leaf[d], n->node_port[d], v, mt);
+  pause_track(n, ((size_t)n->S * n->P + d) * V + v, &n->pause_frames, &n->pause_max,
+              &n->pause_storms);
 }
 
 static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
@@ -962,7 +1028,8 @@ static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
     }
   }
   if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc, mt);
-  else n->sink_buf[(size_t)d * n->V + f->vc]++;
+  else if (++n->sink_buf[(size_t)d * n->V + f->vc] > n->cfg.buffer_flits && !n->sink_drop)
+    n->sink_drop = 1 + (uint64_t)d * n->V + f->vc; /* §17.3: a frame would be dropped */
 }
 
 static void generate(net *n, unsigned s, node *nd, int measuring) {
@@ -1089,7 +1156,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     } else {
       nd->rr[vc] = (uint16_t)((pick + 1) % nd->nactive[vc]);
     }
-    cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len);
+    if (!n->pfc) cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len); /* PFC: pause view */
     nd->streaming = 1;
     nd->cur_sent = 0;
     nd->cur_len = nd->cur.len;
@@ -1310,7 +1377,9 @@ end_nodes(net *n, int generating, int measuring, int mt) {
   for (unsigned d = n->node_lo; d < n->node_hi; d++) {
     node *nd = &n->nodes[d];
     if (src_cr[d]) {
-      n->credits[(size_t)d * V + src_cr[d] - 1]++;
+      uint16_t *cr = &n->credits[(size_t)d * V + src_cr[d] - 1];
+      if (n->pfc) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
+      else (*cr)++;
       src_cr[d] = 0;
       nd->inj_blocked = 0;
     }
@@ -1336,6 +1405,7 @@ end_nodes(net *n, int generating, int measuring, int mt) {
           }
         }
       }
+      if (n->pfc) sink_pfc(n, d, mt);
     }
     if (generating) {
       if (n->rp) {
@@ -1404,8 +1474,10 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
                      .reg_rvalid = 0, .reg_rdata = 0};
   int rv = asw_switch_step(n->sw[s], &in, &out);
   if (rv) {
-    snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s",
-             s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]));
+    if (n->pfc && rv == ASW_EPROTO) w->frames_dropped++; /* §17.3: a buffer overflowed */
+    snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s%s",
+             s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]),
+             n->pfc ? " (flow_control=pfc: a frame dropped, PFC headroom too small)" : "");
     return -1;
   }
   if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
@@ -1439,6 +1511,9 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     unsigned p = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
     topo_peer pe = peer[p];
+    if (n->pfc) /* §17.3: every one is a PFC frame */
+      pause_track(n, ((size_t)s * n->P + p) * n->V + w->out_cr_vc[p], &w->pause_frames,
+                  &w->pause_max, &w->pause_storms);
     if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, w->out_cr_vc[p], mt);
     else if (pe.kind == PEER_NODE)
       n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
@@ -1682,10 +1757,23 @@ static int step_cycle(net *n, int generating, int measuring) {
     n->r.flit_hops += w->flit_hops;
     n->arn_at_nodes += w->arn_at_nodes;
     w->flit_hops = w->arn_at_nodes = 0;
+    n->pause_frames += w->pause_frames;
+    n->pause_storms += w->pause_storms;
+    n->frames_dropped += w->frames_dropped;
+    if (w->pause_max > n->pause_max) n->pause_max = w->pause_max;
+    w->pause_frames = w->pause_storms = w->pause_max = w->frames_dropped = 0;
     moved |= w->moved;
   }
   n->carry_n = cn;
   if (failed) return -1;
+  if (n->sink_drop) { /* §17.3: lossless or an error */
+    n->frames_dropped++;
+    snprintf(n->err, sizeof n->err, "cycle %llu: frame dropped at end node %llu VC %llu: "
+             "its buffer of %u flits overflowed (PFC headroom too small)",
+             (unsigned long long)n->cycle, (unsigned long long)((n->sink_drop - 1) / n->V),
+             (unsigned long long)((n->sink_drop - 1) % n->V), n->cfg.buffer_flits);
+    return -1;
+  }
   if (moved) n->last_progress = n->cycle;
   return 0;
 }
@@ -2071,6 +2159,17 @@ void net_get_results(const net *n, net_results *out) {
   out->arn_out_dropped = acnt[ASW_ACNT_OUT_DROPPED];
   out->arn_evicted = acnt[ASW_ACNT_EVICTED];
   out->arn_at_nodes = n->arn_at_nodes;
+  out->pause_frames = n->pause_frames;
+  out->pause_storms = n->pause_storms;
+  out->pause_max_cycles = n->pause_max;
+  out->frames_dropped = n->frames_dropped;
+  if (n->pfc) /* pauses still open at the end count with their length so far */
+    for (size_t k = 0; k < ((size_t)n->S * n->P + n->N) * n->V; k++)
+      if (n->pause_since[k]) {
+        uint64_t len = n->cycle + 1 - n->pause_since[k];
+        if (len > out->pause_max_cycles) out->pause_max_cycles = len;
+        if (n->cfg.pfc_storm && len > n->cfg.pfc_storm) out->pause_storms++;
+      }
 }
 
 void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
@@ -2130,6 +2229,11 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_in_dropped, (unsigned long long)r.arn_out_dropped,
             (unsigned long long)r.arn_evicted, (unsigned long long)r.arn_at_nodes);
+  if (n->pfc)
+    fprintf(f, "  \"pfc\": {\"frames_dropped\": %llu, \"pause_frames\": %llu, "
+            "\"pause_max_cycles\": %llu, \"pause_storms\": %llu},\n",
+            (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles,
+            (unsigned long long)r.pause_storms);
   /* link utilization per stage and direction over the whole run (switch
    * FLITS_OUT counters / cycles): shows where a network saturates */
   fprintf(f, "  \"link_utilization\": [");
@@ -2233,6 +2337,13 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)r.arn_received, (unsigned long long)r.arn_consumed,
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_at_nodes);
+  if (n->pfc) {
+    fprintf(f, "PFC: frames dropped %llu, pause frames %llu, longest pause %llu cycles\n",
+            (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles);
+    if (r.pause_storms)
+      fprintf(f, "PFC: %llu pause storms (pauses longer than pfc_storm = %llu cycles)\n",
+              (unsigned long long)r.pause_storms, (unsigned long long)n->cfg.pfc_storm);
+  }
 }
 
 /* ---- traffic=trace: packet-trace replay (cmodel/net/trace.h, docs/traces.md) ----

@@ -138,6 +138,10 @@ typedef struct {
   uint64_t arn_roots, arn_sent, arn_received, arn_consumed, arn_expired;
   uint64_t arn_adapted, arn_in_dropped, arn_out_dropped, arn_evicted;
   uint64_t arn_at_nodes;     /* ARN messages received by end nodes */
+  /* §17.3 PFC (flow_control = pfc): frames sent by switches and sinks, the
+   * longest pause of a link's priority, pauses longer than pfc_storm */
+  uint64_t pause_frames, pause_max_cycles, pause_storms;
+  uint64_t frames_dropped;   /* flits that found a full buffer (the run stops at the first) */
   int order_checked, drained;
 } net_results;
 

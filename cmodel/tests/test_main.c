@@ -71,7 +71,10 @@ const char *test_tmpdir = ".";
   X(test_bubble_registers)                       \
   X(test_bubble_rule_directed)                   \
   X(test_bubble_rule_random)                     \
-  X(test_bubble_ring_deadlock)
+  X(test_bubble_ring_deadlock) \
+  X(test_pfc_registers)                          \
+  X(test_pfc_timeline)                           \
+  X(test_pfc_lossless_random)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)

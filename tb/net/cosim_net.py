@@ -180,6 +180,11 @@ TESTS = [
      ARN_EVENTS),
     ("kary23-afi-hs25-2", f"topology=kary k=2 n=3 traffic=hs25-2 arn=afi {ARN} cycles=30000 "
      f"{COMMON}", ARN_EVENTS),
+    # PFC links (contract §17): an incast onto a sink of 0.3 flit/cycle; the frames go
+    # on the credit channel (counted as credits), so they are compared too
+    ("rlft42-pfc-incast", f"ports=4 stages=2 flow_control=pfc traffic=hotspot hs_fraction=0.5 "
+     f"hs_nodes=0 hs_sink_rate=0.3 load=0.6 cycles=30000 {COMMON}",
+     [("flits", 30000), ("credits", 100)]),
 ]
 
 
