@@ -249,6 +249,8 @@ enum { NET_NH = 6 };
 /* traffic=trace and --trace-out (defined at the end of this file) */
 static int net_trace_setup(net *n, char *err, size_t errlen);
 static void net_trace_record(net *n, unsigned s, unsigned dest, uint32_t id);
+static uint32_t src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
+                            unsigned sl, unsigned vc, unsigned len, int hot);
 static void net_trace_json(const net *n, FILE *f);
 static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc);
 static void trace_feed(net *n, unsigned s, node *nd, int measuring);
@@ -1085,6 +1087,15 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
     return;
   }
   if (measuring) n->r.admitted_load += n->len;
+  uint32_t id = src_enqueue(n, s, nd, dq, qi, dest, sl, vc, n->len, hot);
+  if (n->rec) net_trace_record(n, s, dest, id); /* asw net --trace-out */
+}
+
+/* Takes a packet from source s's pool and appends it to destination queue qi of
+ * its VC (NIL16: a new queue for dest); returns the packet's id. The caller has
+ * checked the pool, the queue's capacity and the id space. */
+static uint32_t src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
+                            unsigned sl, unsigned vc, unsigned len, int hot) {
   src_pkt *pool = &n->pool[(size_t)s * n->cap];
   uint16_t k = nd->free_head;
   nd->free_head = pool[k].next;
@@ -1093,12 +1104,11 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   n->next_id += n->R;
   p->gen = (uint32_t)n->cycle;
   p->dest = (uint16_t)dest;
-  p->hot = hot;
+  p->hot = (uint8_t)hot;
   p->next = NIL16;
   p->sl = (uint8_t)sl;
   p->vc = (uint8_t)vc;
-  p->len = (uint8_t)n->len;
-  if (n->rec) net_trace_record(n, s, dest, p->id); /* asw net --trace-out */
+  p->len = (uint8_t)len;
   n->r.packets_generated++;
   nd->queued++;
   nd->inj_blocked = 0;
@@ -1106,13 +1116,14 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
     pool[dq[qi].tail].next = k;
     dq[qi].tail = k;
     dq[qi].count++;
-    return;
+    return p->id;
   }
   qi = nd->nactive[vc]++;
   dq[qi].dest = (uint16_t)dest;
   dq[qi].head = dq[qi].tail = k;
   dq[qi].count = 1;
   if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
+  return p->id;
 }
 
 static void inject(net *n, unsigned s, node *nd, int mt) {
@@ -2417,33 +2428,7 @@ static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len
     n->r.offered_load += len;
     n->r.admitted_load += len;
   }
-  src_pkt *pool = &n->pool[(size_t)s * n->cap];
-  uint16_t k = nd->free_head;
-  nd->free_head = pool[k].next;
-  src_pkt *p = &pool[k];
-  p->id = (uint32_t)n->next_id;
-  n->next_id += n->R;
-  p->gen = (uint32_t)n->cycle;
-  p->dest = (uint16_t)dest;
-  p->hot = 0;
-  p->next = NIL16;
-  p->sl = (uint8_t)sl;
-  p->vc = (uint8_t)vc;
-  p->len = (uint8_t)len;
-  n->r.packets_generated++;
-  nd->queued++;
-  nd->inj_blocked = 0;
-  if (qi != NIL16) {
-    pool[dq[qi].tail].next = k;
-    dq[qi].tail = k;
-    dq[qi].count++;
-    return 1;
-  }
-  qi = nd->nactive[vc]++;
-  dq[qi].dest = (uint16_t)dest;
-  dq[qi].head = dq[qi].tail = k;
-  dq[qi].count = 1;
-  if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
+  src_enqueue(n, s, nd, dq, qi, dest, sl, vc, len, 0);
   return 1;
 }
 
