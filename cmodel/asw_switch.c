@@ -74,6 +74,7 @@ struct asw_switch {
   uint64_t cr_mask;     /* valid credit registers */
   uint8_t rvalid;
   uint8_t arn_on;       /* ARN_CTRL.mode != 0; when 0 all §15 state is 0 */
+  uint8_t locked;       /* asw_switch_lock_config: register writes refused */
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch (see asw_islip_allocate_req) */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
@@ -260,6 +261,15 @@ void asw_switch_reset(asw_switch *sw) {
   sw->rvalid = 0;
   sw->rdata = 0;
   sw->err[0] = 0;
+  sw->locked = 0; /* asw_credits_reset maintains the 2TH flags again */
+}
+
+int asw_switch_lock_config(asw_switch *sw) {
+  sw->locked = 1;
+  /* the 2TH flags' only reader is adaptive RC with the 2TH trigger */
+  sw->cred.cong_off = !(sw->regs.route_mode == ASW_ROUTE_ADAPTIVE &&
+                        sw->regs.trigger == ASW_TRIG_2TH);
+  return ASW_OK;
 }
 
 const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
@@ -409,6 +419,11 @@ static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t e
 
 int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
   unsigned fx = 0;
+  if (sw->locked) {
+    snprintf(sw->err, sizeof sw->err,
+             "register write 0x%x to a switch whose configuration is locked", a);
+    return ASW_EINVAL;
+  }
   int prc = pfc_write(sw, a, d, sw->err, sizeof sw->err);
   if (prc != 1) return prc;
   int rc = asw_regs_write(&sw->regs, a, d, &fx, sw->err,
@@ -460,6 +475,9 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
   }
   if (in->reg_en && (in->reg_addr >> 20))
     PROTO_ERR("reg_addr 0x%x is wider than 20 bits", in->reg_addr);
+  if (in->reg_en && in->reg_we && sw->locked)
+    PROTO_ERR("register bus write 0x%x to a switch whose configuration is locked",
+              in->reg_addr);
   return ASW_OK;
 }
 

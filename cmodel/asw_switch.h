@@ -161,6 +161,17 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask);
 int asw_reg_write(asw_switch *sw, uint32_t addr, uint32_t data);
 int asw_reg_read(const asw_switch *sw, uint32_t addr, uint32_t *data);
 
+/* Configuration lock (a model-only speed option, no hardware counterpart):
+ * a caller that programs the registers once and then only steps (the
+ * network simulator) may lock the switch. Until asw_switch_reset, register
+ * writes are refused, with nothing changed: asw_reg_write returns
+ * ASW_EINVAL (not counted in REG_ERRORS), a write on the register bus makes
+ * asw_switch_step return ASW_EPROTO. In exchange the model stops maintaining
+ * state the locked configuration never reads: the 2TH congestion flags
+ * (§7.3) unless ROUTE_CTRL selects adaptive routing with the 2TH trigger.
+ * Outputs, counters and register reads are unchanged. Returns ASW_OK. */
+int asw_switch_lock_config(asw_switch *sw);
+
 /* Last error message (protocol errors), "" if none. */
 const char *asw_switch_error(const asw_switch *sw);
 

@@ -35,6 +35,7 @@ void asw_credits_reset(asw_credits *c) {
   c->dirty = 0;
   c->rich = ports_mask(c->ports); /* BUF >= LMAX */
   c->pfc = 0;
+  c->cong_off = 0;
 }
 
 void asw_credits_set_pfc(asw_credits *c, uint64_t pfc, uint64_t changed) {
@@ -76,7 +77,7 @@ void asw_credits_update_cong(asw_credits *c, unsigned ltth, unsigned htth,
     oc->dirty_vc = 0;
     /* only the VCs whose credits changed; branch-free: the flags flip
      * unpredictably under load */
-    for (unsigned k = vm; k; k &= k - 1) {
+    for (unsigned k = c->cong_off ? 0 : vm; k; k &= k - 1) {
       unsigned v = (unsigned)__builtin_ctz(k), cr = oc->cred[v];
       unsigned stays = (cong >> v & 1u) & (cr < htth);
       cong = (cong & ~(1u << v)) | ((unsigned)(cr < ltth) | stays) << v;

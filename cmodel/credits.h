@@ -30,6 +30,9 @@ typedef struct {
                      fits, so SA needs no per-packet credit check (with
                      lmax = 0 all outputs, always: nothing to maintain) */
   uint64_t pfc;   /* §17.1: PFC outputs (CRED is the pause view BUF / 0) */
+  int cong_off;   /* 1: the 2TH flags are not maintained (their only reader,
+                     adaptive RC with the 2TH trigger, is off until reset:
+                     asw_switch_lock_config); cleared by asw_credits_reset */
 } asw_credits;
 
 /* lmax: the switch's LMAX (for the `rich` mask), or 0 if the owner never
@@ -92,9 +95,11 @@ static inline void asw_credits_return_last(asw_credits *c, unsigned o,
                                            unsigned v, unsigned ltth,
                                            unsigned htth) {
   asw_out_credits *oc = &c->out[o];
-  const unsigned cr = ++oc->cred[v], bit = 1u << v, cong = oc->cong;
-  const unsigned stays = (cong >> v & 1u) & (cr < htth);
-  oc->cong = (uint8_t)((cong & ~bit) | ((unsigned)(cr < ltth) | stays) << v);
+  const unsigned cr = ++oc->cred[v], bit = 1u << v;
+  if (!c->cong_off) {
+    const unsigned cong = oc->cong, stays = (cong >> v & 1u) & (cr < htth);
+    oc->cong = (uint8_t)((cong & ~bit) | ((unsigned)(cr < ltth) | stays) << v);
+  }
   oc->dirty_vc &= (uint8_t)~bit; /* a reservation this cycle may have set it */
   if (c->lmax) {
     const unsigned poor = (oc->poor & ~bit) | (unsigned)(cr < c->lmax) << v;

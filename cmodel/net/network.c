@@ -2014,6 +2014,12 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   uint64_t total = n->total;
   int status = NET_RUN_OK;
   n->last_progress = 0;
+  /* From here on the switches are only stepped: locked, they skip state no
+   * register setting reads (asw_switch_lock_config). Not under a lockstep
+   * observer, which may program its switches further. */
+  if (!n->obs.step)
+    for (unsigned s = 0; s < n->S; s++)
+      if (n->sw[s]) asw_switch_lock_config(n->sw[s]);
   if (n->nthreads > 1) start_workers(n);
   n->next_sync = n->x_every ? n->x_every - 1 : 0;
   if (c->watchdog && c->watchdog < n->next_sync) n->next_sync = c->watchdog;

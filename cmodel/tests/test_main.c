@@ -51,6 +51,7 @@ const char *test_tmpdir = ".";
   X(test_rc_sees_cycle_start_credits)            \
   X(test_protocol_violations_change_nothing)     \
   X(test_determinism_and_reset)                  \
+  X(test_config_lock)                            \
   X(test_idle)                                   \
   X(test_conservation_random_configs)            \
   X(test_random_traffic_scoreboard)              \

@@ -105,6 +105,8 @@ static void program_multipath(asw_switch *sw, unsigned P, unsigned dests, unsign
   asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(mode, mode == 2 ? 2 : 0, 0xFF, 1));
 }
 
+static int run_lock; /* run_random locks the switch's configuration */
+
 /* Runs `cycles` of random traffic; returns the hash of all outputs. If
  * bad_every > 0, every bad_every cycles first offers a protocol-violating
  * version of the cycle's inputs, which must be rejected. */
@@ -112,6 +114,7 @@ static uint64_t run_random(const asw_config *c, unsigned mode, long cycles, int 
   asw_switch *sw = asw_switch_new(c, NULL, 0);
   if (!sw) return 0;
   program_multipath(sw, c->ports, c->table_entries + 2, mode);
+  if (run_lock) asw_switch_lock_config(sw); /* test_config_lock */
   traffic t;
   traffic_init(&t, c);
   asw_flit of[64];
@@ -194,6 +197,47 @@ void test_protocol_violations_change_nothing(void) {
     CHECKF(h1 == h2, "mode %u: outputs differ after rejected steps", mode);
     CHECKF(rej == 600, "mode %u: %d of 600 violations rejected", mode, rej);
   }
+}
+
+/* asw_switch_lock_config: the same outputs as an unlocked switch in every
+ * routing mode (deterministic, oblivious, adaptive with the 2TH trigger,
+ * whose flags a locked switch must keep maintaining); writes refused until
+ * reset. */
+void test_config_lock(void) {
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = 6;
+  c.vcs = 3;
+  c.buf_flits = 12;
+  c.max_packet = 5;
+  c.table_entries = 10;
+  int r = 0;
+  for (unsigned mode = 0; mode < 3; mode++) {
+    rnd_state = 41 + mode;
+    uint64_t h1 = run_random(&c, mode, 6000, 0, &r);
+    rnd_state = 41 + mode;
+    run_lock = 1;
+    uint64_t h2 = run_random(&c, mode, 6000, 0, &r);
+    run_lock = 0;
+    CHECKF(h1 == h2, "mode %u: a locked switch's outputs differ", mode);
+  }
+  asw_switch *sw = asw_switch_new(&c, NULL, 0);
+  uint32_t v;
+  CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 5) == ASW_OK);
+  CHECK(asw_switch_lock_config(sw) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 7) == ASW_EINVAL);
+  CHECK(strstr(asw_switch_error(sw), "locked") != NULL);
+  asw_inputs in = {0, NULL, 0, NULL, 0, NULL, 1, 1, ASW_REG_LFSR_SEED, 9};
+  CHECK(asw_switch_step(sw, &in, NULL) == ASW_EPROTO);
+  asw_reg_read(sw, ASW_REG_LFSR_SEED, &v);
+  CHECK(v == 5);
+  asw_reg_read(sw, ASW_REG_REG_ERRORS, &v);
+  CHECK(v == 0);
+  asw_switch_reset(sw); /* unlocks */
+  CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 7) == ASW_OK);
+  asw_reg_read(sw, ASW_REG_LFSR_SEED, &v);
+  CHECK(v == 7);
+  asw_switch_free(sw);
 }
 
 void test_determinism_and_reset(void) {
