@@ -77,6 +77,15 @@ NET_BENCH_BIG_CYCLES ?= 195313
 # Both cores for the big network (same results for any thread count).
 NET_BENCH_BIG_THREADS ?= 2
 bench: bench-net
+# Instructions of a shortened 512-node bench (callgrind: deterministic, unlike
+# times on a shared machine; the figure docs/results.md compares per change).
+NET_BENCH_CG := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \
+  iters=1 sqs=dbbm warmup=500 cycles=3000 load=0.9 --quiet
+.PHONY: bench-callgrind
+bench-callgrind: $(BUILD)/asw
+	@mkdir -p $(BUILD)/bench
+	@valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/bench/callgrind.net512 \
+	  $(BUILD)/asw net $(NET_BENCH_CG) 2>&1 | sed -n 's/.*Collected : /instructions: /p'
 
 # Default study: 432-node RLFT under HS25-1, D-mod-K vs fully adaptive vs a
 # restricted adaptive routing, with 1Q and vFtree. Table on stdout, PNG plot.
