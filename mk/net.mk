@@ -54,6 +54,18 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
 
+# Tori and meshes (contract §16.4, issue 11): paths, conservation, bubble deadlock freedom.
+$(BUILD)/net/test_net_cube: cmodel/net/tests/test_net_cube.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/test_net_cube_san: cmodel/net/tests/test_net_cube.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+.PHONY: test-net-cube
+test-net-cube: $(BUILD)/net/test_net_cube $(BUILD)/net/test_net_cube_san
+	@rc=0; $(BUILD)/net/test_net_cube || rc=1; $(BUILD)/net/test_net_cube_san --quick || rc=1; exit $$rc
+TEST_TARGETS += test-net-cube
+
 # Flit-hops per second, single thread (closing-note figures, not a test).
 NET_BENCH_512 := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \
   iters=1 sqs=dbbm warmup=2000 cycles=20000 --quiet
