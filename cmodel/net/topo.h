@@ -61,12 +61,14 @@ unsigned topo_node_port(const topo *t, unsigned d);
 /* 1 if end node d is below switch s. */
 int topo_below(const topo *t, unsigned s, unsigned d);
 /* D-mod-K output port of switch s towards destination d (down port if d is
- * below s, else up port m_l + floor(d / (w_1..w_l)) mod w_{l+1}). */
+ * below s, else up port m_l + floor(d / (w_1..w_l)) mod w_{l+1}); the DOR
+ * port for a torus / mesh. */
 unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d);
 /* Bit mask of the up ports of switch s (0 at the top level). */
 uint64_t topo_up_mask(const topo *t, unsigned s);
 /* Switch-to-switch hops (switches crossed) of the D-mod-K path src -> dst
- * (1 for nodes on one leaf; 2*(lowest common level)-1 in general). */
+ * (1 for nodes on one leaf; 2*(lowest common level)-1 in general); for a
+ * torus / mesh the minimal hop count + 1. */
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst);
 
 #endif
