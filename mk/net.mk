@@ -161,3 +161,9 @@ bench-mpi: $(BUILD)/asw-mpi
 	    --json $(BUILD)/bench/mpi512_$$r.json || exit 1; \
 	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/mpi512_$$r.json; \
 	done
+
+# Seed 003 on tori (contract §16.4, docs/results.md "Tori"): sw/study_torus.py, about
+# 250 runs of `asw net`, 2 processes.
+.PHONY: study-torus
+study-torus: $(BUILD)/asw
+	@$(PYTHON) sw/study_torus.py --asw $(BUILD)/asw --out $(BUILD)/results/torus
