@@ -778,8 +778,8 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     if (strtod(out, NULL) != d) snprintf(out, len, "%.17g", d);
     return;
   }
-  case K_DIMS:
-    snprintf(out, len, json ? "\"%s\"" : "%s", c->dims);
+  case K_DIMS: /* empty only outside tori and meshes (--help) */
+    snprintf(out, len, json ? "\"%s\"" : "%s", c->dims[0] || json ? c->dims : "none");
     return;
   case K_ENUM:
     if (k->off == offsetof(net_cfg, routing) && (c->topology == TOPO_TORUS || c->topology == TOPO_MESH)) {
