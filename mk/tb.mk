@@ -24,3 +24,7 @@ test-gate:
 coverage:
 	@$(PYTHON) tb/cosim.py coverage $(cosim_args)
 TEST_TARGETS += test-cosim test-gate
+# Co-simulation speed (docs/results.md, Speed): P=8 V=4 VOQ ITERS=2, random traffic.
+.PHONY: bench-cosim
+bench-cosim:
+	@$(PYTHON) tb/cosim.py cosim --P=8 --V=4 --VOQ=1 --ITERS=2 --CYCLES=200000

@@ -22,6 +22,9 @@ ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CR
             ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
 ARNS = ("off", "arn", "afi", "adaptive-th-afi")
 JOBS = os.environ.get("COSIM_JOBS", "2")
+# COSIM_CXX (e.g. clang++-14): the C++ compiler of the Verilated model and harness, in
+# build directories of their own; unset: Verilator's (g++). docs/results.md, Speed.
+CXX = os.environ.get("COSIM_CXX", "")
 
 # Parameter sets built for the matrix (few, because Verilator builds are slow).
 # b and c carry the ARN hardware (AE >= 1): their runs with ARN off check that
@@ -230,7 +233,7 @@ def build(cfg, kind="rtl"):
     if kind == "ref":
         return build_refsim(cfg)
     lib = libref()
-    d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}")
+    d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}" + (f"-{os.path.basename(CXX)}" if CXX else ""))
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "obj", "cosim")
     deps = RTL + tb_sources() + [lib, os.path.abspath(__file__)]
@@ -240,7 +243,10 @@ def build(cfg, kind="rtl"):
     cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{os.path.join(ROOT, 'tb')}"
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal",
-           "-CFLAGS", cflags, "-LDFLAGS", lib, "-Mdir", os.path.join(d, "obj"), "-o", "cosim"]
+           "-CFLAGS", cflags, "-LDFLAGS", lib, "-Mdir", os.path.join(d, "obj"), "-o", "cosim",
+           # Verilator compiles the model with -Os by default (OPT_FAST, OPT_GLOBAL, after
+           # our -O2): -O2 runs P=8 V=4 in 11 % fewer instructions (docs/results.md, Speed)
+           "-MAKEFLAGS", "OPT_FAST=-O2 OPT_GLOBAL=-O2" + (f" CXX={CXX} LINK={CXX}" if CXX else "")]
     if kind in ("gate", "gate-ecp5"):
         netlist = os.path.join(d, "netlist.v")
         print(f"cosim: synthesizing the {kind} netlist ({tag(cfg)}) with Yosys ...", flush=True)
