@@ -192,7 +192,7 @@ fusesoc-synth: deps $(FUSESOC_SHIMS)
 	@( $(FUSESOC) --target=$(FUSESOC_TARGET) $(FUSESOC_CORE) > $(FUSESOC_TARGET).log 2>&1 ) \
 	  || { grep -E 'ERROR|Error' $(FUSESOC_DIR)/$(FUSESOC_TARGET).log | head; exit 1; }
 	@grep -E 'Info:[[:space:]]+(TRELLIS_COMB|ICESTORM_LC|TRELLIS_FF|DP16KD|ICESTORM_RAM):|Max frequency' \
-	  $(FUSESOC_DIR)/$(FUSESOC_TARGET).log | sed 's/^Info: */fusesoc $(FUSESOC_TARGET): /' | tail -6
+	  $(FUSESOC_DIR)/$(FUSESOC_TARGET).log | sed 's/^Info:[[:space:]]*/fusesoc $(FUSESOC_TARGET): /' | tail -6
 # Checks: the filesets equal rtl/files.f and rtl/axi/files.f; the FPGA targets agree
 # with synth/fpga.py (a planted package change must be caught); lint and sim run and
 # pass; synth runs Yosys (read_slang) and nextpnr and writes the placed-and-routed
@@ -221,7 +221,7 @@ test-fusesoc: deps lib $(FUSESOC_SHIMS)
 	  echo "PASS fusesoc run --target=sim (Verilator via edalize: $$(grep 'tb_dpi: cycles' $(FUSESOC_DIR)/sim.log))"; pass=$$((pass+1)); \
 	else echo "FAIL fusesoc run --target=sim"; tail -8 $(FUSESOC_DIR)/sim.log; fail=$$((fail+1)); fi; \
 	rm -rf $(FUSESOC_SYNTH_DIR); \
-	if ( $(FUSESOC) --target=synth $(FUSESOC_CORE) > synth.log 2>&1 ); then \
+	if $(MAKE) --no-print-directory -s fusesoc-synth FUSESOC_TARGET=synth > $(FUSESOC_DIR)/synth-make.log 2>&1; then \
 	  f=$$(sed -n "s/^Info: Max frequency for clock '[^']*clk_i[^']*': \([0-9.]*\) MHz.*/\1/p" $(FUSESOC_DIR)/synth.log | tail -1); \
 	  luts=$$(sed -n 's/^Info:[[:space:]]*TRELLIS_COMB:[[:space:]]*\([0-9]*\)\/.*/\1/p' $(FUSESOC_DIR)/synth.log | head -1); \
 	  if ! grep -q '^fusesoc_yosys: ecp5-25 small: ooc_wrap synthesised' $(FUSESOC_DIR)/synth.log || \
