@@ -30,7 +30,8 @@ OUT = os.path.join(fpga.BUILD, "boards")
 # there), UART divisor (clock / 115 200), switch configuration, flashing command.
 SMALL = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
 # The UP5K's: the smallest switch (one input queue, 2-flit packets, 4 table entries)
-TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0)
+# and none of the optional §16.1 bubble-rule / §17.1 PFC hardware (OMIT=3, contract §1)
+TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0, OMIT=3)
 BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,
