@@ -63,7 +63,7 @@ module tb_dpi #(
 
   asw_dpi_checker #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
   ) u_check (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),
