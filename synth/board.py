@@ -41,8 +41,7 @@ BOARDS = {
                  cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
                   top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
-                  # the 85F's room: eight ports (eight end nodes), two VCs, every §16/§17 block
-                  cfg=dict(P=8, V=2, BUF=8, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+                  cfg=dict(P=4, V=2, BUF=8, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
                   flash="openFPGALoader -b ulx3s build/boards/ulx3s.bit"),
     "ulx3s-25f": dict(device="ecp5-25", args=["--25k", "--package", "CABGA381", "--speed", "6"],
                       top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
