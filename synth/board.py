@@ -38,7 +38,8 @@ BOARDS = {
                        div=104, cfg=TINY, cntw=24, flash="iceprog build/boards/icebreaker.bin"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
-                 cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
+                 # with both §16.1 and §17.1 blocks it needs 7 958 of 7 680 LCs: PFC left out
+                 cfg=dict(SMALL, OMIT=2), flash="iceprog -S build/boards/hx8k.bin"),
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
                   top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
                   cfg=dict(P=4, V=2, BUF=8, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),

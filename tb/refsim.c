@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
   tb_traffic *tb = tb_new(&cfg, &o, err, sizeof err);
   if (!tb) {
     fprintf(stderr, "refsim: %s\n", err);
+    asw_switch_free(ref);
     return 2;
   }
   printf("refsim %s P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u AE=%u "
