@@ -39,7 +39,8 @@ sys.path.insert(0, os.path.join(ROOT, "synth"))
 import asw_board  # noqa: E402
 import board  # noqa: E402  (synth/board.py: the boards' configurations)
 
-# The simulated configuration: the HX8K breakout's switch, a UART of 8 clocks per bit.
+# The simulated configuration: the HX8K breakout's switch parameters with every block
+# (OMIT=0; the board itself leaves PFC out), a UART of 8 clocks per bit.
 CFG = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
 SIM = dict(DIV=8, TIMEOUT=40, CNTW=32, CLK_KHZ=12000, AUTOSTART=0, BLINK=10)
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
