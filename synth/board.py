@@ -142,7 +142,8 @@ def main():
     if ns.cmd == "list":
         for k, b in BOARDS.items():
             print(f"board {k:10s} {fpga.DEVICES[b['device']]['name']:12s} {b['mhz']} MHz  "
-                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS) + f" CNTW={b.get('cntw', 32)}"
+                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS)
+                  + (f" OMIT={b['cfg']['OMIT']}" if b["cfg"].get("OMIT") else "") + f" CNTW={b.get('cntw', 32)}"
                   + f"   flash: {b['flash']}" + (f"   ({b['note']})" if "note" in b else ""))
         return 0
     names = [k for k, b in BOARDS.items() if "note" not in b] if ns.all else ns.boards
