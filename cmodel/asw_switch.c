@@ -135,6 +135,7 @@ void asw_config_default(asw_config *c) {
   c->voq = 1;
   c->iters = 1;
   c->arn_entries = 8;
+  c->omit = 0;
 }
 
 #define CFG_ERR(...)                                \
@@ -169,6 +170,8 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
+  if (c->omit > 3)
+    CFG_ERR("OMIT (omit) = %u out of range 0..3 (bit 0 bubble, bit 1 pfc)", c->omit);
   return ASW_OK;
 }
 
@@ -357,7 +360,7 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   *data = 0;
   if (a >> 20) return ASW_EINVAL;
   if (asw_regs_read(&sw->regs, a, data)) return ASW_OK;
-  if (asw_pfc_owns(a, sw->P)) { /* §17.2 */
+  if (!(sw->cfg.omit & ASW_OMIT_PFC) && asw_pfc_owns(a, sw->P)) { /* §17.2 */
     unsigned paused = 0;
     if (a >= ASW_REG_PFC_STATE(0) && (sw->pfc.en >> (a - ASW_REG_PFC_STATE(0)) & 1u))
       for (unsigned v = 0; v < sw->V; v++)
@@ -399,7 +402,7 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
  * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
 static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
-  if (!asw_pfc_owns(a, sw->P)) return 1;
+  if ((sw->cfg.omit & ASW_OMIT_PFC) || !asw_pfc_owns(a, sw->P)) return 1; /* OMIT: unmapped */
   uint64_t changed;
   int rc = asw_pfc_reg_write(&sw->pfc, a, d, &changed, err, errlen);
   if (rc) sw->regs.reg_errors++;
