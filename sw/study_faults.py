@@ -45,12 +45,14 @@ def main(asw, out):
         d = json.load(open(j))
         lf = d["link_faults"]
         fm = [a.split("=")[1] for a in args if a.startswith("fm_delay=")][0]
+        # the mean before the first fault needs measured windows before it
+        before = f"{lf['throughput_before']:.3f}" if lf["first_down"] >= 5000 + 1000 else "–"
         rows.append(
             f"| {what} | {'D-mod-K' if routing == 'dmodk' else 'adaptive'} | "
             f"{'none' if fm == '0' else fm} | {lf['down_events']} | {d['packets_generated']:,} | "
             f"{lf['packets_lost']} = {lf['packets_discarded']} + {lf['packets_damaged']} | "
             f"{lf['flits_discarded']:,} / {lf['flits_padded']} | {lf['loss_cycles']:,} | "
-            f"{lf['throughput_before']:.3f} / {lf['throughput_min_after']:.3f} | {lf['packets_bad']} | "
+            f"{before} / {lf['throughput_min_after']:.3f} | {lf['packets_bad']} | "
             f"{'yes' if d['drained'] else 'NO'}, {'none' if d['watchdog'] is None else 'YES'} |")
     text = "\n".join(rows) + "\n"
     open(os.path.join(out, "table.md"), "w").write(text)

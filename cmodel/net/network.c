@@ -2488,6 +2488,18 @@ void net_write_text(const net *n, FILE *f) {
       fprintf(f, "PFC: %llu pause storms (pauses longer than pfc_storm = %llu cycles)\n",
               (unsigned long long)r.pause_storms, (unsigned long long)n->cfg.pfc_storm);
   }
+  if (n->faults) { /* §18.6 */
+    uint64_t downs, runs, entries, first;
+    faults_stats(n->faults, &downs, &runs, &entries, &first);
+    fault_sum(n);
+    fprintf(f, "link faults: %llu down events; packets lost %llu (%llu discarded on down links, "
+            "%llu cut and discarded by their sinks, %llu bad); fabric manager: %llu runs, %llu "
+            "entries; last loss %lld cycles after the first fault\n", (unsigned long long)downs,
+            (unsigned long long)(n->fault_pd + n->pkts_damaged), (unsigned long long)n->fault_pd,
+            (unsigned long long)n->pkts_damaged, (unsigned long long)n->pkts_bad,
+            (unsigned long long)runs, (unsigned long long)entries,
+            n->last_loss && first != UINT64_MAX ? (long long)(n->last_loss - first) : -1ll);
+  }
 }
 
 /* ---- traffic=trace: packet-trace replay (cmodel/net/trace.h, docs/traces.md) ----
