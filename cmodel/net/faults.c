@@ -100,13 +100,13 @@ net_faults *faults_new(const net_cfg *c, const topo *t, uint64_t total, char *er
     }
     if (add_fault(f, s, p, c->lf[i].down, c->lf[i].up, lat)) goto oom;
   }
-  if (c->link_fault_rate > 0) { /* every link once, from its lower end's up port */
+  if (c->link_fault_rate > 0) { /* every switch-to-switch link once, from its lower (s, p) end */
     uint64_t rng = c->seed ^ 0x5DEECE66D1F2B3C4ull;
     const double lq = log1p(-c->link_fault_rate);
     for (unsigned s = 0; s < f->S; s++)
-      for (uint64_t m = topo_up_mask(t, s); m; m &= m - 1) {
-        unsigned p = (unsigned)__builtin_ctzll(m);
-        if (topo_port_peer(t, s, p).kind != PEER_SWITCH) continue;
+      for (unsigned p = 0; p < f->P; p++) {
+        topo_peer pe = topo_port_peer(t, s, p);
+        if (pe.kind != PEER_SWITCH || pe.id < s || (pe.id == s && pe.port < p)) continue;
         uint64_t at = 0;
         for (;;) {
           double u = ((double)(splitmix(&rng) >> 11) + 1.0) * 0x1.0p-53; /* (0, 1] */
