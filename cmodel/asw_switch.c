@@ -286,7 +286,7 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
            sw->rvalid | (sw->link.up ^ sw->link.up_q) | (sw->link.rx_up ^ sw->link.rx_up_q)
-           /* §18: LINK_STATE to update */) &&
+           /* §18: LINK_DOWN to update */) &&
          !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)); /* §17.1 frames due */
 }
 

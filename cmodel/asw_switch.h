@@ -243,8 +243,8 @@ static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
 #define ASW_ARN_ID(m) ((unsigned)((m) >> 23 & 0x1FFu))
 
 /* Link-fault registers (§18.4), mapped for every parameter set, all RO. */
-#define ASW_REG_LINK_STATE(w) (0x00018u + (w))    /* link_up, w0 ports 0..31 */
-#define ASW_REG_LINK_RX_STATE(w) (0x0001Au + (w)) /* link_rx_up */
+#define ASW_REG_LINK_DOWN(w) (0x00018u + (w))    /* bit p: link_up[p] was 0, w0 ports 0..31 */
+#define ASW_REG_LINK_RX_DOWN(w) (0x0001Au + (w)) /* bit p: link_rx_up[p] was 0 */
 #define ASW_REG_LINK_COUNTER(k) (0x0001Cu + (k))
 enum { /* counter index k of ASW_REG_LINK_COUNTER (§18.4) */
   ASW_LCNT_FLITS_DISCARDED = 0,

@@ -11,10 +11,11 @@ void asw_link_reset(asw_link *l, unsigned ports) {
 
 uint32_t asw_link_reg_read(const asw_link *l, uint32_t addr) {
   switch (addr) {
-  case ASW_REG_LINK_STATE(0): return (uint32_t)l->up_q;
-  case ASW_REG_LINK_STATE(1): return (uint32_t)(l->up_q >> 32);
-  case ASW_REG_LINK_RX_STATE(0): return (uint32_t)l->rx_up_q;
-  case ASW_REG_LINK_RX_STATE(1): return (uint32_t)(l->rx_up_q >> 32);
+  /* bit p: the pin was 0 (all 0 with every link up: reads as before §18) */
+  case ASW_REG_LINK_DOWN(0): return (uint32_t)(l->port_mask & ~l->up_q);
+  case ASW_REG_LINK_DOWN(1): return (uint32_t)((l->port_mask & ~l->up_q) >> 32);
+  case ASW_REG_LINK_RX_DOWN(0): return (uint32_t)(l->port_mask & ~l->rx_up_q);
+  case ASW_REG_LINK_RX_DOWN(1): return (uint32_t)((l->port_mask & ~l->rx_up_q) >> 32);
   default:
     if (addr >= ASW_REG_LINK_COUNTER(0) && addr < ASW_REG_LINK_COUNTER(ASW_LCNT_NUM))
       return l->cnt[addr - ASW_REG_LINK_COUNTER(0)];

@@ -19,7 +19,7 @@
 typedef struct {
   uint64_t port_mask; /* ports < P */
   uint64_t up, rx_up; /* link_up, link_rx_up pins (asw_switch_set_link_up) */
-  uint64_t up_q, rx_up_q; /* LINK_STATE, LINK_RX_STATE: the pins of the last cycle */
+  uint64_t up_q, rx_up_q; /* LINK_DOWN, LINK_RX_DOWN: the pins of the last cycle */
   uint64_t cut;       /* outputs discarding the rest of a cut packet */
   uint64_t dead;      /* outputs discarding a packet whose head was discarded */
   uint64_t pad;       /* inputs with a cut packet to pad (some VC due > 0) */
@@ -56,12 +56,12 @@ static inline int asw_link_st(asw_link *l, unsigned o, int head, int tail,
 
 /* 1 if addr is one of the §18 registers (0x00018..0x0001F). */
 static inline int asw_link_owns(uint32_t addr) {
-  return addr >= ASW_REG_LINK_STATE(0) && addr < ASW_REG_LINK_COUNTER(ASW_LCNT_NUM);
+  return addr >= ASW_REG_LINK_DOWN(0) && addr < ASW_REG_LINK_COUNTER(ASW_LCNT_NUM);
 }
 uint32_t asw_link_reg_read(const asw_link *l, uint32_t addr);
 void asw_link_clear_counters(asw_link *l);
 
-/* End of a cycle: LINK_STATE and LINK_RX_STATE take the pins, `on` is
+/* End of a cycle: LINK_DOWN and LINK_RX_DOWN take the pins, `on` is
  * recomputed (pad: down inputs still holding a cut packet's due flits). */
 void asw_link_end_cycle(asw_link *l, uint64_t pad);
 

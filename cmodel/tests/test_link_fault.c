@@ -65,23 +65,24 @@ void test_link_registers(void) {
   ldrv d;
   if (ldrv_init(&d)) return;
   asw_switch *sw = d.sw;
-  CHECK(rd(sw, ASW_REG_LINK_STATE(0)) == 0xF && rd(sw, ASW_REG_LINK_STATE(1)) == 0);
-  CHECK(rd(sw, ASW_REG_LINK_RX_STATE(0)) == 0xF);
+  /* every link up: every §18 register reads 0, as the unmapped addresses did */
+  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0 && rd(sw, ASW_REG_LINK_DOWN(1)) == 0);
+  CHECK(rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0 && rd(sw, ASW_REG_LINK_RX_DOWN(1)) == 0);
   for (unsigned k = 0; k < ASW_LCNT_NUM; k++) CHECK(rd(sw, ASW_REG_LINK_COUNTER(k)) == 0);
   uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
-  CHECK(asw_reg_write(sw, ASW_REG_LINK_STATE(0), 0) == ASW_EINVAL); /* RO */
+  CHECK(asw_reg_write(sw, ASW_REG_LINK_DOWN(0), 0) == ASW_EINVAL); /* RO */
   CHECK(asw_reg_write(sw, ASW_REG_LINK_COUNTER(0), 5) == ASW_EINVAL);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 2 && rd(sw, ASW_REG_LINK_STATE(0)) == 0xF);
+  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 2 && rd(sw, ASW_REG_LINK_DOWN(0)) == 0);
   CHECK(asw_switch_set_link_up(sw, 0x1F, 0xF) == ASW_EINVAL); /* port 4 >= P */
   CHECK(strstr(asw_switch_error(sw), "P = 4") != NULL);
   CHECK(asw_switch_set_link_up(sw, 0xD, 0xB) == ASW_OK);
-  CHECK(!asw_switch_idle(sw)); /* LINK_STATE follows the pins next cycle */
-  CHECK(rd(sw, ASW_REG_LINK_STATE(0)) == 0xF);
+  CHECK(!asw_switch_idle(sw)); /* LINK_DOWN follows the pins next cycle */
+  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0);
   CHECK(ldrv_step(&d) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_LINK_STATE(0)) == 0xD && rd(sw, ASW_REG_LINK_RX_STATE(0)) == 0xB);
+  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0x2 && rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0x4);
   CHECK(asw_switch_idle(sw));
   asw_switch_reset(sw);
-  CHECK(rd(sw, ASW_REG_LINK_STATE(0)) == 0xF && rd(sw, ASW_REG_LINK_RX_STATE(0)) == 0xF);
+  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0 && rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0);
   asw_switch_free(sw);
 }
 
@@ -115,7 +116,7 @@ void test_link_output_discard(void) {
   CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED)) == 1);
   CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 0);
   CHECK(rd(d.sw, ASW_REG_COUNTER(1, ASW_CNT_FLITS_OUT)) == 0);
-  CHECK(ldrv_step(&d) == ASW_OK); /* LINK_STATE takes the pins back */
+  CHECK(ldrv_step(&d) == ASW_OK); /* LINK_DOWN takes the pins back */
   CHECK(asw_switch_idle(d.sw) && rd(d.sw, ASW_REG_OCC(0, 0, 1)) == 0);
   asw_switch_free(d.sw);
   /* cut: head and one body flit out (ST in cycles 4, 5), down from cycle 6;
