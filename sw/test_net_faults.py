@@ -124,7 +124,8 @@ def main(asw):
                           (["link_fault=16:4:200:100"], "link_fault"),
                           (["link_fault_rate=0.001", "link_down_cycles=5"], "link_down_cycles"),
                           (["link_fault=" + FAULT, "flow_control=pfc"], "link_fault"),
-                          (["link_fault_rate=2"], "link_fault_rate")):
+                          (["link_fault_rate=2"], "link_fault_rate"),
+                          (["topology=torus", "dims=4x4", "link_fault=0:1:100:1000"], "link_fault")):
             _, err = net(asw, d, "bad", *args, expect=2)
             check(key in err, f"{' '.join(args)}: rejected naming {key} ({err.strip()[:90]})")
     return summary("net_faults")
