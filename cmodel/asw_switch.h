@@ -249,6 +249,22 @@ static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
 #define ASW_ARN_STAGE(m) ((unsigned)((m) >> 19 & 0xFu))
 #define ASW_ARN_ID(m) ((unsigned)((m) >> 23 & 0x1FFu))
 
+/* Link-fault registers (§18.4), mapped for every parameter set, all RO. */
+#define ASW_REG_LINK_DOWN(w) (0x00018u + (w))    /* bit p: link_up[p] was 0, w0 ports 0..31 */
+#define ASW_REG_LINK_RX_DOWN(w) (0x0001Au + (w)) /* bit p: link_rx_up[p] was 0 */
+#define ASW_REG_LINK_COUNTER(k) (0x0001Cu + (k))
+enum { /* counter index k of ASW_REG_LINK_COUNTER (§18.4) */
+  ASW_LCNT_FLITS_DISCARDED = 0,
+  ASW_LCNT_PACKETS_DISCARDED = 1,
+  ASW_LCNT_PACKETS_CUT = 2,
+  ASW_LCNT_FLITS_PADDED = 3,
+  ASW_LCNT_NUM = 4
+};
+/* §18.1: the link-state pins, levels held from this call on (after reset
+ * all up: the switch of §1-§17). up, bit p: output p's link is up (link_up);
+ * rx_up, bit p: input p's link is up (link_rx_up). Bits >= P: ASW_EINVAL,
+ * nothing changed. */
+int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up);
 /* PFC link mode registers (§17.2), mapped unless cfg.omit has ASW_OMIT_PFC. */
 #define ASW_REG_PFC_EN(w) (0x00040u + (w))
 #define ASW_REG_PFC_THRESH 0x00042u
