@@ -20,7 +20,7 @@ FUZZ_COMMON := -std=c11 -g -Wall -Wextra -Werror -Icmodel -Icmodel/net -D_DEFAUL
 # ASan + UBSan (test-fuzz, replays); UBSan only, 3x faster (make fuzz's long runs).
 FUZZ_SAN := -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_FAST := -O2 -fsanitize=fuzzer,undefined -fno-sanitize-recover=all
-FUZZ_SRCS_netcfg := cmodel/textfile.c cmodel/net/netcfg.c cmodel/net/tables.c cmodel/net/topo.c
+FUZZ_SRCS_netcfg := cmodel/textfile.c cmodel/net/netcfg.c cmodel/net/tables.c cmodel/net/topo.c cmodel/net/cube.c
 FUZZ_SRCS_table := $(CMODEL_SRCS)
 FUZZ_SRCS_switch := $(CMODEL_SRCS)
 FUZZ_SRCS_trace := cmodel/net/trace.c

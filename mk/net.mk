@@ -1,14 +1,14 @@
 # Whole-network simulation (cmodel/net/, `asw net`, `asw sweep`), its tests,
 # benchmark and default study. Owner: network simulation.
 NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/trace.c \
-  cmodel/net/network.c cmodel/net/cube.c
+  cmodel/net/network.c cmodel/net/cube.c cmodel/net/cube_tables.c
 ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c cmodel/app/trace_cmd.c
 NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildcard cmodel/*.h)
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)
 
 # The unit tests use the network's table, topology and config code without a switch.
 NET_UNIT_SRCS := cmodel/textfile.c cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c \
-  cmodel/net/cube.c
+  cmodel/net/cube.c cmodel/net/cube_tables.c
 $(BUILD)/net/test_net_unit: cmodel/net/tests/test_net_unit.c $(NET_UNIT_SRCS) $(NET_HDRS) cmodel/textfile.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ASW_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< $(NET_UNIT_SRCS) $(ASW_LDLIBS)
@@ -53,6 +53,18 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	$(PYTHON) sw/test_net_pfc.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
+
+# Tori and meshes (contract §16.4, issue 11): paths, conservation, bubble deadlock freedom.
+$(BUILD)/net/test_net_cube: cmodel/net/tests/test_net_cube.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/test_net_cube_san: cmodel/net/tests/test_net_cube.c $(NET_SRCS) $(NET_SWITCH_SRCS) $(NET_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -o $@ $< $(NET_SRCS) $(NET_SWITCH_SRCS) $(ASW_LDLIBS)
+.PHONY: test-net-cube
+test-net-cube: $(BUILD)/net/test_net_cube $(BUILD)/net/test_net_cube_san
+	@rc=0; $(BUILD)/net/test_net_cube || rc=1; $(BUILD)/net/test_net_cube_san --quick || rc=1; exit $$rc
+TEST_TARGETS += test-net-cube
 
 # Flit-hops per second, single thread (closing-note figures, not a test).
 NET_BENCH_512 := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \
@@ -149,3 +161,9 @@ bench-mpi: $(BUILD)/asw-mpi
 	    --json $(BUILD)/bench/mpi512_$$r.json || exit 1; \
 	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/mpi512_$$r.json; \
 	done
+
+# Seed 003 on tori (contract §16.4, docs/results.md "Tori"): sw/study_torus.py, about
+# 250 runs of `asw net`, 2 processes.
+.PHONY: study-torus
+study-torus: $(BUILD)/asw
+	@$(PYTHON) sw/study_torus.py --asw $(BUILD)/asw --out $(BUILD)/results/torus

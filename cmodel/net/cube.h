@@ -14,7 +14,7 @@
 
 enum { CUBE_MAX_DIMS = 3 };
 
-typedef struct {
+typedef struct cube {
   unsigned n;                 /* dimensions, 1..CUBE_MAX_DIMS */
   unsigned k[CUBE_MAX_DIMS];  /* radix per dimension, >= 2 */
   int torus;                  /* 1: wrap-around links (torus), 0: mesh */

@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "../textfile.h"
+#include "cube.h"
 #include "tables.h"
 #include "topo.h"
 
-typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES } key_type;
+typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES, K_DIMS } key_type;
 
 typedef struct {
   const char *name;
@@ -23,14 +24,15 @@ typedef struct {
   const char *help;
 } key_desc;
 
-static const char *const topo_names[] = {"rlft", "kary", NULL};
+static const char *const topo_names[] = {"rlft", "kary", "torus", "mesh", NULL};
+static const char *const bubble_names[] = {"off", "on", "auto", NULL}; /* §16.4 */
 static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
                                             NULL};
 static const char *const arn_names[] = {"off", "arn", "afi", NULL};
 static const char *const fc_names[] = {"credit", "pfc", NULL};
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
-                                            "obqa", "xordet", NULL};
+                                            "obqa", "xordet", "bbq", "iodet", "voqsw", NULL};
 static const char *const traffic_names[] = {
     "uniform", "hotspot", "ihs",    "bitrev",
     "transpose", "shuffle", "bitcomp", "tornado", NULL};
@@ -40,11 +42,17 @@ static const char *const order_names[] = {"0", "1", "auto", NULL};
 #define F(x) offsetof(net_cfg, x)
 static const key_desc keys[] = {
     {"topology", K_ENUM, F(topology), 0, 0, topo_names,
-     "rlft (P-port switches, N = 2(P/2)^T) or kary (k-ary n-tree)"},
+     "rlft (P-port switches, N = 2(P/2)^T), kary (k-ary n-tree), or torus / mesh "
+     "(k-ary n-cube of dims, contract 16.4)"},
     {"ports", K_UINT, F(ports), 4, 64, NULL, "RLFT switch ports P (even)"},
     {"stages", K_UINT, F(stages), 1, 8, NULL, "RLFT stages T"},
     {"k", K_UINT, F(k), 2, 32, NULL, "k-ary n-tree arity"},
     {"n", K_UINT, F(n), 1, 8, NULL, "k-ary n-tree stages"},
+    {"dims", K_DIMS, F(dims), 0, 0, NULL,
+     "torus / mesh radices, e.g. 16x16 or 8x8x8 (node id = x + kx (y + ky z))"},
+    {"bubble", K_ENUM, F(bubble), 0, 0, bubble_names,
+     "torus: bubble flow control (contract 16.1) on all VCs: on, off, auto (on for "
+     "tori; a mesh has no rings)"},
     {"vcs", K_UINT, F(vcs), 1, 8, NULL, "virtual channels per port"},
     {"voq", K_UINT, F(voq), 0, 1, NULL, "on|off (1|0): VOQs at switch inputs"},
     {"buffer_flits", K_UINT, F(buffer_flits), 1, 16384, NULL,
@@ -53,7 +61,8 @@ static const key_desc keys[] = {
      "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
-     "dmodk, oblivious, adaptive, or a Table 2 name adap-<noth|th|2th>-"
+     "dmodk, oblivious, adaptive (fat-trees), dor or direction-order (tori and "
+     "meshes: XY(Z) or X+Y+Z+X-Y-Z-), or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
     {"arn", K_ENUM, F(arn), 0, 0, arn_names,
      "ARN mechanism (contract §15): off, arn (ARN_CTRL.mode 1), afi (ARN+AFI, "
@@ -99,7 +108,8 @@ static const key_desc keys[] = {
     {"lfsr_seed", K_UINT, F(lfsr_seed), 0, 65535, NULL,
      "LFSR_SEED of every switch (oblivious routing)"},
     {"sqs", K_ENUM, F(sqs), 0, 0, sqs_names_tab,
-     "queuing scheme: 1q dbbm vftree flow2sl obqa xordet"},
+     "queuing scheme: 1q dbbm vftree flow2sl obqa xordet (fat-trees); 1q dbbm bbq "
+     "iodet xordet voqsw (tori and meshes)"},
     {"traffic", K_ENUM, F(traffic), 0, 0, traffic_names,
      "uniform hotspot ihs bitrev transpose shuffle bitcomp tornado, or "
      "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1), or trace:FILE (replay a "
@@ -232,6 +242,7 @@ void netcfg_default(net_cfg *c) {
   c->drain_limit = 1000000;
   c->threads = 1;
   c->ranks = 1;
+  c->bubble = 2; /* auto */
 }
 
 static const key_desc *find_key(const char *name) {
@@ -358,6 +369,15 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     return 0;
   }
   case K_ENUM: {
+    if (!strcmp(key, "routing")) { /* §16.4: a cube routing name sets cube_order */
+      c->cube_order = !strcmp(value, "dor") ? 1 : !strcmp(value, "direction-order") ? 2 : 0;
+      if (c->cube_order) { c->routing = 0; return 0; }
+    }
+    if (!strcmp(key, "sqs") && (!strcmp(value, "oodet") || !strcmp(value, "voqnet")))
+      return bad(err, errlen, key, value, !strcmp(value, "oodet")
+                 ? "not implemented: OODET picks any VC of the dimension at each hop, which the "
+                   "switch's next-hop VC (contract 7.4) cannot express"
+                 : "not implemented: VOQnet needs one VC per node, beyond vcs <= 8");
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
@@ -425,7 +445,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+      strncat(why, " dor direction-order adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
@@ -453,6 +473,18 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!mask) return bad(err, errlen, key, value, "empty list");
     c->adaptive_stages = mask;
+    return 0;
+  }
+  case K_DIMS: { /* §16.4: checked now, kept as written */
+    cube cb;
+    char e2[160];
+    if (cube_parse(&cb, value, 1, e2, sizeof e2)) {
+      snprintf(err, errlen, "%s", e2);
+      return -1;
+    }
+    if (strlen(value) >= sizeof c->dims) return bad(err, errlen, key, value, "too long");
+    memset(c->dims, 0, sizeof c->dims);
+    memcpy(c->dims, value, strlen(value));
     return 0;
   }
   case K_HSNODES: {
@@ -558,7 +590,81 @@ int netcfg_load(net_cfg *c, const char *path, char *err, size_t errlen) {
   return rc;
 }
 
+/* §16.4: the keys of tori and meshes against the rest. */
+static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
+  int cubic = c->topology == TOPO_TORUS || c->topology == TOPO_MESH;
+  const char *tn = c->topology == TOPO_TORUS ? "torus" : "mesh";
+  if (!cubic) {
+    if (c->dims[0]) {
+      snprintf(err, errlen, "dims: only for topology=torus or mesh (topology=%s: use %s)",
+               c->topology == TOPO_RLFT ? "rlft" : "kary",
+               c->topology == TOPO_RLFT ? "ports and stages" : "k and n");
+      return -1;
+    }
+    if (c->bubble != 2) {
+      snprintf(err, errlen, "bubble: only for topology=torus (bubble flow control, contract 16.1)");
+      return -1;
+    }
+    if (c->cube_order) {
+      snprintf(err, errlen, "routing: %s is for topology=torus or mesh",
+               c->cube_order == 1 ? "dor" : "direction-order");
+      return -1;
+    }
+    if (c->sqs >= SQS_BBQ) {
+      snprintf(err, errlen, "sqs: %s is for topology=torus or mesh",
+               sqs_names_tab[c->sqs]);
+      return -1;
+    }
+    return 0;
+  }
+  cube cb;
+  if (!c->dims[0]) {
+    snprintf(err, errlen, "dims: topology=%s needs dims (e.g. dims=16x16 or dims=8x8x8)", tn);
+    return -1;
+  }
+  if (cube_parse(&cb, c->dims, c->topology == TOPO_TORUS, err, errlen)) return -1;
+  if (cb.nodes > 65536) {
+    snprintf(err, errlen, "dims=%s: %u nodes; at most 65536 (16-bit destination ids)",
+             c->dims, cb.nodes);
+    return -1;
+  }
+  if (c->topology == TOPO_MESH && c->bubble == 1) {
+    snprintf(err, errlen, "bubble: a mesh has no rings (bubble flow control is for tori)");
+    return -1;
+  }
+  if (c->routing != 0) {
+    snprintf(err, errlen, "routing: topology=%s takes dor or direction-order (%s routing "
+             "is for fat-trees)", tn, c->routing == 1 ? "oblivious" : "adaptive");
+    return -1;
+  }
+  if (c->sqs == SQS_VFTREE || c->sqs == SQS_FLOW2SL || c->sqs == SQS_OBQA) {
+    snprintf(err, errlen, "sqs: %s is a fat-tree scheme; topology=%s takes 1q dbbm bbq "
+             "iodet xordet voqsw", sqs_names_tab[c->sqs], tn);
+    return -1;
+  }
+  if (c->sqs != SQS_1Q && c->vcs < 2) {
+    snprintf(err, errlen, "sqs: %s classifies destinations into VCs: needs vcs >= 2",
+             sqs_names_tab[c->sqs]);
+    return -1;
+  }
+  if (c->arn || c->afi) {
+    snprintf(err, errlen, "%s: the ARN/AFI mechanism (contract 15) is for fat-trees",
+             c->arn ? "arn" : "afi");
+    return -1;
+  }
+  if (c->ranks > 1) {
+    snprintf(err, errlen, "ranks: topology=%s runs in one process (ranks = 1)", tn);
+    return -1;
+  }
+  if (c->traffic == TRAFFIC_IHS) {
+    snprintf(err, errlen, "traffic: ihs is a fat-tree pattern (second-stage up ports)");
+    return -1;
+  }
+  return 0;
+}
+
 int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
+  if (netcfg_check_cube(c, err, errlen)) return -1;
   if (c->topology == TOPO_RLFT && c->ports % 2) {
     snprintf(err, errlen, "ports: %u must be even (K = P/2)", c->ports);
     return -1;
@@ -672,7 +778,21 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     if (strtod(out, NULL) != d) snprintf(out, len, "%.17g", d);
     return;
   }
+  case K_DIMS: /* empty only outside tori and meshes (--help) */
+    snprintf(out, len, json ? "\"%s\"" : "%s", c->dims[0] || json ? c->dims : "none");
+    return;
   case K_ENUM:
+    if (k->off == offsetof(net_cfg, routing) && (c->topology == TOPO_TORUS || c->topology == TOPO_MESH)) {
+      snprintf(out, len, json ? "\"%s\"" : "%s", c->cube_order == 2 ? "direction-order" : "dor");
+      return; /* §16.4 */
+    }
+    if (k->off == offsetof(net_cfg, bubble)) { /* §16.4: auto resolved */
+      unsigned cubic = c->topology == TOPO_TORUS || c->topology == TOPO_MESH;
+      unsigned on = c->bubble == 2 ? c->topology == TOPO_TORUS : c->bubble;
+      snprintf(out, len, json ? "\"%s\"" : "%s",
+               c->bubble == 2 && !cubic ? "auto" : on ? "on" : "off");
+      return;
+    }
     if (k->off == offsetof(net_cfg, traffic) && c->traffic == TRAFFIC_TRACE) {
       snprintf(out, len, json ? "\"trace:%s\"" : "trace:%s", c->trace_path);
       return;
@@ -709,6 +829,12 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
   }
 }
 
+/* The §16.4 keys, echoed only for tori and meshes (fat-tree bytes unchanged). */
+static int netcfg_cube_key(const net_cfg *c, const key_desc *k) {
+  return (k->off == offsetof(net_cfg, dims) || k->off == offsetof(net_cfg, bubble)) &&
+         c->topology != TOPO_TORUS && c->topology != TOPO_MESH;
+}
+
 /* The §17.3 keys, left out of the echo of a credit run (its bytes unchanged). */
 static int netcfg_pfc_key(const key_desc *k) {
   return k->off == offsetof(net_cfg, flow_control) || k->off == offsetof(net_cfg, pfc_xoff) ||
@@ -723,6 +849,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
         keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
     if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue; /* §17.3: credit runs */
+    if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4: fat-trees */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }
@@ -733,6 +860,7 @@ void netcfg_write(const net_cfg *c, FILE *f) {
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue;
+    if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4 */
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);
   }

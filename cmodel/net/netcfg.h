@@ -76,6 +76,10 @@ typedef struct {
   unsigned sync_every; /* cycles between rank exchanges (0: the lookahead) */
   /* traffic=trace:FILE: the trace file (empty for every other traffic) */
   char trace_path[NETCFG_MAX_PATH];
+  /* tori and meshes (contract §16.4; echoed only with topology = torus|mesh) */
+  char dims[32];       /* "16x16", "8x8x8"; empty: not given */
+  unsigned bubble;     /* 0 off, 1 on, 2 auto (on for tori, off for meshes) */
+  unsigned cube_order; /* routing: 0 not a cube routing, 1 dor, 2 direction-order */
 } net_cfg;
 
 void netcfg_default(net_cfg *c);

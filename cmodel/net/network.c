@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../asw_switch.h"
+#include "cube_tables.h" /* §16.4 */
 #include "tables.h"
 #include "trace.h"
 
@@ -142,6 +143,8 @@ struct net {
   unsigned leaf_arity, pod_nodes; /* m_1 and m_1 * m_2 */
   asw_switch **sw;
   topo_peer *peer;        /* [S*P] copy of the topology's links (hot path) */
+  const cube *cube;       /* §16.4 tori and meshes (the topology's geometry), else NULL */
+  cube_route_cfg crc;     /* §16.4 their routing and VC selection */
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
   uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
@@ -552,6 +555,15 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     n->R = comm->ranks;
   }
   const net_cfg *c = &n->cfg;
+  if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) { /* §16.4 tori and meshes */
+    cube cb;
+    if (cube_parse(&cb, c->dims, c->topology == TOPO_TORUS, err, errlen)) { free(n); return NULL; }
+    n->t = topo_new_cube(&cb, err, errlen);
+    n->cube = n->t ? topo_cube(n->t) : NULL;
+    n->crc = (cube_route_cfg){.order = c->cube_order == 2 ? CUBE_ORDER_DIRECTION : CUBE_ORDER_DOR,
+                              .sqs = c->sqs, .vcs = c->vcs, .lfsr_seed = c->lfsr_seed,
+                              .bubble = c->bubble == 2 ? c->topology == TOPO_TORUS : c->bubble};
+  } else
   n->t = c->topology == TOPO_RLFT ? topo_new_rlft(c->ports, c->stages, err, errlen)
                                   : topo_new_kary(c->k, c->n, err, errlen);
   if (!n->t) { free(n); return NULL; }
@@ -760,7 +772,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       return NULL;
     }
     n->prog_switch = s;
-    int rv = tables_program_switch(n->t, s, &rc, reg_write_cb, n);
+    int rv = n->cube ? cube_tables_program_switch(n->cube, &n->crc, s, reg_write_cb, n) /* §16.4 */
+                     : tables_program_switch(n->t, s, &rc, reg_write_cb, n);
     if (!rv && n->pfc) { /* §17.2: every port a PFC port */
       uint64_t all = n->P == 64 ? ~0ull : (1ull << n->P) - 1;
       rv = reg_write_cb(n, ASW_REG_PFC_THRESH, asw_pfc_thresh(n->pfc_xoff, n->pfc_xon));
@@ -790,7 +803,10 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     for (unsigned v = 0; v < n->V; v++) n->credits[(size_t)i * n->V + v] = (uint16_t)c->buffer_flits;
     nd->sink_rate = c->sink_rate;
   }
-  if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
+  if (n->cube) /* §16.4 */
+    snprintf(n->routing_name, sizeof n->routing_name, "%s",
+             n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
+  else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
   else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
   else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
     snprintf(n->routing_name, sizeof n->routing_name, "fully-adaptive");
@@ -1062,7 +1078,8 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   if (measuring) n->r.offered_load += n->len;
   /* SL and VC are functions of (source, destination) */
   unsigned sl;
-  if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
+  if (n->cube) sl = cube_route_vc(n->cube, &n->crc, s, dest); /* §16.4: the first hop's VC */
+  else if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
   else sl = sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
   unsigned vc = sl % n->Q; /* identity SL2VC on the injection link; never the AFC */
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
@@ -2259,7 +2276,7 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
         if (n->reduced) v = n->red_fout[(size_t)sw * n->P + p];
         else if (n->sw[sw]) asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
         double u = n->cycle ? (double)v / (double)n->cycle : 0.0;
-        int up = p >= down;
+        int up = n->cube ? p + 1 < n->P : p >= down; /* §16.4 cube: "up" = network links */
         sum[up] += u;
         cnt[up]++;
         if (u > mx[up]) mx[up] = u;
@@ -2323,6 +2340,11 @@ void net_write_csv(const net *n, FILE *f) {
 void net_write_text(const net *n, FILE *f) {
   net_results r;
   net_get_results(n, &r);
+  if (n->cube) /* §16.4 */
+    fprintf(f, "network: %u nodes, %u switches of %u ports, %s %s%s\n", n->N, n->S, n->P,
+            n->cube->torus ? "torus" : "mesh", n->cfg.dims,
+            n->cube->torus ? (n->crc.bubble ? " (bubble flow control)" : " (no bubble flow control)") : "");
+  else
   fprintf(f, "network: %u nodes, %u switches of %u ports, %u stages\n", n->N, n->S,
           n->P, topo_levels(n->t));
   fprintf(f, "offered %.4f  accepted %.4f (hot %.4f, cold %.4f) flits/node/cycle\n",
@@ -2406,7 +2428,8 @@ static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
 static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len, int measuring) {
   const net_cfg *c = &n->cfg;
   unsigned sl;
-  if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
+  if (n->cube) sl = cube_route_vc(n->cube, &n->crc, s, dest); /* §16.4: the first hop's VC */
+  else if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
   else sl = sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
   unsigned vc = sl % n->Q;
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];

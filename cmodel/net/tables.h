@@ -22,6 +22,10 @@ typedef enum {
   SQS_FLOW2SL,
   SQS_OBQA,
   SQS_XORDET,
+  /* tori and meshes only (contract §16.4, cmodel/net/cube_tables.h) */
+  SQS_BBQ,
+  SQS_IODET,
+  SQS_VOQSW,
 } sqs_kind;
 
 /* K/delta is expressed with the switch's candidate sets (contract §7.2): one per class. */
@@ -64,7 +68,7 @@ uint32_t tables_fwd_entry(const topo *t, unsigned s, unsigned d);
 unsigned sqs_sl(sqs_kind kind, unsigned q, unsigned n, unsigned k,
                 unsigned dest_bits, unsigned src, unsigned dst);
 
-/* Parses a scheme name (1q dbbm vftree flow2sl obqa xordet); -1 if unknown. */
+/* Parses a scheme name (1q dbbm vftree flow2sl obqa xordet bbq iodet voqsw); -1 if unknown. */
 int sqs_parse(const char *name);
 const char *sqs_name(sqs_kind kind);
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cube.h"
+
 struct topo {
   topo_kind kind;
   unsigned h, ports, nodes, switches;
@@ -15,6 +17,8 @@ struct topo {
   unsigned count[TOPO_MAX_LEVELS + 2];
   uint8_t *level;   /* [switches] */
   topo_peer *peer;  /* [switches * ports] */
+  unsigned node_port0; /* §16 tori / meshes: the local port 2n (0 for fat-trees) */
+  cube *cube;          /* §16 tori / meshes: the geometry, NULL for fat-trees */
 };
 
 static topo *build(topo_kind kind, unsigned h, const unsigned *m,
@@ -130,8 +134,53 @@ topo *topo_new_kary(unsigned k, unsigned n, char *err, size_t errlen) {
   return build(TOPO_KARY, n, m, w, 2 * k, err, errlen);
 }
 
+/* §16 tori and meshes: one level, one node per switch (m_1 = 1, w = 1, 0), the
+ * local port 2n, links from cube_neighbor (issue 11). */
+topo *topo_new_cube(const cube *c, char *err, size_t errlen) {
+  if (c->nodes > 65536) {
+    snprintf(err, errlen, "dims: %u nodes; at most 65536 (16-bit destination ids)", c->nodes);
+    return NULL;
+  }
+  unsigned m = 1, w = 1, ports = 2 * c->n + 1;
+  topo *t = build(c->torus ? TOPO_TORUS : TOPO_MESH, 1, &m, &w, ports, err, errlen);
+  if (!t) return NULL;
+  /* build() made one leaf of one node: N switches of one level instead */
+  t->nodes = t->switches = c->nodes;
+  t->count[1] = c->nodes;
+  t->node_port0 = 2 * c->n;
+  free(t->level);
+  free(t->peer);
+  t->level = malloc(c->nodes);
+  t->peer = calloc((size_t)c->nodes * ports, sizeof *t->peer);
+  t->cube = malloc(sizeof *t->cube);
+  if (!t->level || !t->peer || !t->cube) {
+    snprintf(err, errlen, "out of memory for %u switches", c->nodes);
+    topo_free(t);
+    return NULL;
+  }
+  *t->cube = *c;
+  for (unsigned s = 0; s < c->nodes; s++) {
+    t->level[s] = 1;
+    for (unsigned p = 0; p < 2 * c->n; p++) {
+      int nb = cube_neighbor(c, s, p);
+      if (nb < 0) continue; /* mesh border: PEER_NONE */
+      topo_peer *pp = &t->peer[(size_t)s * ports + p];
+      pp->kind = PEER_SWITCH;
+      pp->id = (uint32_t)nb;
+      pp->port = (uint8_t)(p ^ 1u); /* +d leaves into the neighbour's -d port */
+    }
+    topo_peer *lp = &t->peer[(size_t)s * ports + 2 * c->n];
+    lp->kind = PEER_NODE;
+    lp->id = s;
+  }
+  return t;
+}
+
+const cube *topo_cube(const topo *t) { return t->cube; }
+
 void topo_free(topo *t) {
   if (!t) return;
+  free(t->cube);
   free(t->level);
   free(t->peer);
   free(t);
@@ -155,7 +204,7 @@ topo_peer topo_port_peer(const topo *t, unsigned s, unsigned port) {
 unsigned topo_node_switch(const topo *t, unsigned d) {
   return t->first[1] + d / t->m[1];
 }
-unsigned topo_node_port(const topo *t, unsigned d) { return d % t->m[1]; }
+unsigned topo_node_port(const topo *t, unsigned d) { return d % t->m[1] + t->node_port0; }
 
 static unsigned dpart_of(const topo *t, unsigned s) {
   unsigned l = t->level[s];
@@ -168,6 +217,7 @@ int topo_below(const topo *t, unsigned s, unsigned d) {
 }
 
 unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d) {
+  if (t->cube) return cube_dor_port(t->cube, s, d); /* §16: DOR */
   unsigned l = t->level[s];
   if (topo_below(t, s, d)) return (d / t->mprod[l - 1]) % t->m[l];
   return t->m[l] + (d / t->wprod[l]) % t->w[l + 1];
@@ -181,6 +231,7 @@ uint64_t topo_up_mask(const topo *t, unsigned s) {
 }
 
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst) {
+  if (t->cube) return cube_distance(t->cube, src, dst) + 1; /* §16: minimal */
   unsigned l = 1;
   while (src / t->mprod[l] != dst / t->mprod[l]) l++;
   return 2 * l - 1;

@@ -15,7 +15,9 @@
 
 enum { TOPO_MAX_LEVELS = 8 };
 
-typedef enum { TOPO_RLFT = 0, TOPO_KARY = 1 } topo_kind;
+/* TOPO_TORUS / TOPO_MESH: k-ary n-cubes (contract §16, cmodel/net/cube.h), one
+ * level of switches, switch s = node s, ports 2d (+d), 2d+1 (-d), 2n (local). */
+typedef enum { TOPO_RLFT = 0, TOPO_KARY = 1, TOPO_TORUS = 2, TOPO_MESH = 3 } topo_kind;
 
 /* What is on the far side of one switch port. */
 typedef enum { PEER_NONE = 0, PEER_SWITCH = 1, PEER_NODE = 2 } peer_kind;
@@ -31,6 +33,12 @@ typedef struct topo topo;
 topo *topo_new_rlft(unsigned ports, unsigned stages, char *err, size_t errlen);
 /* k-ary n-tree: k (2..32) and n (1..8); switches have 2k ports. */
 topo *topo_new_kary(unsigned k, unsigned n, char *err, size_t errlen);
+/* Torus or mesh of geometry c (c->torus says which): N = S = c->nodes
+ * switches with 2n + 1 ports; a mesh's border ports have no peer. */
+struct cube;
+topo *topo_new_cube(const struct cube *c, char *err, size_t errlen);
+/* The geometry of a torus / mesh topology, NULL for a fat-tree. */
+const struct cube *topo_cube(const topo *t);
 void topo_free(topo *t);
 
 topo_kind topo_get_kind(const topo *t);
@@ -53,12 +61,14 @@ unsigned topo_node_port(const topo *t, unsigned d);
 /* 1 if end node d is below switch s. */
 int topo_below(const topo *t, unsigned s, unsigned d);
 /* D-mod-K output port of switch s towards destination d (down port if d is
- * below s, else up port m_l + floor(d / (w_1..w_l)) mod w_{l+1}). */
+ * below s, else up port m_l + floor(d / (w_1..w_l)) mod w_{l+1}); the DOR
+ * port for a torus / mesh. */
 unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d);
 /* Bit mask of the up ports of switch s (0 at the top level). */
 uint64_t topo_up_mask(const topo *t, unsigned s);
 /* Switch-to-switch hops (switches crossed) of the D-mod-K path src -> dst
- * (1 for nodes on one leaf; 2*(lowest common level)-1 in general). */
+ * (1 for nodes on one leaf; 2*(lowest common level)-1 in general); for a
+ * torus / mesh the minimal hop count + 1. */
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst);
 
 #endif

@@ -92,8 +92,8 @@ void drive(Vasw_switch *t, const asw_inputs *in) {
   t->reg_wdata_i = in ? in->reg_wdata : 0;
 }
 
-// Register reads of the final sweep (contract §11, §15.8): every counter, occupancy,
-// credit count, the ARN state, the configuration registers.
+// Register reads of the final sweep (contract §11, §15.8, §16.2): every counter, occupancy,
+// credit count, the ARN state, the BUBBLE registers and counters, the configuration registers.
 std::vector<uint32_t> sweep_addrs() {
   std::vector<uint32_t> a = {ASW_REG_ID,        ASW_REG_PARAM0,       ASW_REG_PARAM1,
                              ASW_REG_PARAM2,    ASW_REG_ROUTE_CTRL,   ASW_REG_VC_CTRL,
@@ -106,6 +106,10 @@ std::vector<uint32_t> sweep_addrs() {
       a.push_back(ASW_REG_CRED(p, v));
       for (unsigned q = 0; q < nq; q++) a.push_back(ASW_REG_OCC(p, v, q));
     }
+  }
+  for (unsigned p = 0; p < ASW_P; p++) {  // §16.2, always mapped: ring registers and counters
+    a.push_back(ASW_REG_BUBBLE(p));
+    for (unsigned k = 0; k < ASW_BCNT_NUM; k++) a.push_back(ASW_REG_BUBBLE_COUNTER(p, k));
   }
   if (ASW_AE) {
     for (uint32_t r = ASW_REG_ARN_CTRL; r <= ASW_REG_ARN_TTL; r++) a.push_back(r);

@@ -164,7 +164,14 @@ COMMON = "vcs=2 voq=1 buffer_flits=32 packet_flits=8 iters=2 arn_entries=4 warmu
 ARN = "hcdth=50 lcdth=25 fcth=20 crt=64 arn_ttl=256"
 ARN_EVENTS = [("arn_msgs", 1), ("roots", 1), ("sent", 1), ("received", 1), ("consumed", 1),
               ("expired", 1), ("adapted", 1), ("at_end_nodes", 1)]
+# Tori and meshes (contract §16.4): one parameter set (P=5 V=2 BUF=16 LMAX=8 TABLE=16 AE=0);
+# the torus exercises the §16.1 bubble rule (BUBBLE counters compared at the end).
+CUBE = "vcs=2 buffer_flits=16 packet_flits=8 iters=2 arn_entries=0 warmup=0 cycles=10000"
 TESTS = [
+    ("torus44-dor-hs25", f"topology=torus dims=4x4 sqs=xordet traffic=hs25-1 load=0.6 {CUBE}",
+     [("flits", 30000), ("credit_stalls", 1)]),
+    ("mesh44-dirorder-transpose", f"topology=mesh dims=4x4 routing=direction-order sqs=iodet "
+     f"traffic=transpose load=0.5 {CUBE}", [("flits", 30000), ("credit_stalls", 1)]),
     ("rlft42-dmodk-hs25", f"ports=4 stages=2 traffic=hs25-1 cycles=30000 {COMMON}",
      [("flits", 30000), ("credit_stalls", 1)]),
     ("rlft42-adaptive-uniform", f"ports=4 stages=2 routing=adaptive traffic=uniform load=0.8 "

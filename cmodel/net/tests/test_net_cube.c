@@ -1,0 +1,336 @@
+/* test_net_cube.c — tori and meshes in the network simulator (contract §16.4,
+ * issue 11), on the C switch model:
+ * - the built network: every (source, destination) path followed through the
+ *   switches' programmed FWD tables is minimal, stays inside the mesh, obeys
+ *   its order (DOR: dimensions never decrease; direction order: X+ Y+ Z+ X- Y- Z-
+ *   ranks never decrease), ends on the destination's local port, and carries
+ *   the VC of cube_route_vc; BUBBLE registers as §16.1's typical programming;
+ * - conservation: after a drain every packet is delivered exactly once, in
+ *   order (deterministic routes), for every scheme, both routings, 2D and 3D;
+ * - zero-load latency close to the analytic mean (never below it);
+ * - a torus without bubble flow control deadlocks, the watchdog catches it and
+ *   names the cycle (the channels of one ring, one direction); with it, the
+ *   same load never deadlocks;
+ * - determinism (same seed, same bytes); bad keys give errors naming them.
+ * `--quick` runs shorter simulations (sanitizer build). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../asw_switch.h"
+#include "../cube.h"
+#include "../cube_tables.h"
+#include "../netcfg.h"
+#include "../network.h"
+#include "../topo.h"
+
+#include "net_check.h"
+static int quick;
+
+static int make_cfg(net_cfg *c, const char *settings, char *err, size_t errlen) {
+  netcfg_default(c);
+  char buf[1024], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", settings);
+  for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+    if (netcfg_set_arg(c, tok, err, errlen)) return -1;
+  return netcfg_check(c, err, errlen);
+}
+
+static net *build(const char *settings) {
+  net_cfg c;
+  char err[512];
+  if (make_cfg(&c, settings, err, sizeof err)) {
+    printf("config error (%s): %s\n", settings, err);
+    return NULL;
+  }
+  net *n = net_new(&c, err, sizeof err);
+  if (!n) printf("net_new (%s): %s\n", settings, err);
+  return n;
+}
+
+static uint32_t rd(net *n, unsigned s, uint32_t addr) {
+  uint32_t v = 0;
+  asw_reg_read(net_switch(n, s), addr, &v);
+  return v;
+}
+
+/* Rank of an output port in the routing's order: DOR the dimension,
+ * direction order + directions first. */
+static unsigned port_rank(const cube *c, unsigned order, unsigned p) {
+  return order == CUBE_ORDER_DIRECTION ? (p % 2) * c->n + p / 2 : p / 2;
+}
+
+static void test_paths(const char *settings, unsigned order, unsigned sqs, unsigned vcs) {
+  net *n = build(settings);
+  CHECK(n != NULL, "paths: build %s", settings);
+  if (!n) return;
+  const topo *t = net_topo(n);
+  const cube *c = topo_cube(t);
+  CHECK(c != NULL, "paths: %s is a cube", settings);
+  if (!c) { net_free(n); return; }
+  cube_route_cfg rc = {.order = order, .sqs = sqs, .vcs = vcs};
+  unsigned N = topo_nodes(t), P = topo_ports(t), local = 2 * c->n;
+  unsigned bad_len = 0, bad_order = 0, bad_end = 0, bad_vc = 0, hops_total = 0;
+  for (unsigned s = 0; s < N; s++)
+    for (unsigned d = 0; d < N; d++) {
+      unsigned cur = s, hops = 0, last_rank = 0;
+      for (;;) {
+        uint32_t e = rd(n, cur, ASW_REG_FWD(d));
+        unsigned port = e & 0x3Fu, vc = (e >> 8) & 0x3Fu;
+        if (!(e >> 31) || port >= P) { bad_end++; break; }
+        if (vc != cube_route_vc(c, &rc, cur, d)) bad_vc++;
+        if (port == local) {
+          if (cur != d) bad_end++;
+          break;
+        }
+        unsigned rank = port_rank(c, order, port);
+        if (hops && rank < last_rank) bad_order++;
+        last_rank = rank;
+        topo_peer pe = topo_port_peer(t, cur, port);
+        if (pe.kind != PEER_SWITCH || pe.port != (port ^ 1u) || ++hops > N) { bad_end++; break; }
+        cur = pe.id;
+      }
+      if (hops != cube_distance(c, s, d)) bad_len++;
+      hops_total += hops;
+    }
+  CHECK(!bad_len && !bad_order && !bad_end && !bad_vc,
+        "paths %s: %u not minimal, %u out of order, %u wrong end, %u wrong VC", settings, bad_len,
+        bad_order, bad_end, bad_vc);
+  CHECK(hops_total > 0, "paths %s: %u hops", settings, hops_total);
+  /* §16.1 typical programming: a torus's ring outputs name the opposite input */
+  unsigned bad_bub = 0, all = (1u << vcs) - 1u;
+  for (unsigned s = 0; s < N; s++)
+    for (unsigned o = 0; o < P; o++) {
+      uint32_t want = 0;
+      if (c->torus && o < local && !strstr(settings, "bubble=off"))
+        want = asw_bubble_entry(o ^ 1u, 1, all);
+      if (rd(n, s, ASW_REG_BUBBLE(o)) != want) bad_bub++;
+    }
+  CHECK(!bad_bub, "paths %s: %u BUBBLE registers differ from 16.1's programming", settings, bad_bub);
+  net_free(n);
+}
+
+/* Direction order differs from DOR on an X- Y+ pair: DOR takes X- first, direction
+ * order Y+ (+ directions first). */
+static void test_direction_order_differs(void) {
+  cube c;
+  char err[128];
+  CHECK(!cube_parse(&c, "8x8", 1, err, sizeof err), "8x8 parses");
+  unsigned src = 2 + 8 * 2, dst = 1 + 8 * 3; /* (2,2) -> (1,3): X- and Y+ */
+  CHECK(cube_route_port(&c, CUBE_ORDER_DOR, src, dst) == 1, "DOR takes X- first");
+  CHECK(cube_route_port(&c, CUBE_ORDER_DIRECTION, src, dst) == 2, "direction order takes Y+ first");
+  CHECK(cube_route_port(&c, CUBE_ORDER_DIRECTION, dst, dst) == 4, "local port at the destination");
+  /* torus wrap: (0,0) -> (7,0) is one hop X- */
+  CHECK(cube_route_port(&c, CUBE_ORDER_DOR, 0, 7) == 1 && cube_distance(&c, 0, 7) == 1, "wrap X-");
+}
+
+static void test_conservation(void) {
+  static const char *const cases[] = {
+      "topology=torus dims=4x4 vcs=4 sqs=xordet",
+      "topology=torus dims=4x4 vcs=4 sqs=iodet routing=direction-order",
+      "topology=torus dims=4x4 vcs=2 sqs=dbbm traffic=bitrev",
+      "topology=torus dims=4x4 vcs=4 sqs=bbq traffic=transpose",
+      "topology=torus dims=4x4 vcs=8 sqs=voqsw",
+      "topology=torus dims=3x5 vcs=1",
+      "topology=mesh dims=4x4 vcs=4 sqs=xordet traffic=hs25-1",
+      "topology=mesh dims=3x3 vcs=2 sqs=iodet routing=direction-order",
+      "topology=torus dims=4x4x4 vcs=4 sqs=xordet",
+      "topology=mesh dims=3x3x3 vcs=2 sqs=voqsw",
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char settings[512];
+    snprintf(settings, sizeof settings,
+             "%s packet_flits=16 buffer_flits=32 load=0.9 warmup=500 cycles=%u drain=1 watchdog=5000 "
+             "check_order=1",
+             cases[i], quick ? 1500 : 4000);
+    net *n = build(settings);
+    CHECK(n != NULL, "conservation: build %s", cases[i]);
+    if (!n) continue;
+    int st = net_run(n, NULL, NULL);
+    net_results r;
+    net_get_results(n, &r);
+    CHECK(st == NET_RUN_OK && r.drained, "conservation %s: status %d drained %d: %.300s%s", cases[i], st,
+          r.drained, net_watchdog_report(n), net_error(n));
+    CHECK(r.packets_generated == r.packets_delivered && r.in_flight == 0 &&
+              r.duplicates == 0 && r.order_violations == 0 && r.route_errors == 0 &&
+              r.packets_delivered > 100,
+          "conservation %s: admitted %llu = delivered %llu, in flight %llu, dup %llu, "
+          "order %llu, route errors %llu",
+          cases[i], (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered, (unsigned long long)r.in_flight,
+          (unsigned long long)r.duplicates, (unsigned long long)r.order_violations,
+          (unsigned long long)r.route_errors);
+    net_free(n);
+  }
+}
+
+/* Low uniform load: latency = L + h (Z + L) + len - 1 on average, never below. */
+static void test_zero_load(void) {
+  const unsigned L = 2, len = 16;
+  net *n = build("topology=torus dims=8x8 vcs=2 sqs=xordet packet_flits=16 buffer_flits=64 load=0.01 "
+                 "warmup=1000 cycles=20000");
+  CHECK(n != NULL, "zero load: build");
+  if (!n) return;
+  CHECK(net_run(n, NULL, NULL) == NET_RUN_OK, "zero load: run");
+  net_results r;
+  net_get_results(n, &r);
+  const topo *t = net_topo(n);
+  double sum = 0, N = topo_nodes(t);
+  for (unsigned s = 0; s < N; s++)
+    for (unsigned d = 0; d < N; d++)
+      if (s != d) sum += L + topo_path_switches(t, s, d) * ((double)ASW_ZERO_LOAD_LATENCY + L) + len - 1;
+  double want = sum / (N * (N - 1));
+  CHECK(r.latency_mean >= want * 0.97 && r.latency_mean < want * 1.08 && r.packets_measured > 300,
+        "zero load: latency %.2f vs analytic %.2f (%llu packets)", r.latency_mean, want,
+        (unsigned long long)r.packets_measured);
+  net_free(n);
+}
+
+/* One VC, full load: the rings of a torus deadlock without bubble flow control. */
+static void test_deadlock(void) {
+  const char *base = "topology=torus dims=8x8 vcs=1 packet_flits=16 buffer_flits=32 load=1 "
+                     "warmup=0 watchdog=2000";
+  char settings[512];
+  snprintf(settings, sizeof settings, "%s cycles=20000 bubble=off", base);
+  net *n = build(settings);
+  CHECK(n != NULL, "deadlock: build");
+  if (n) {
+    int st = net_run(n, NULL, NULL);
+    const char *rep = net_watchdog_report(n);
+    CHECK(st == NET_RUN_WATCHDOG && strstr(rep, "deadlock"), "bubble=off deadlocks (status %d)", st);
+    const net_dl_hop *h = NULL;
+    unsigned k = net_deadlock_cycle(n, &h);
+    /* the cycle is one ring: k hops through k switches, all leaving by one port */
+    unsigned same = 1;
+    for (unsigned j = 0; h && j < k; j++) same &= h[j].out == h[0].out && h[j].in == (h[0].out ^ 1u);
+    CHECK(k == 8 && h && same && h[0].out < 4,
+          "deadlock cycle is one ring of 8 channels (length %u): %.400s", k, rep);
+    net_free(n);
+  }
+  /* the same with bubble flow control, several seeds and a 3D torus: never */
+  static const char *const on[] = {"dims=8x8 seed=1", "dims=8x8 seed=2", "dims=8x8 seed=3",
+                                   "dims=4x4x4 seed=1", "dims=8x8 routing=direction-order seed=4"};
+  for (unsigned i = 0; i < sizeof on / sizeof *on; i++) {
+    snprintf(settings, sizeof settings,
+             "topology=torus vcs=1 packet_flits=16 buffer_flits=32 load=1 warmup=0 watchdog=2000 "
+             "cycles=%u drain=1 drain_limit=200000 %s",
+             quick ? 5000 : 20000, on[i]);
+    n = build(settings);
+    CHECK(n != NULL, "bubble: build %s", on[i]);
+    if (!n) continue;
+    int st = net_run(n, NULL, NULL);
+    net_results r;
+    net_get_results(n, &r);
+    uint64_t enter = 0, stall = 0;
+    for (unsigned s = 0; s < topo_switches(net_topo(n)); s++)
+      for (unsigned o = 0; o < topo_ports(net_topo(n)); o++) {
+        enter += rd(n, s, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_RING_ENTER));
+        stall += rd(n, s, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_BUBBLE_STALL));
+      }
+    CHECK(st == NET_RUN_OK && r.drained && r.in_flight == 0 && r.packets_delivered > 1000,
+          "bubble=on %s never deadlocks: status %d drained %d delivered %llu: %.300s", on[i], st,
+          r.drained, (unsigned long long)r.packets_delivered, net_watchdog_report(n));
+    CHECK(enter > 0 && stall > 0, "bubble=on %s: the rule admitted %llu ring entries, blocked %llu cycles",
+          on[i], (unsigned long long)enter, (unsigned long long)stall);
+    net_free(n);
+  }
+}
+
+static char *json_of(const char *settings, size_t *len) {
+  net *n = build(settings);
+  if (!n) return NULL;
+  net_run(n, NULL, NULL);
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  net_write_json(n, f, 0, 0);
+  fclose(f);
+  net_free(n);
+  char *w = strstr(buf, "\"wall_seconds\""); /* the wall-clock line */
+  if (w) {
+    *w = 0;
+    *len = (size_t)(w - buf);
+  }
+  return buf;
+}
+
+static void test_determinism(void) {
+  const char *s = "topology=torus dims=8x8 vcs=4 sqs=xordet packet_flits=16 buffer_flits=64 load=0.5 "
+                  "warmup=500 cycles=3000 seed=7";
+  size_t la = 0, lb = 0, lc = 0;
+  char *a = json_of(s, &la), *b = json_of(s, &lb);
+  char s2[512];
+  snprintf(s2, sizeof s2, "%s seed=8", s);
+  char *c = json_of(s2, &lc);
+  CHECK(a && b && la == lb && !memcmp(a, b, la), "determinism: same seed, same JSON");
+  CHECK(a && c && (la != lc || memcmp(a, c, la)), "determinism: another seed, other results");
+  CHECK(a && strstr(a, "\"dims\": \"8x8\"") && strstr(a, "\"bubble\": \"on\"") &&
+            strstr(a, "\"routing\": \"dor\""),
+        "JSON echoes dims, bubble (auto -> on) and routing");
+  free(a);
+  free(b);
+  free(c);
+  /* fat-tree echo unchanged: no cube keys */
+  size_t lf = 0;
+  char *f = json_of("topology=kary k=2 n=2 cycles=200 warmup=0", &lf);
+  CHECK(f && !strstr(f, "\"dims\"") && !strstr(f, "\"bubble\""), "fat-tree JSON has no cube keys");
+  free(f);
+}
+
+static void test_errors(void) {
+  static const struct {
+    const char *settings, *want;
+  } cases[] = {
+      {"topology=rlft dims=8x8", "dims: only for topology=torus or mesh"},
+      {"topology=torus", "dims: topology=torus needs dims"},
+      {"topology=mesh dims=4x4 bubble=on", "bubble: a mesh has no rings"},
+      {"topology=kary bubble=on", "bubble: only for topology=torus"},
+      {"topology=torus dims=4x4 routing=adaptive", "routing: topology=torus takes dor or direction-order"},
+      {"topology=rlft routing=dor", "routing: dor is for topology=torus or mesh"},
+      {"topology=torus dims=4x4 vcs=2 sqs=vftree", "sqs: vftree is a fat-tree scheme"},
+      {"topology=rlft vcs=2 sqs=iodet", "sqs: iodet is for topology=torus or mesh"},
+      {"topology=torus dims=4x4 sqs=xordet", "sqs: xordet classifies destinations into VCs"},
+      {"topology=torus dims=4x4 vcs=3 sqs=xordet", "xordet needs a power-of-two"},
+      {"topology=torus dims=4x4 sqs=oodet", "sqs: bad value 'oodet' (not implemented"},
+      {"topology=torus dims=1x8", "radix 1 out of range 2..256"},
+      {"topology=torus dims=4x4x4x4", "more than 3 dimensions"},
+      {"topology=torus dims=4y4", "not a list of radices"},
+      {"topology=torus dims=4x4 vcs=2 arn=afi voq=1", "arn: the ARN/AFI mechanism (contract 15) is for fat-trees"},
+      {"topology=torus dims=4x4 vcs=2 afi=1", "afi: the ARN/AFI mechanism (contract 15) is for fat-trees"},
+      {"topology=torus dims=4x4 traffic=ihs", "traffic: ihs is a fat-tree pattern"},
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+    net_cfg c;
+    char err[512] = "";
+    int rv = make_cfg(&c, cases[i].settings, err, sizeof err);
+    CHECK(rv != 0 && strstr(err, cases[i].want), "error for '%s': got '%s', want '%s'",
+          cases[i].settings, err, cases[i].want);
+  }
+  /* transpose needs an even exponent: 512 nodes */
+  net_cfg c;
+  char err[512] = "";
+  CHECK(!make_cfg(&c, "topology=torus dims=8x8x8 traffic=transpose cycles=10", err, sizeof err), "cfg");
+  net *n = net_new(&c, err, sizeof err);
+  CHECK(!n && strstr(err, "transpose needs N a power of two with an even exponent"), "transpose 512: %s", err);
+  net_free(n);
+}
+
+int main(int argc, char **argv) {
+  quick = argc > 1 && !strcmp(argv[1], "--quick");
+  test_direction_order_differs();
+  test_paths("topology=torus dims=8x8 vcs=4 sqs=xordet", CUBE_ORDER_DOR, SQS_XORDET, 4);
+  test_paths("topology=torus dims=8x8 vcs=4 sqs=iodet routing=direction-order", CUBE_ORDER_DIRECTION,
+             SQS_IODET, 4);
+  test_paths("topology=torus dims=5x3 vcs=8 sqs=voqsw bubble=off", CUBE_ORDER_DOR, SQS_VOQSW, 8);
+  test_paths("topology=mesh dims=4x3 vcs=2 sqs=dbbm routing=direction-order", CUBE_ORDER_DIRECTION,
+             SQS_DBBM, 2);
+  test_paths("topology=torus dims=4x4x4 vcs=4 sqs=bbq", CUBE_ORDER_DOR, SQS_BBQ, 4);
+  test_paths("topology=mesh dims=3x4x2 vcs=1", CUBE_ORDER_DOR, SQS_1Q, 1);
+  test_errors();
+  test_zero_load();
+  test_conservation();
+  test_deadlock();
+  test_determinism();
+  printf("net_cube%s: %u passed, %u failed\n", quick ? "_quick" : "", passed, failed);
+  return failed != 0;
+}
