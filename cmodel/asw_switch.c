@@ -18,6 +18,7 @@
 #include "input_buffer.h"
 #include "islip.h"
 #include "lfsr.h"
+#include "link_fault.h"
 #include "pfc.h"
 #include "regs.h"
 #include "route_compute.h"
@@ -85,6 +86,9 @@ struct asw_switch {
   asw_cd cd;            /* congestion detector (§15.2) */
   asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
   asw_pfc pfc;          /* §17.1 PFC link mode (touched only with PFC_EN != 0) */
+  asw_link link;        /* §18 link faults (hooks run only while link.on) */
+  uint64_t self_cr;     /* §18.2: outputs taking a discarded flit's credit back */
+  uint8_t self_vc[64];  /* ... on this VC */
   char err[256];
 };
 
@@ -138,6 +142,7 @@ void asw_config_default(asw_config *c) {
   c->voq = 1;
   c->iters = 1;
   c->arn_entries = 8;
+  c->omit = 0;
 }
 
 #define CFG_ERR(...)                                \
@@ -172,6 +177,8 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
+  if (c->omit > 3)
+    CFG_ERR("OMIT (omit) = %u out of range 0..3 (bit 0 bubble, bit 1 pfc)", c->omit);
   return ASW_OK;
 }
 
@@ -254,6 +261,8 @@ void asw_switch_reset(asw_switch *sw) {
   asw_cd_reset(&sw->cd, 0);
   asw_arn_reset(&sw->arn);
   asw_pfc_reset(&sw->pfc);
+  asw_link_reset(&sw->link, sw->P); /* §18: every link up */
+  sw->regs.link_down = sw->self_cr = 0;
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
@@ -291,7 +300,8 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 
 static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
-           sw->rvalid) &&
+           sw->rvalid | (sw->link.up ^ sw->link.up_q) | (sw->link.rx_up ^ sw->link.rx_up_q)
+           /* §18: LINK_DOWN to update */) &&
          !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)); /* §17.1 frames due */
 }
 
@@ -365,11 +375,27 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
   }
 }
 
+int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up) { /* §18.1 */
+  if ((up | rx_up) & ~sw->port_mask) {
+    snprintf(sw->err, sizeof sw->err, "link_up/link_rx_up have bits for ports >= P = %u", sw->P);
+    return ASW_EINVAL;
+  }
+  sw->link.up = up;
+  sw->link.rx_up = rx_up;
+  sw->regs.link_down = sw->port_mask & ~up;
+  if ((up & rx_up) != sw->port_mask) sw->link.on = 1;
+  return ASW_OK;
+}
+
 int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   *data = 0;
   if (a >> 20) return ASW_EINVAL;
+  if (asw_link_owns(a)) { /* §18.4 */
+    *data = asw_link_reg_read(&sw->link, a);
+    return ASW_OK;
+  }
   if (asw_regs_read(&sw->regs, a, data)) return ASW_OK;
-  if (asw_pfc_owns(a, sw->P)) { /* §17.2 */
+  if (!(sw->cfg.omit & ASW_OMIT_PFC) && asw_pfc_owns(a, sw->P)) { /* §17.2 */
     unsigned paused = 0;
     if (a >= ASW_REG_PFC_STATE(0) && (sw->pfc.en >> (a - ASW_REG_PFC_STATE(0)) & 1u))
       for (unsigned v = 0; v < sw->V; v++)
@@ -411,7 +437,8 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
  * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
 static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
-  if (!asw_pfc_owns(a, sw->P)) return 1;
+  if (a == ASW_REG_CNT_CLEAR) asw_link_clear_counters(&sw->link); /* §18.4 */
+  if ((sw->cfg.omit & ASW_OMIT_PFC) || !asw_pfc_owns(a, sw->P)) return 1; /* OMIT: unmapped */
   uint64_t changed;
   int rc = asw_pfc_reg_write(&sw->pfc, a, d, &changed, err, errlen);
   if (rc) sw->regs.reg_errors++;
@@ -456,6 +483,9 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
     PROTO_ERR("credit_mask set but credit_vc array is NULL");
   const asw_flit *const flit = in->flit;
   const unsigned lmax = sw->cfg.max_packet;
+  if (in->flit_mask & ~sw->link.rx_up) /* §18.3 */
+    PROTO_ERR("input %u: flit while link_rx_up is 0",
+              (unsigned)__builtin_ctzll(in->flit_mask & ~sw->link.rx_up));
   for (uint64_t m = in->flit_mask; m; m &= m - 1) {
     unsigned p = (unsigned)__builtin_ctzll(m);
     const asw_flit *f = &flit[p];
@@ -497,18 +527,24 @@ static void stage_st(asw_switch *sw, int arn_on) {
     const asw_slot *sl = &b->slot[s];
     unsigned o = st->out, head = sl->flags & ASW_SLOT_HEAD,
              tail = sl->flags & ASW_SLOT_TAIL;
-    asw_flit *f = &sw->port[o].out;
-    f->valid = 1;
-    f->head = head ? 1 : 0;
-    f->tail = tail ? 1 : 0;
-    f->vc = st->ovc;
-    f->hdr = head ? sl->hdr : 0;
-    f->payload = sl->payload;
-    out_mask |= 1ull << o;
+    int self = 0; /* §18.2: a flit for a down link is discarded, not sent */
+    if (!(sw->link.on && asw_link_st(&sw->link, o, head != 0, tail != 0, &self))) {
+      asw_flit *f = &sw->port[o].out;
+      f->valid = 1;
+      f->head = head ? 1 : 0;
+      f->tail = tail ? 1 : 0;
+      f->vc = st->ovc;
+      f->hdr = head ? sl->hdr : 0;
+      f->payload = sl->payload;
+      out_mask |= 1ull << o;
+      cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
+      if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
+    } else if (self) {
+      sw->self_cr |= 1ull << o;
+      sw->self_vc[o] = st->ovc;
+    }
     sw->port[i].cr_vc = st->vc;
     cr_mask |= 1ull << i;
-    cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
-    if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
     unsigned next = asw_ibuf_release_at(b, st->vc, st->qidx, s);
     sw->held--;
     if (arn_on) { /* hot flag evaluated after RC, on the final occupancy */
@@ -800,6 +836,25 @@ static void stage_iw(asw_switch *sw, const asw_inputs *in) {
   sw->held += written;
 }
 
+/* §18.3: every input whose link is down writes one padding flit of a cut
+ * packet (lowest VC with flits due) through IW. Returns the down inputs with
+ * flits still due after it. */
+static uint64_t link_pad(asw_switch *sw) {
+  uint64_t left = 0;
+  for (uint64_t m = sw->port_mask & ~sw->link.rx_up; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m), vm = 0;
+    asw_ibuf *b = &sw->in[i];
+    for (unsigned v = 0; v < sw->V; v++) vm |= (unsigned)(b->vc_due[v] != 0) << v;
+    if (!vm) continue;
+    unsigned v = (unsigned)__builtin_ctz(vm), due = b->vc_due[v];
+    asw_ibuf_write(b, v, 0, due == 1, 0, sw->payload_mask);
+    sw->held++;
+    sw->link.cnt[ASW_LCNT_FLITS_PADDED]++;
+    if (due > 1 || (vm & (vm - 1))) left |= 1ull << i;
+  }
+  return left;
+}
+
 int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   static const asw_inputs no_inputs;
   if (!in) in = &no_inputs;
@@ -875,6 +930,14 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     asw_credits_reserve(&sw->cred, st->out, st->ovc, st->len);
   }
   if (in->flit_mask) stage_iw(sw, in);
+  uint64_t pad_left = sw->link.on ? link_pad(sw) : 0; /* §18.3 */
+  if (sw->self_cr) { /* §18.2: credits of discarded flits, before the returns */
+    for (uint64_t m = sw->self_cr & ~sw->pfc.en; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      asw_credits_return(&sw->cred, o, sw->self_vc[o]);
+    }
+    sw->self_cr = 0;
+  }
   uint64_t cr_in = in->credit_mask;
   if (pfc_en) { /* §17.1: hysteresis on the final hd; frames received */
     uint64_t ev = (sw->pfc.eval_all ? ~0ull : (in->flit_mask | st_rel)) & pfc_en;
@@ -915,6 +978,8 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   if (sw->cred.dirty || (fx & ASW_REGS_FX_THRESH))
     asw_credits_update_cong(&sw->cred, sw->regs.ltth, sw->regs.htth,
                             (fx & ASW_REGS_FX_THRESH) != 0);
+  if (sw->link.on || sw->link.up != sw->link.up_q || sw->link.rx_up != sw->link.rx_up_q)
+    asw_link_end_cycle(&sw->link, pad_left);
   sw->rvalid = (uint8_t)reading;
   sw->rdata = rdata;
   return ASW_OK;

@@ -35,10 +35,17 @@ typedef struct {
   unsigned voq;           /* 0 or 1 */
   unsigned iters;         /* ITERS: 1..4 */
   unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
+  unsigned omit;          /* OMIT: hardware left out, 0..3 (§1): ASW_OMIT_* bits; 0 (all
+                           * present) in a zero-initialised config */
 } asw_config;
 
+/* OMIT bits (contract §1): the §16 / §17 registers of omitted hardware are
+ * unmapped (read 0, writes illegal), as the §15 ones with AE = 0. */
+#define ASW_OMIT_BUBBLE 1u /* §16.1 bubble flow control */
+#define ASW_OMIT_PFC 2u    /* §17.1 PFC link mode */
+
 /* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
- * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8). */
+ * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8, OMIT=0). */
 void asw_config_default(asw_config *cfg);
 
 /* Checks cfg. On error returns ASW_EINVAL and writes a message naming the
@@ -213,7 +220,7 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 #define ASW_REG_ARN_COUNTER(p, k) (0x02800u + 16u * (p) + (k))
 #define ASW_REG_ARN_ENTRY(e, w) (0x03000u + 4u * (e) + (w))
 #define ASW_REG_ROOT(o, w) (0x03100u + 2u * (o) + (w))
-/* Direct networks (§16.2), always mapped. */
+/* Direct networks (§16.2), mapped unless cfg.omit has ASW_OMIT_BUBBLE. */
 #define ASW_REG_BUBBLE(o) (0x04000u + (o))
 #define ASW_REG_BUBBLE_COUNTER(p, k) (0x04040u + 2u * (p) + (k))
 enum { /* counter index k of ASW_REG_BUBBLE_COUNTER */
@@ -253,7 +260,23 @@ static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
 #define ASW_ARN_STAGE(m) ((unsigned)((m) >> 19 & 0xFu))
 #define ASW_ARN_ID(m) ((unsigned)((m) >> 23 & 0x1FFu))
 
-/* PFC link mode registers (§17.2), mapped for every parameter set. */
+/* Link-fault registers (§18.4), mapped for every parameter set, all RO. */
+#define ASW_REG_LINK_DOWN(w) (0x00018u + (w))    /* bit p: link_up[p] was 0, w0 ports 0..31 */
+#define ASW_REG_LINK_RX_DOWN(w) (0x0001Au + (w)) /* bit p: link_rx_up[p] was 0 */
+#define ASW_REG_LINK_COUNTER(k) (0x0001Cu + (k))
+enum { /* counter index k of ASW_REG_LINK_COUNTER (§18.4) */
+  ASW_LCNT_FLITS_DISCARDED = 0,
+  ASW_LCNT_PACKETS_DISCARDED = 1,
+  ASW_LCNT_PACKETS_CUT = 2,
+  ASW_LCNT_FLITS_PADDED = 3,
+  ASW_LCNT_NUM = 4
+};
+/* §18.1: the link-state pins, levels held from this call on (after reset
+ * all up: the switch of §1-§17). up, bit p: output p's link is up (link_up);
+ * rx_up, bit p: input p's link is up (link_rx_up). Bits >= P: ASW_EINVAL,
+ * nothing changed. */
+int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up);
+/* PFC link mode registers (§17.2), mapped unless cfg.omit has ASW_OMIT_PFC. */
 #define ASW_REG_PFC_EN(w) (0x00040u + (w))
 #define ASW_REG_PFC_THRESH 0x00042u
 #define ASW_REG_PFC_COUNTER(p, k) (0x06000u + 4u * (p) + (k))

@@ -182,7 +182,8 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   }
   int arc = arn_write(r, a, d, fx, err, errlen);
   if (arc != 1) return arc;
-  int brc = asw_bubble_write(&r->bubble, a, d, err, errlen); /* §16.2 */
+  int brc = (c->omit & ASW_OMIT_BUBBLE) ? 1 /* OMIT: unmapped */
+                                         : asw_bubble_write(&r->bubble, a, d, err, errlen); /* §16.2 */
   if (brc < 0) {
     r->reg_errors++;
     return ASW_EINVAL;
@@ -236,7 +237,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
          c->max_packet << 16 | c->payload_bits << 24;
     return 1;
   case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
-  case ASW_REG_PARAM2: *d = c->table_entries | c->arn_entries << 17; return 1;
+  case ASW_REG_PARAM2: *d = c->table_entries | c->arn_entries << 17 | c->omit << 23; return 1;
   case ASW_REG_ROUTE_CTRL:
     *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12;
     return 1;
@@ -265,7 +266,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     *d = r->fwd[a - ASW_REG_FWD(0)];
     return 1;
   }
-  if (asw_bubble_read(&r->bubble, a, d)) return 1; /* §16.2 */
+  if (!(c->omit & ASW_OMIT_BUBBLE) && asw_bubble_read(&r->bubble, a, d)) return 1; /* §16.2 */
   if (!c->arn_entries) return 0;
   switch (a) {
   case ASW_REG_ARN_CTRL: *d = r->arn_mode | r->mark_adapted << 2; return 1;

@@ -38,6 +38,7 @@ typedef struct {
   uint32_t *arn_counters; /* [P*16], index ASW_ACNT_* */
   uint64_t cset[4];
   asw_bubble bubble; /* §16.1 ring registers and counters (bubble.h) */
+  uint64_t link_down; /* §18.5: ports whose link_up pin is 0 (set by the switch) */
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);

@@ -43,7 +43,8 @@ asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
     return res;
   }
   unsigned det = FWD_DET(entry), oport = det;
-  uint64_t cand = asw_route_candidates(r, hdr, entry);
+  /* §18.5: outputs whose link is down are no candidates */
+  uint64_t cand = asw_route_candidates(r, hdr, entry) & ~r->link_down;
   if (cand && r->route_mode == ASW_ROUTE_OBLIVIOUS) {
     unsigned n = (unsigned)__builtin_popcountll(cand);
     *lfsr = asw_lfsr_next(*lfsr);
@@ -60,12 +61,17 @@ asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
       search = asw_credits_cong(cr, det, det_vc);
       max = r->ltth;
     }
+    /* §18.5: a down det_port searches and never wins: the first candidate
+     * in scan order is taken whatever its credits */
+    int take_first = (int)(r->link_down >> det & 1u);
+    if (take_first) search = 1;
     if (search) {
       uint64_t hi = cand & (~0ull << det), lo = cand & ~(~0ull << det);
       while (hi | lo) {
         unsigned o = next_in_scan(&hi, &lo);
         unsigned c = asw_credits_get(cr, o, asw_route_ovc(r, hdr, entry, o));
-        if (c > max) {
+        if (c > max || take_first) {
+          take_first = 0;
           max = c;
           oport = o;
         }

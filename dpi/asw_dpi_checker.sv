@@ -19,6 +19,7 @@ module asw_dpi_checker #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
+  parameter int unsigned OMIT = 0,  // hardware left out (§1)
   // mismatches reported in full before the checker only counts them
   parameter int unsigned MaxReports = 10,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
@@ -67,7 +68,7 @@ module asw_dpi_checker #(
   initial begin
     mismatches_q = 0;
     cycles_q = 0;
-    model = asw_dpi_new(P, V, BUF, LMAX, PW, DW, TABLE, VOQ, ITERS, AE);
+    model = asw_dpi_new(P, V, BUF, LMAX, PW, DW, TABLE, VOQ, ITERS, AE, OMIT);
     if (asw_dpi_ok(model) == 0) begin
       $fatal(1, "asw_dpi_checker: the golden model refuses the parameters: %s",
              asw_dpi_error(model));

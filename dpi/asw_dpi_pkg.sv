@@ -12,7 +12,8 @@ package asw_dpi_pkg;
   import "DPI-C" function chandle asw_dpi_new(input int p, input int v, input int buf_flits,
                                               input int lmax, input int pw, input int dw,
                                               input int table_entries, input int voq,
-                                              input int iters, input int ae);
+                                              input int iters, input int ae,
+                                              input int omit);
   import "DPI-C" function int asw_dpi_ok(input chandle h);
   import "DPI-C" function string asw_dpi_error(input chandle h);
   import "DPI-C" function void asw_dpi_free(input chandle h);

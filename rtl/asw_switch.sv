@@ -14,6 +14,9 @@ module asw_switch #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
+  // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
+  // PFC link mode; their registers are then unmapped (§11 rules), as §15's with AE = 0
+  parameter int unsigned OMIT = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
   input  logic            clk_i,
@@ -83,6 +86,9 @@ module asw_switch #(
   end
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
+  end
+  if (OMIT > 3) begin : gen_bad_omit
+    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..3", OMIT);
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
@@ -172,7 +178,7 @@ module asw_switch #(
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -460,6 +466,7 @@ module asw_switch #(
       match_ovc_flat[i*VW +: VW] = match_ovc[i];
     end
   end
+  if ((OMIT & 1) == 0) begin : gen_bubble  // OMIT bit 0: no §16.1 hardware
   bubble #(.P(P), .V(V)) u_bubble (
     .clk_i,
     .rst_ni,
@@ -480,6 +487,17 @@ module asw_switch #(
     .match_ovc_i       (match_ovc_flat),
     .ev_bubble_stall_i (ev_bubble_stall)
   );
+  end else begin : gen_no_bubble  // BUBBLE registers unmapped, no output under the rule
+    assign bub_wr_reg = 1'b0;
+    assign bub_wr_ok = 1'b0;
+    assign bub_rd_hit = 1'b0;
+    assign bub_rd = '0;
+    assign bub_cnt_rdata = '0;
+    assign bub_vcs = '0;
+    assign bub_cont = '0;
+    logic unused_bubble_ev;  // the counter events the block would have counted
+    assign unused_bubble_ev = ^{ev_bubble_stall, match_ovc_flat};
+  end
 
   credits #(.P(P), .V(V), .BUF(BUF)) u_credits (
     .clk_i,
@@ -540,6 +558,7 @@ module asw_switch #(
       in_len[i*8 +: 8] = in_hdr_i[i*64 + 36 +: 8];
     end
   end
+  if ((OMIT & 2) == 0) begin : gen_pfc  // OMIT bit 1: no §17.1 hardware
   pfc #(.P(P), .V(V), .BUF(BUF)) u_pfc (
     .clk_i,
     .rst_ni,
@@ -564,6 +583,18 @@ module asw_switch #(
     .frame_valid_o (pfc_frame_valid),
     .frame_vc_o    (pfc_frame_vc)
   );
+  end else begin : gen_no_pfc  // §17.2 registers unmapped, every port a credit port
+    assign pfc_own = 1'b0;
+    assign pfc_wr_ok = 1'b0;
+    assign pfc_rd = '0;
+    assign pfc_cnt_rdata = '0;
+    assign pfc_en = '0;
+    assign pfc_chg = '0;
+    assign pfc_frame_valid = '0;
+    assign pfc_frame_vc = '0;
+    logic unused_pfc_ev;  // the hd events the block would have counted
+    assign unused_pfc_ev = ^{st_vc_flat, in_len};
+  end
 
   assign ev_flits_out = xb_valid;
   assign ev_packets_out = xb_valid & xb_head;

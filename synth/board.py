@@ -30,14 +30,16 @@ OUT = os.path.join(fpga.BUILD, "boards")
 # there), UART divisor (clock / 115 200), switch configuration, flashing command.
 SMALL = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
 # The UP5K's: the smallest switch (one input queue, 2-flit packets, 4 table entries)
-TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0)
+# and none of the optional §16.1 bubble-rule / §17.1 PFC hardware (OMIT=3, contract §1)
+TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0, OMIT=3)
 BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,
                        div=104, cfg=TINY, cntw=24, flash="iceprog build/boards/icebreaker.bin"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
-                 cfg=SMALL, flash="iceprog -S build/boards/hx8k.bin"),
+                 # with both §16.1 and §17.1 blocks it needs 7 958 of 7 680 LCs: PFC left out
+                 cfg=dict(SMALL, OMIT=2), flash="iceprog -S build/boards/hx8k.bin"),
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
                   top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
                   cfg=dict(P=4, V=2, BUF=8, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
@@ -122,7 +124,7 @@ HEAD = ("| board | part | configuration | LUTs (% of device) | FFs | BRAM | DSP 
 
 def row(r):
     c = r["params"]
-    conf = " ".join(f"{k}={c[k]}" for k in fpga.PARAMS)
+    conf = " ".join(f"{k}={c[k]}" for k in fpga.PARAMS) + (f" OMIT={c['OMIT']}" if c.get("OMIT") else "")
     if "fmax_mhz" not in r:
         return f"| {r['board']} | {r['part']} | {conf} | {r.get('error', '?')} |||||||"
     return (f"| {r['board']} | {r['part']} | {conf} | {r['luts']} ({100 * r['lut_share']:.1f} %) | "
@@ -140,7 +142,8 @@ def main():
     if ns.cmd == "list":
         for k, b in BOARDS.items():
             print(f"board {k:10s} {fpga.DEVICES[b['device']]['name']:12s} {b['mhz']} MHz  "
-                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS) + f" CNTW={b.get('cntw', 32)}"
+                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS)
+                  + (f" OMIT={b['cfg']['OMIT']}" if b["cfg"].get("OMIT") else "") + f" CNTW={b.get('cntw', 32)}"
                   + f"   flash: {b['flash']}" + (f"   ({b['note']})" if "note" in b else ""))
         return 0
     names = [k for k, b in BOARDS.items() if "note" not in b] if ns.all else ns.boards

@@ -16,6 +16,7 @@ module ooc_wrap #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
+  parameter int unsigned OMIT = 0,  // hardware left out (§1)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   // input bits: in_* (6+64+PWE per port), cr_in (4), arn_in (33), register bus (54)
   localparam int unsigned NI = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 54,
@@ -34,7 +35,7 @@ module ooc_wrap #(
   logic [NO-1:0] out_w;
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
   ) u_core (
     .clk_i,
     .rst_ni,

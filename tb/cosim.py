@@ -17,6 +17,13 @@ BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
     RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
+# §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode):
+# a parameter too, absent from a configuration (and from its build tag) when 0.
+
+
+def all_params(cfg):
+    """(name, value) of every switch parameter of cfg, OMIT only when set."""
+    return [(k, cfg[k]) for k in PARAMS] + ([("OMIT", cfg["OMIT"])] if cfg.get("OMIT") else [])
 # §15 run options of `make cosim` (make variable -> binary option); unset: drawn per seed.
 ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CRT", "--crt"),
             ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
@@ -39,6 +46,9 @@ CFG = {
     # soak only: the AE extremes
     "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
     "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
+    # §1 OMIT: b without the §16.1 and §17.1 hardware, d without the bubble rule (PFC used)
+    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=3),
+    "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
 }
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
 DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
@@ -90,6 +100,11 @@ MATRIX = [
     ("d", "det", "sl", "random", 60000, "off", {"bubble": 1}),
     ("d", "th", "id", "full", 40000, "off", {"bubble": 1}),
     ("c", "2th", "obqa-afi", "zerocred", 40000, "afi", {"bubble": 1}),
+    # §1 OMIT: the omitted registers unmapped (random reads and writes of them, REG_ERRORS
+    # compared), the rest of the switch unchanged (ARN+AFI on h, PFC ports on i)
+    ("h", "ada", "sl", "rewrite", 30000),
+    ("h", "det", "afi", "random", 30000, "afi"),
+    ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f"}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -112,7 +127,7 @@ GATE_ECP5_BRAM_CFG = dict(P=4, V=2, BUF=64, LMAX=8, PW=16, DW=7, TABLE=128, VOQ=
 
 
 def tag(cfg):
-    return "_".join(f"{k}{cfg[k]}" for k in PARAMS)
+    return "_".join(f"{k}{v}" for k, v in all_params(cfg))
 
 
 def run(cmd, log=None, cwd=None):
@@ -153,7 +168,8 @@ def check_config(cfg, arn=None):
     extra = []
     if arn is not None:
         extra = [arn["ARN"]] + ["-" if arn.get(k) is None else str(arn[k]) for k, _ in ARN_OPTS]
-    r = subprocess.run([exe] + [str(cfg[k]) for k in PARAMS] + extra)
+    omit = ["--omit", str(cfg["OMIT"])] if cfg.get("OMIT") else []
+    r = subprocess.run([exe] + omit + [str(cfg[k]) for k in PARAMS] + extra)
     if r.returncode != 0:
         sys.exit(2)
 
@@ -188,7 +204,7 @@ def yosys(script, log=None):
 
 
 def yosys_netlist(cfg, out_v, log, flow="synth -flatten"):
-    gs = " ".join(f"-G {k}={cfg[k]}" for k in PARAMS)
+    gs = " ".join(f"-G {k}={v}" for k, v in all_params(cfg))
     script = (f"read_slang --threads 1 -DSYNTHESIS {gs} --top asw_switch {' '.join(RTL)}; "
               f"{flow} -top asw_switch; tee -o {out_v}.stat stat; write_verilog -noattr {out_v}")
     return yosys(script, log)
@@ -219,7 +235,7 @@ def build_refsim(cfg):
     deps = srcs + glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + [os.path.join(ROOT, "tb", "tb_traffic.h")]
     if newest(deps) <= newest([exe]):
         return exe
-    defs = [f"-DASW_{k}={cfg[k]}" for k in PARAMS]
+    defs = [f"-DASW_{k}={v}" for k, v in all_params(cfg)]
     if run(["gcc", "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all", "-I" + os.path.join(ROOT, "cmodel"), "-I" + os.path.join(ROOT, "tb"),
             "-o", exe] + defs + srcs) != 0:
@@ -239,7 +255,7 @@ def build(cfg, kind="rtl"):
     deps = RTL + tb_sources() + [lib, os.path.abspath(__file__)]
     if newest(deps) <= newest([exe]):
         return exe
-    defs = " ".join(f"-DASW_{k}={cfg[k]}" for k in PARAMS)
+    defs = " ".join(f"-DASW_{k}={v}" for k, v in all_params(cfg))
     cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{os.path.join(ROOT, 'tb')}"
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal",
@@ -260,7 +276,7 @@ def build(cfg, kind="rtl"):
             inc, cells = ecp5_cells(d)
             cmd += ["-Wno-fatal", "-I" + inc] + cells
     else:
-        cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + ["--assert"]
+        cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + ["--assert"]
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
         cmd += RTL
     cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
@@ -299,7 +315,7 @@ def parse_cfg(ns):
     # AE: 4 ARN-table entries when the mechanism is on, else none (plain switch).
     ae = ns.AE if ns.AE is not None else ("0" if arn == "off" else "4")
     cfg = dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW, TABLE=ns.TABLE,
-               VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae)
+               VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae, OMIT=ns.OMIT)
     for k, v in cfg.items():
         if not re.fullmatch(r"\d+", str(v)):
             sys.exit(f"cosim: {'PKT' if k == 'LMAX' else k}={v} is not a non-negative integer")
@@ -567,6 +583,8 @@ def main():
                      ITERS="1").items():
         ap.add_argument(f"--{k}", dest=k, default=v)
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
+    ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
+                    "bubble rule, bit 1 the §17.1 PFC link mode; 0..3")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)

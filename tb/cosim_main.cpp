@@ -25,6 +25,9 @@ extern "C" {
 #ifndef ASW_P
 #error "build with -DASW_P=... (see mk/tb.mk)"
 #endif
+#ifndef ASW_OMIT
+#define ASW_OMIT 0  // contract §1 OMIT: hardware left out (tb/cosim.py passes it when set)
+#endif
 static constexpr unsigned kPwe = ASW_PW == 0 ? 1 : ASW_PW;
 
 // ---- bit-field access to Verilator signals of any width --------------------
@@ -153,6 +156,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   cfg.voq = ASW_VOQ;
   cfg.iters = ASW_ITERS;
   cfg.arn_entries = ASW_AE;
+  cfg.omit = ASW_OMIT;
   char err[256] = "";
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {

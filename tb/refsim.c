@@ -14,6 +14,10 @@
 #include "asw_switch.h"
 #include "tb_traffic.h"
 
+#ifndef ASW_OMIT
+#define ASW_OMIT 0 /* contract §1 OMIT: hardware left out (tb/cosim.py passes it when set) */
+#endif
+
 int main(int argc, char **argv) {
   tb_opts o;
   tb_opts_default(&o);
@@ -36,7 +40,7 @@ int main(int argc, char **argv) {
   }
   asw_config cfg = {.ports = ASW_P, .vcs = ASW_V, .buf_flits = ASW_BUF, .max_packet = ASW_LMAX,
                     .payload_bits = ASW_PW, .dest_bits = ASW_DW, .table_entries = ASW_TABLE,
-                    .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE};
+                    .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE, .omit = ASW_OMIT};
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {
     fprintf(stderr, "refsim: C model rejects the configuration: %s\n", err);
@@ -45,6 +49,7 @@ int main(int argc, char **argv) {
   tb_traffic *tb = tb_new(&cfg, &o, err, sizeof err);
   if (!tb) {
     fprintf(stderr, "refsim: %s\n", err);
+    asw_switch_free(ref);
     return 2;
   }
   printf("refsim %s P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u AE=%u "

@@ -481,7 +481,22 @@ static void pfc_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   }
 }
 
+/* §1 OMIT: an address of the omitted §16.2 / §17.2 registers (unmapped: reads 0,
+ * every write illegal); drawn only when cfg.omit != 0. */
+static uint32_t omitted_addr(tb_traffic *t) {
+  unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
+  if (!(t->cfg.omit & ASW_OMIT_PFC) || ((t->cfg.omit & ASW_OMIT_BUBBLE) && chance(t, 50)))
+    return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
+  return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
+       : k == 2 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : ASW_REG_PFC_STATE(p);
+}
+
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  if (t->cfg.omit && chance(t, 10)) { /* §1 OMIT: writes to unmapped registers */
+    *a = omitted_addr(t);
+    *d = chance(t, 50) ? 0 : (uint32_t)rnd(t);
+    return;
+  }
   if (t->opt.pfc && chance(t, 15)) {
     pfc_random_write(t, a, d);
     return;
@@ -537,6 +552,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 }
 
 static uint32_t random_read_addr(tb_traffic *t) {
+  if (t->cfg.omit && chance(t, 10)) return omitted_addr(t); /* §1 OMIT: read 0 */
   if (t->opt.pfc && chance(t, 25)) { /* §17.2 */
     unsigned k = rnd_below(t, 10), p = rnd_below(t, t->P);
     return k < 4 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : k < 8 ? ASW_REG_PFC_STATE(p)
@@ -1302,6 +1318,16 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (o->pfc && cfg->buf_flits < cfg->max_packet + cfg->vcs + 1) {
     snprintf(err, errlen, "PFC needs BUF >= PKT + V + 1 = %u for the headroom of contract "
              "17.1 (BUF = %u)", cfg->max_packet + cfg->vcs + 1, cfg->buf_flits);
+    return NULL;
+  }
+  if (o->pfc && (cfg->omit & ASW_OMIT_PFC)) {
+    snprintf(err, errlen, "PFC=0x%llx needs the PFC hardware (OMIT has bit 1 set: no §17.1 "
+             "hardware)", (unsigned long long)o->pfc);
+    return NULL;
+  }
+  if (o->bubble && (cfg->omit & ASW_OMIT_BUBBLE)) {
+    snprintf(err, errlen, "BUBBLE=1 needs the bubble-rule hardware (OMIT has bit 0 set: no "
+             "§16.1 hardware)");
     return NULL;
   }
   if (o->arn != TB_ARN_OFF && cfg->arn_entries == 0) {

@@ -13,7 +13,7 @@
 #include "tables.h"
 #include "topo.h"
 
-typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES, K_DIMS } key_type;
+typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES, K_DIMS, K_FAULTS } key_type;
 
 typedef struct {
   const char *name;
@@ -95,6 +95,17 @@ static const key_desc keys[] = {
      "pfc: XON threshold, below pfc_xoff (0: pfc_xoff / 2)"},
     {"pfc_storm", K_U64, F(pfc_storm), 0, 2e9, NULL,
      "pfc: a pause longer than this many cycles counts as a pause storm (0: off)"},
+    {"link_fault", K_FAULTS, F(lf), 0, 0, NULL,
+     "link faults (contract 18): none, or a list of S:P:D:U, the link of switch S port P "
+     "(to another switch) down from cycle D to cycle U (U 0: never up again)"},
+    {"link_fault_rate", K_DBL, F(link_fault_rate), 0, 1, NULL,
+     "random link faults: probability per switch-to-switch link and cycle that it goes "
+     "down (for link_down_cycles), drawn from the seed"},
+    {"link_down_cycles", K_U64, F(link_down_cycles), 1, 2e9, NULL,
+     "cycles a random link fault lasts"},
+    {"fm_delay", K_U64, F(fm_delay), 0, 2e9, NULL,
+     "link faults: cycles from a link going down or up to the fabric manager's new "
+     "forwarding tables (0: no fabric manager)"},
     {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
@@ -217,6 +228,8 @@ void netcfg_default(net_cfg *c) {
   c->flow_control = 0;
   c->pfc_xoff = c->pfc_xon = 0;
   c->pfc_storm = 100000;
+  c->link_down_cycles = 1000;
+  c->fm_delay = 1000;
   c->traffic = TRAFFIC_UNIFORM;
   c->hs_fraction = 0.25;
   c->hs_count = 1;
@@ -322,6 +335,9 @@ static int parse_table2_routing(net_cfg *c, const char *v) {
   c->delta = delta;
   return 0;
 }
+
+/* Link faults configured (§18.6). */
+static int netcfg_faulty(const net_cfg *c) { return c->lf_count || c->link_fault_rate > 0; }
 
 #define HS_COUNT_CONFLICT \
   "hs_nodes lists a different number of hot spots; set hs_nodes=auto first"
@@ -473,6 +489,41 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!mask) return bad(err, errlen, key, value, "empty list");
     c->adaptive_stages = mask;
+    return 0;
+  }
+  case K_FAULTS: { /* none | S:P:D:U[,S:P:D:U...] */
+    static const char *const form = "none, or S:P:D:U entries separated by commas";
+    if (!strcmp(value, "none")) {
+      c->lf_count = 0;
+      return 0;
+    }
+    unsigned cnt = 0;
+    const char *p = value;
+    while (*p) {
+      uint64_t f[4];
+      for (int j = 0; j < 4; j++) {
+        if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, form);
+        uint64_t x = 0;
+        while (isdigit((unsigned char)*p)) {
+          x = x * 10 + (uint64_t)(*p++ - '0');
+          if (x > 2000000000ull) return bad(err, errlen, key, value, "a number above 2e9");
+        }
+        f[j] = x;
+        if (j < 3 && *p++ != ':') return bad(err, errlen, key, value, form);
+      }
+      if (f[0] > 65535 || f[1] > 63) return bad(err, errlen, key, value, "switch above 65535 or port above 63");
+      if (f[3] && f[3] <= f[2]) return bad(err, errlen, key, value, "up cycle U not after down cycle D");
+      if (cnt == NETCFG_MAX_FAULTS) return bad(err, errlen, key, value, "more than 16 faults");
+      c->lf[cnt].sw = (unsigned)f[0];
+      c->lf[cnt].port = (unsigned)f[1];
+      c->lf[cnt].down = f[2];
+      c->lf[cnt].up = f[3];
+      cnt++;
+      if (*p == ',') p++;
+      else if (*p) return bad(err, errlen, key, value, form);
+    }
+    if (!cnt) return bad(err, errlen, key, value, "empty list");
+    c->lf_count = cnt;
     return 0;
   }
   case K_DIMS: { /* §16.4: checked now, kept as written */
@@ -749,6 +800,32 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     snprintf(err, errlen, "traffic: trace replay runs in one process (ranks = 1, got %u)", c->ranks);
     return -1;
   }
+  if (netcfg_faulty(c)) { /* §18.6 */
+    uint64_t min_down = (uint64_t)c->vcs * c->packet_flits; /* padding time, §18.3 */
+    for (unsigned i = 0; i < c->lf_count; i++)
+      if (c->lf[i].up && c->lf[i].up - c->lf[i].down < min_down) {
+        snprintf(err, errlen, "link_fault: %u:%u is down %llu cycles, less than vcs * packet_flits "
+                 "= %llu (the far input pads a cut packet while the link is down, §18.3)",
+                 c->lf[i].sw, c->lf[i].port, (unsigned long long)(c->lf[i].up - c->lf[i].down),
+                 (unsigned long long)min_down);
+        return -1;
+      }
+    if (c->link_fault_rate > 0 && c->link_down_cycles < min_down) {
+      snprintf(err, errlen, "link_down_cycles: %llu is less than vcs * packet_flits = %llu (§18.3)",
+               (unsigned long long)c->link_down_cycles, (unsigned long long)min_down);
+      return -1;
+    }
+    if (c->ranks > 1 || c->flow_control) {
+      snprintf(err, errlen, "%s: link faults run in one process with flow_control=credit",
+               c->lf_count ? "link_fault" : "link_fault_rate");
+      return -1;
+    }
+    if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) { /* the FM knows D-mod-K only */
+      snprintf(err, errlen, "%s: link faults need a fat tree (topology rlft or kary)",
+               c->lf_count ? "link_fault" : "link_fault_rate");
+      return -1;
+    }
+  }
   if (c->warmup + c->cycles > 2000000000ull) {
     snprintf(err, errlen, "cycles: warmup + cycles must be <= 2e9");
     return -1;
@@ -814,6 +891,19 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     if (json && n < len) snprintf(out + n, len - n, "\"");
     return;
   }
+  case K_FAULTS: {
+    if (!c->lf_count) {
+      snprintf(out, len, json ? "\"none\"" : "none");
+      return;
+    }
+    size_t n = (size_t)snprintf(out, len, json ? "\"" : "");
+    for (unsigned i = 0; i < c->lf_count && n < len; i++)
+      n += (size_t)snprintf(out + n, len - n, "%s%u:%u:%llu:%llu", i ? "," : "", c->lf[i].sw,
+                            c->lf[i].port, (unsigned long long)c->lf[i].down,
+                            (unsigned long long)c->lf[i].up);
+    if (json && n < len) snprintf(out + n, len - n, "\"");
+    return;
+  }
   case K_HSNODES: {
     if (!c->hs_nodes_given) {
       snprintf(out, len, json ? "\"auto\"" : "auto");
@@ -841,6 +931,26 @@ static int netcfg_pfc_key(const key_desc *k) {
          k->off == offsetof(net_cfg, pfc_xon) || k->off == offsetof(net_cfg, pfc_storm);
 }
 
+/* The §18.6 keys, left out of the echo of a run without link faults. */
+static int netcfg_fault_key(const key_desc *k) {
+  return k->off == offsetof(net_cfg, lf) || k->off == offsetof(net_cfg, link_fault_rate) ||
+         k->off == offsetof(net_cfg, link_down_cycles) || k->off == offsetof(net_cfg, fm_delay);
+}
+
+/* 1 if key k is left out of the echo of c: a §17.3 key of a credit run or a
+ * §18.6 key of a run without link faults, at its default value (a value
+ * set is echoed, so the echo always reloads to the same configuration). */
+static int netcfg_quiet_key(const net_cfg *c, const key_desc *k) {
+  if (!(netcfg_pfc_key(k) && !c->flow_control) && !(netcfg_fault_key(k) && !netcfg_faulty(c)))
+    return 0;
+  net_cfg d;
+  netcfg_default(&d);
+  char a[NETCFG_MAX_PATH + 64], b[NETCFG_MAX_PATH + 64];
+  fmt_value(c, k, a, sizeof a, 0);
+  fmt_value(&d, k, b, sizeof b, 0);
+  return !strcmp(a, b);
+}
+
 void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
   for (unsigned i = 0; i < NKEYS; i++) {
@@ -848,7 +958,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
     if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks) ||
         keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
-    if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue; /* §17.3: credit runs */
+    if (netcfg_quiet_key(c, &keys[i])) continue; /* §17.3 credit runs, §18.6 no faults */
     if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4: fat-trees */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
@@ -859,7 +969,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
 void netcfg_write(const net_cfg *c, FILE *f) {
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
-    if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue;
+    if (netcfg_quiet_key(c, &keys[i])) continue;
     if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4 */
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);

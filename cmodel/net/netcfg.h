@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { NETCFG_MAX_HOT = 64 };
+enum { NETCFG_MAX_HOT = 64, NETCFG_MAX_FAULTS = 16 };
 
 typedef enum {
   TRAFFIC_UNIFORM = 0,
@@ -49,6 +49,13 @@ typedef struct {
   unsigned flow_control; /* 0 credit, 1 pfc */
   unsigned pfc_xoff, pfc_xon; /* flits held or due; 0: automatic */
   uint64_t pfc_storm;    /* pauses longer than this (cycles) are storms; 0 off */
+  /* link faults (contract §18.6, cmodel/net/faults.h); the keys are echoed
+   * only when a fault is configured, so other runs print what they always did */
+  unsigned lf_count;     /* link_fault entries */
+  struct { unsigned sw, port; uint64_t down, up; } lf[NETCFG_MAX_FAULTS]; /* up 0: never */
+  double link_fault_rate; /* random faults: per switch-to-switch link and cycle */
+  uint64_t link_down_cycles; /* duration of a random fault */
+  uint64_t fm_delay;     /* cycles from a link change to the fabric manager's new tables (0: no FM) */
   /* traffic */
   unsigned traffic; /* traffic_kind */
   double hs_fraction;

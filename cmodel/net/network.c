@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../asw_switch.h"
+#include "faults.h"
 #include "cube_tables.h" /* §16.4 */
 #include "tables.h"
 #include "trace.h"
@@ -81,6 +82,8 @@ typedef struct { /* packet being received on one VC of a sink */
   uint32_t id, gen, inject, src;
   uint16_t flits;
   uint8_t hot;
+  uint8_t damaged; /* §18.6: 1 a padding flit arrived (cut by a link fault), 2 a wrong flit */
+  uint8_t len;     /* §18.6: the header's len */
 } sink_pkt;
 
 enum { ROLE_NONE = 0, ROLE_HOTSPOT = 1, ROLE_IHS = 2 };
@@ -242,6 +245,13 @@ struct net {
   trace_replay *rp;
   trace *rec;
   uint64_t trace_errors;     /* deliveries the replay did not expect */
+  /* link faults (§18.6, faults.h; NULL without link_fault / link_fault_rate) */
+  net_faults *faults;
+  uint32_t *fault_touch, fault_touch_n; /* [S] switches whose pins changed this cycle */
+  uint64_t pad_payload;      /* payload of a padding flit: PW ones */
+  uint64_t pkts_damaged, pkts_bad; /* arrived padded; arrived with a wrong flit */
+  uint64_t fault_fd, fault_pd, fault_pad; /* sums of the switches' §18.4 counters */
+  uint64_t fault_fd_seen, last_loss; /* flits discarded so far; 1 + last cycle one was */
 };
 
 /* A switch port whose peer switch another rank simulates (in n->peer). */
@@ -251,6 +261,7 @@ enum { NET_NH = 6 };
 
 /* traffic=trace and --trace-out (defined at the end of this file) */
 static int net_trace_setup(net *n, char *err, size_t errlen);
+static void fault_sum(const net *cn); /* §18.6 */
 static void net_trace_record(net *n, unsigned s, unsigned dest, uint32_t id);
 static uint32_t src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
                             unsigned sl, unsigned vc, unsigned len, int hot);
@@ -833,6 +844,21 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     net_free(n);
     return NULL;
   }
+  if (c->lf_count || c->link_fault_rate > 0) { /* §18.6 */
+    if (obs) {
+      snprintf(err, errlen, "link_fault: not with the RTL lockstep observer (tb/net)");
+      net_free(n);
+      return NULL;
+    }
+    n->faults = faults_new(c, n->t, n->total, err, errlen);
+    n->fault_touch = calloc(n->S, sizeof *n->fault_touch);
+    if (!n->faults || !n->fault_touch) {
+      if (n->faults) snprintf(err, errlen, "link_fault: out of memory");
+      net_free(n);
+      return NULL;
+    }
+    n->pad_payload = n->sw_cfg.payload_bits == 64 ? ~0ull : (1ull << n->sw_cfg.payload_bits) - 1;
+  }
   for (unsigned i = 0; i < n->N; i++) {
     node *nd = &n->nodes[i];
     if (n->is_hotspot[i] && c->hs_sink_rate >= 0) nd->sink_rate = c->hs_sink_rate;
@@ -846,6 +872,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
 
 void net_free(net *n) {
   if (!n) return;
+  faults_free(n->faults);
+  free(n->fault_touch);
   if (n->sw)
     for (unsigned s = 0; s < n->S; s++)
       if (n->sw[s]) asw_switch_free(n->sw[s]);
@@ -1016,10 +1044,23 @@ static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
     sp->hot = (uint8_t)(f->payload >> 63);
     sp->src = ASW_HDR_SRC(f->hdr);
     sp->flits = 0;
+    sp->damaged = 0;
+    sp->len = (uint8_t)ASW_HDR_LEN(f->hdr);
+  } else if (n->faults && f->payload == n->pad_payload) { /* §18.3 padding */
+    sp->damaged = 1;
   } else if (sp->flits == 1) {
     sp->inject = (uint32_t)f->payload;
+  } else if (n->faults && f->payload) { /* §18.6 checker: body flits carry 0 */
+    sp->damaged = 2;
   }
   sp->flits++;
+  if (n->faults && f->tail && (sp->damaged || sp->flits != sp->len)) {
+    if (sp->damaged == 1) n->pkts_damaged++; /* a cut packet, discarded by the sink */
+    else n->pkts_bad++;                      /* must never happen */
+    if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc, mt);
+    else n->sink_buf[(size_t)d * n->V + f->vc]++;
+    return;
+  }
   if (ws) {
     ws->accepted++;
     if (sp->hot) ws->acc_hot++; else ws->acc_cold++;
@@ -1728,10 +1769,18 @@ static int step_cycle(net *n, int generating, int measuring) {
   n->ws = wi < n->nwin ? &n->win[wi] : NULL;
   /* switches to step: those with pending work or inputs this cycle, in the
    * order carried over, then woken (each once) */
-  uint32_t *lists[2] = {n->carry, &n->wake[(size_t)slot * n->S]};
-  uint32_t counts[2] = {n->carry_n, n->wake_n[slot]};
+  uint32_t *lists[3] = {n->carry, &n->wake[(size_t)slot * n->S], n->fault_touch};
+  uint32_t counts[3] = {n->carry_n, n->wake_n[slot], 0};
+  if (n->faults) { /* §18.6: pins that change now; the fabric manager */
+    n->fault_touch_n = 0;
+    if (faults_cycle(n->faults, n->cycle, n->sw, n->fault_touch, &n->fault_touch_n)) {
+      catch_up_all(n, n->cycle);
+      faults_fm(n->faults, n->sw);
+    }
+    counts[2] = n->fault_touch_n;
+  }
   uint32_t nt = 0;
-  for (int li = 0; li < 2; li++)
+  for (int li = 0; li < 3; li++)
     for (uint32_t j = 0; j < counts[li]; j++) {
       unsigned s = lists[li][j];
       if (n->stepped_at[s] == n->cycle + 1) continue;
@@ -1803,6 +1852,10 @@ static int step_cycle(net *n, int generating, int measuring) {
     return -1;
   }
   if (moved) n->last_progress = n->cycle;
+  if (n->faults) { /* §18.6: the last cycle a flit was discarded */
+    fault_sum(n);
+    if (n->fault_fd != n->fault_fd_seen) n->fault_fd_seen = n->fault_fd, n->last_loss = n->cycle + 1;
+  }
   return 0;
 }
 
@@ -1912,11 +1965,39 @@ static int net_sync(net *n, int failed) {
   return 0;
 }
 
-/* Global figures: this rank's alone in one process, else the last sync's. */
+/* §18.6: the switches' link-fault counters summed: flits discarded on down
+ * links, packets discarded whole, padding flits. */
+static void fault_sum(const net *cn) {
+  net *n = (net *)cn; /* a copy of counters, not state of the run */
+  if (!n->faults) return;
+  n->fault_fd = n->fault_pd = n->fault_pad = 0;
+  for (unsigned s = 0; s < n->S; s++) {
+    uint32_t v[3];
+    asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED), &v[0]);
+    asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED), &v[1]);
+    asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), &v[2]);
+    n->fault_fd += v[0];
+    n->fault_pd += v[1];
+    n->fault_pad += v[2];
+  }
+}
+
+/* Global figures: this rank's alone in one process, else the last sync's.
+ * With link faults (§18.6) flits discarded on a down link are not in flight
+ * and padding flits were never injected; packets discarded whole or
+ * delivered damaged are not in flight. */
 static uint64_t g_inflight_flits(const net *n) {
+  if (n->faults) {
+    fault_sum(n);
+    return n->injected_flits + n->fault_pad - n->consumed_flits - n->fault_fd;
+  }
   return n->R > 1 ? n->g_injected - n->g_consumed : n->injected_flits - n->consumed_flits;
 }
 static int g_all_delivered(const net *n) {
+  if (n->faults)
+    return n->r.packets_delivered + n->pkts_damaged + n->pkts_bad + (fault_sum(n), n->fault_pd) ==
+               n->r.packets_generated &&
+           g_inflight_flits(n) == 0;
   if (n->R > 1) return n->g_delivered == n->g_generated && n->g_consumed == n->g_injected;
   return n->r.packets_delivered == n->r.packets_generated &&
          n->consumed_flits == n->injected_flits;
@@ -2164,6 +2245,10 @@ void net_get_results(const net *n, net_results *out) {
   out->latency_cold_mean = hist_mean(&n->h_cold);
   out->latency_cold_p99 = hist_pct(&n->h_cold, 0.99);
   out->in_flight = n->r.packets_generated - n->r.packets_delivered;
+  if (n->faults) { /* §18.6: lost packets are not in flight */
+    fault_sum(n);
+    out->in_flight -= n->pkts_damaged + n->pkts_bad + n->fault_pd;
+  }
   out->adaptive_measured = n->r.adaptive_decisions - n->adaptive_at_warmup;
   uint64_t re = 0, cs = 0;
   for (unsigned s = 0; s < n->S; s++)
@@ -2204,6 +2289,53 @@ void net_get_results(const net *n, net_results *out) {
         if (len > out->pause_max_cycles) out->pause_max_cycles = len;
         if (n->cfg.pfc_storm && len > n->cfg.pfc_storm) out->pause_storms++;
       }
+}
+
+/* §18.6: the "link_faults" object. Throughput per window (`window` cycles,
+ * delivered flits per node and cycle): the mean of the measured windows
+ * before the first link went down, the lowest window after it, and
+ * recovery_cycles, from that first down event to the end of the last window
+ * after it below 95 % of that mean (0: none); last_loss, the last cycle a
+ * flit was discarded (-1: none), and loss_cycles from the first down event
+ * to the end of it. */
+static void fault_json(const net *n, FILE *f) {
+  uint64_t downs, runs, entries, first, cnt[ASW_LCNT_NUM] = {0};
+  faults_stats(n->faults, &downs, &runs, &entries, &first);
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned k = 0; k < ASW_LCNT_NUM; k++) {
+      uint32_t v = 0;
+      asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(k), &v);
+      cnt[k] += v;
+    }
+  const uint64_t W = n->cfg.window, warm = n->cfg.warmup;
+  double base = 0, low = -1;
+  size_t nb = 0, last_low = SIZE_MAX;
+  for (size_t i = 0; i < n->nwin; i++)
+    if ((i + 1) * W <= first && i * W >= warm) base += (double)n->win[i].accepted, nb++;
+  if (nb) base /= (double)nb * (double)W * n->N;
+  for (size_t i = 0; i < n->nwin && first != UINT64_MAX; i++) {
+    if (i * W < first || (i + 1) * W > n->total) continue;
+    double x = (double)n->win[i].accepted / ((double)W * n->N);
+    if (low < 0 || x < low) low = x;
+    if (nb && x < 0.95 * base) last_low = i;
+  }
+  fprintf(f, "  \"link_faults\": {\"down_events\": %llu, \"flits_discarded\": %llu, "
+          "\"packets_discarded\": %llu, \"packets_cut\": %llu, \"flits_padded\": %llu, "
+          "\"packets_damaged\": %llu, \"packets_bad\": %llu, \"packets_lost\": %llu, "
+          "\"fm_runs\": %llu, \"fm_entries\": %llu, \"first_down\": %lld, "
+          "\"last_loss\": %lld, \"loss_cycles\": %llu, "
+          "\"throughput_before\": %.6f, \"throughput_min_after\": %.6f, "
+          "\"recovery_cycles\": %llu},\n",
+          (unsigned long long)downs, (unsigned long long)cnt[ASW_LCNT_FLITS_DISCARDED],
+          (unsigned long long)cnt[ASW_LCNT_PACKETS_DISCARDED],
+          (unsigned long long)cnt[ASW_LCNT_PACKETS_CUT], (unsigned long long)cnt[ASW_LCNT_FLITS_PADDED],
+          (unsigned long long)n->pkts_damaged, (unsigned long long)n->pkts_bad,
+          (unsigned long long)(n->pkts_damaged + cnt[ASW_LCNT_PACKETS_DISCARDED]),
+          (unsigned long long)runs, (unsigned long long)entries,
+          first == UINT64_MAX ? -1ll : (long long)first, (long long)n->last_loss - 1,
+          (unsigned long long)(n->last_loss && first != UINT64_MAX ? n->last_loss - first : 0),
+          base, low < 0 ? 0.0 : low,
+          (unsigned long long)(last_low == SIZE_MAX ? 0 : (last_low + 1) * W - first));
 }
 
 void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
@@ -2268,6 +2400,7 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
             "\"pause_max_cycles\": %llu, \"pause_storms\": %llu},\n",
             (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles,
             (unsigned long long)r.pause_storms);
+  if (n->faults) fault_json(n, f); /* §18.6 */
   /* link utilization per stage and direction over the whole run (switch
    * FLITS_OUT counters / cycles): shows where a network saturates */
   fprintf(f, "  \"link_utilization\": [");
@@ -2382,6 +2515,18 @@ void net_write_text(const net *n, FILE *f) {
     if (r.pause_storms)
       fprintf(f, "PFC: %llu pause storms (pauses longer than pfc_storm = %llu cycles)\n",
               (unsigned long long)r.pause_storms, (unsigned long long)n->cfg.pfc_storm);
+  }
+  if (n->faults) { /* §18.6 */
+    uint64_t downs, runs, entries, first;
+    faults_stats(n->faults, &downs, &runs, &entries, &first);
+    fault_sum(n);
+    fprintf(f, "link faults: %llu down events; packets lost %llu (%llu discarded on down links, "
+            "%llu cut and discarded by their sinks, %llu bad); fabric manager: %llu runs, %llu "
+            "entries; last loss %lld cycles after the first fault\n", (unsigned long long)downs,
+            (unsigned long long)(n->fault_pd + n->pkts_damaged), (unsigned long long)n->fault_pd,
+            (unsigned long long)n->pkts_damaged, (unsigned long long)n->pkts_bad,
+            (unsigned long long)runs, (unsigned long long)entries,
+            n->last_loss && first != UINT64_MAX ? (long long)(n->last_loss - first) : -1ll);
   }
 }
 

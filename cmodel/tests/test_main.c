@@ -75,7 +75,13 @@ const char *test_tmpdir = ".";
   X(test_bubble_ring_deadlock) \
   X(test_pfc_registers)                          \
   X(test_pfc_timeline)                           \
-  X(test_pfc_lossless_random)
+  X(test_pfc_lossless_random)                    \
+  X(test_omit_registers)                         \
+  X(test_omit_equivalence)                       \
+  X(test_link_registers)                         \
+  X(test_link_output_discard)                    \
+  X(test_link_input_padding)                     \
+  X(test_link_routing)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)

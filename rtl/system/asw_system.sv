@@ -14,6 +14,7 @@ module asw_system #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
+  parameter int unsigned OMIT = 0,       // hardware left out (§1): bit 0 bubble, bit 1 PFC
   parameter int unsigned DIV = 104,      // UART clocks per bit (clock / baud rate)
   parameter int unsigned TIMEOUT = 1000, // truncated-frame timeout in bit times
   parameter int unsigned CNTW = 32,      // width of the end nodes' and histogram counters
@@ -396,7 +397,7 @@ module asw_system #(
 
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
   ) u_switch (
     .clk_i,
     .rst_ni,

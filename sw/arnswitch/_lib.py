@@ -13,7 +13,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 class AswConfig(ctypes.Structure):
     _fields_ = [(n, ctypes.c_uint) for n in (
         "ports", "vcs", "buf_flits", "max_packet", "payload_bits", "dest_bits",
-        "table_entries", "voq", "iters", "arn_entries")]
+        "table_entries", "voq", "iters", "arn_entries", "omit")]
 
 
 class AswFlit(ctypes.Structure):

@@ -8,6 +8,7 @@ module icebreaker_top #(
   parameter int unsigned LMAX = 4, parameter int unsigned PW = 8, parameter int unsigned DW = 4,
   parameter int unsigned TABLE = 16, parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1, parameter int unsigned AE = 0,
+  parameter int unsigned OMIT = 0,  // hardware left out (contract §1)
   parameter int unsigned DIV = 104,       // 12 MHz / 115 200 baud
   parameter int unsigned CNTW = 32,
   parameter int unsigned CLK_KHZ = 12000
@@ -29,7 +30,7 @@ module icebreaker_top #(
   logic [3:0] led;
   asw_system #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .DIV(DIV), .CNTW(CNTW), .CLK_KHZ(CLK_KHZ), .BLINK(22)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT), .DIV(DIV), .CNTW(CNTW), .CLK_KHZ(CLK_KHZ), .BLINK(22)
   ) u_sys (
     .clk_i(CLK), .rst_ni(por_q == 8'hFF), .uart_rx_i(RX), .uart_tx_o(TX), .led_o(led)
   );

@@ -1,14 +1,13 @@
 """cocotb test of rtl/axi/asw_axis_switch.sv (toplevel tb/axi/tb_axis_switch.sv) against the
 C golden model through the Python binding (sw/arnswitch).
 
-A bus-functional model (class Bfm: one task steps every AXI4-Stream source and sink and
-the AXI4-Lite master once per clock edge) drives every slave with random packets
-(random VC, SL, length, destination, payload; random pauses) and every master with
-random backpressure, and programs and reads the registers over AXI4-Lite.
-cocotbext-axi 0.1.24 is not used: under cocotb 1.9.2 / 1.8.1 with Verilator 5.006
-(Debian's) its driver tasks stop being resumed after their first clock edges (seen
-here: tvalid never rises), so the test carries its own small BFM. The same packets go through the C
-model (arnswitch.Switch, programmed with the same register writes, driven with credits).
+The bus side is cocotbext-axi: an AxiStreamSource on every slave with random packets
+(random VC, SL, length, destination, payload) and random pauses, an AxiStreamSink on
+every master with random backpressure, an AxiLiteMaster that programs and reads the
+registers. The simulator is Icarus, running the Yosys netlist of the toplevel
+(rtl/axi/README.md: cocotbext-axi's models hang under Verilator 5.006). The same packets
+go through the C model (arnswitch.Switch, programmed with the same register writes,
+driven with credits).
 Checked:
 - losslessness: every packet sent leaves, once, whole;
 - routing and headers against the model: each packet leaves on the model's output port
@@ -20,15 +19,19 @@ Checked:
 - a packet longer than LMAX and one on a VC >= V are dropped (rx_drop) and the
   traffic after them is intact.
 Seed: ASW_AXI_SEED (default 1); packets per input: ASW_AXI_PACKETS (default 40);
+parameters: ASW_AXI_PARAMS (the netlist has none left; `make axi-sim` sets it);
 ASW_AXI_PLANT=1 programs the model with one different FWD entry (a planted bug).
 """
+import logging
 import os
 import random
 import sys
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge, Timer
+from cocotb.triggers import ClockCycles, RisingEdge, Timer
+from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame,
+                           AxiStreamSink, AxiStreamSource)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sw"))
 import arnswitch as asw  # noqa: E402
@@ -39,9 +42,20 @@ PACKETS = int(os.environ.get("ASW_AXI_PACKETS", "40"))
 PLANT = os.environ.get("ASW_AXI_PLANT") == "1"
 
 
+PARAM_NAMES = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS")
+
+
 def params(dut):
-    return {k: int(getattr(dut, k).value) for k in
-            ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS")}
+    """The toplevel's parameters: from ASW_AXI_PARAMS ("P=4 V=2 ...", every name) when
+    set (the Icarus run simulates a flattened netlist, which has no parameters left),
+    else read from the toplevel."""
+    env = os.environ.get("ASW_AXI_PARAMS")
+    if env is None:
+        return {k: int(getattr(dut, k).value) for k in PARAM_NAMES}
+    p = dict((k, int(v)) for k, v in (kv.split("=") for kv in env.split()))
+    missing = [k for k in PARAM_NAMES if k not in p]
+    assert not missing, "ASW_AXI_PARAMS lacks %s" % ", ".join(missing)
+    return p
 
 
 def model_config(p):
@@ -69,125 +83,72 @@ class Packet:
 OKAY, SLVERR = 0, 2
 
 
+def pauses(rng, prob):
+    """cocotbext-axi pause generator: pause (valid or ready low) with probability prob."""
+    while True:
+        yield rng.random() < prob
+
+
 class Bfm:
-    """AXI4-Stream sources and sinks of every port and the AXI4-Lite master, stepped by
-    one task at every rising clock edge: handshakes are sampled there (values before
-    the edge), then the next cycle's signals are driven. Random pauses (valid low,
-    ready low) with probability `pause`."""
+    """The test's bus side, all cocotbext-axi: one AxiStreamSource per slave port and one
+    AxiStreamSink per master port (one beat = one flit: byte_lanes=1, so a frame's tdata
+    is the list of the packet's payloads), both with random pauses, and an AxiLiteMaster
+    on s_axil. rx_drop pulses are counted by a task of its own."""
 
     def __init__(self, dut, P, rng, pause):
-        self.dut, self.P, self.rng, self.pause = dut, P, rng, pause
-        self.s = [dict(valid=getattr(dut, "s%d_axis_tvalid" % i),
-                       ready=getattr(dut, "s%d_axis_tready" % i),
-                       data=getattr(dut, "s%d_axis_tdata" % i),
-                       last=getattr(dut, "s%d_axis_tlast" % i),
-                       dest=getattr(dut, "s%d_axis_tdest" % i),
-                       user=getattr(dut, "s%d_axis_tuser" % i)) for i in range(P)]
-        self.m = [dict(valid=getattr(dut, "m%d_axis_tvalid" % i),
-                       ready=getattr(dut, "m%d_axis_tready" % i),
-                       data=getattr(dut, "m%d_axis_tdata" % i),
-                       last=getattr(dut, "m%d_axis_tlast" % i),
-                       dest=getattr(dut, "m%d_axis_tdest" % i),
-                       user=getattr(dut, "m%d_axis_tuser" % i)) for i in range(P)]
-        self.txq = [[] for _ in range(P)]     # beats still to send per slave port
-        self.cur = [None] * P                 # beat on the bus
-        self.rx = [[] for _ in range(P)]      # packets received per master port
-        self.part = [[] for _ in range(P)]
-        self.axil_cmd = None                  # ("w", addr, data, strb) or ("r", addr)
-        self.axil_phase = 0
-        self.axil_result = None
-        self.drops = [0] * P
+        self.dut, self.P = dut, P
+        self.src, self.sink = [], []
+        for n in ["s%d_axis" % i for i in range(P)] + ["m%d_axis" % i for i in range(P)] + [
+                "s_axil"]:  # no listing of the bus signals, no line per frame
+            logging.getLogger("cocotb.%s.%s" % (dut._name, n)).setLevel(logging.WARNING)
         for i in range(P):
-            self.s[i]["valid"].value = 0
-            self.m[i]["ready"].value = 0
-        for n in ("awvalid", "wvalid", "bready", "arvalid", "rready"):
-            getattr(dut, "s_axil_" + n).value = 0
+            s = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s%d_axis" % i), dut.clk,
+                                dut.rst_n, reset_active_level=False, byte_lanes=1)
+            s.set_pause_generator(pauses(random.Random(rng.random()), pause))
+            m = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m%d_axis" % i), dut.clk,
+                              dut.rst_n, reset_active_level=False, byte_lanes=1)
+            m.set_pause_generator(pauses(random.Random(rng.random()), pause))
+            self.src.append(s)
+            self.sink.append(m)
+        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst_n,
+                                  reset_active_level=False)
+        self.drops = [0] * P
+        self.rx = [[] for _ in range(P)]      # packets received per master port
 
-    def send(self, pk):
-        self.txq[pk.port].extend(pk.beats())
-
-    def busy(self):
-        return any(self.txq) or any(c is not None for c in self.cur)
-
-    async def run(self):
-        d = self.dut
+    async def count_drops(self):
         while True:
-            await RisingEdge(d.clk)
-            v = int(d.rx_drop.value)
+            await RisingEdge(self.dut.clk)
+            v = int(self.dut.rx_drop.value)
             for i in range(self.P):
                 self.drops[i] += v >> i & 1
-            for i in range(self.P):
-                s, m = self.s[i], self.m[i]
-                if self.cur[i] is not None and int(s["ready"].value):
-                    self.cur[i] = None
-                if int(m["valid"].value) and int(m["ready"].value):
-                    self.part[i].append((int(m["data"].value), int(m["dest"].value),
-                                         int(m["user"].value)))
-                    if int(m["last"].value):
-                        self.rx[i].append(self.part[i])
-                        self.part[i] = []
-                if self.cur[i] is None and self.txq[i] and self.rng.random() >= self.pause:
-                    self.cur[i] = self.txq[i].pop(0)
-                if self.cur[i] is not None:
-                    data, last, dest, user = self.cur[i]
-                    s["data"].value, s["last"].value = data, last
-                    s["dest"].value, s["user"].value = dest, user
-                    s["valid"].value = 1
-                else:
-                    s["valid"].value = 0
-                m["ready"].value = int(self.rng.random() >= self.pause)
-            self._axil_step()
 
-    def _axil_step(self):
-        d, c = self.dut, self.axil_cmd
-        if c is None:
-            return
-        if self.axil_phase == 0:          # present the address (and data)
-            if c[0] == "w":
-                d.s_axil_awaddr.value, d.s_axil_wdata.value, d.s_axil_wstrb.value = c[1], c[2], c[3]
-                d.s_axil_awvalid.value = d.s_axil_wvalid.value = 1
-            else:
-                d.s_axil_araddr.value = c[1]
-                d.s_axil_arvalid.value = 1
-            self.axil_phase = 1
-        elif self.axil_phase == 1:        # address accepted?
-            if c[0] == "w" and int(d.s_axil_awready.value):
-                d.s_axil_awvalid.value = d.s_axil_wvalid.value = 0
-                d.s_axil_bready.value = 1
-                self.axil_phase = 2
-            elif c[0] == "r" and int(d.s_axil_arready.value):
-                d.s_axil_arvalid.value = 0
-                d.s_axil_rready.value = 1
-                self.axil_phase = 2
-        elif self.axil_phase == 2:        # response
-            if c[0] == "w" and int(d.s_axil_bvalid.value):
-                d.s_axil_bready.value = 0
-                self.axil_result = int(d.s_axil_bresp.value)
-                self.axil_cmd, self.axil_phase = None, 0
-            elif c[0] == "r" and int(d.s_axil_rvalid.value):
-                d.s_axil_rready.value = 0
-                self.axil_result = (int(d.s_axil_rresp.value), int(d.s_axil_rdata.value))
-                self.axil_cmd, self.axil_phase = None, 0
+    def send(self, pk):
+        self.src[pk.port].send_nowait(AxiStreamFrame(tdata=list(pk.payload), tdest=pk.dest,
+                                                     tuser=(pk.hdr() >> 16) << 3 | pk.vc))
 
-    async def _axil(self, cmd):
-        self.axil_cmd, self.axil_result = cmd, None
-        for _ in range(1000):
-            await Timer(10, units="ns")
-            if self.axil_cmd is None:
-                return self.axil_result
-        raise AssertionError("AXI4-Lite %s got no response" % (cmd,))
+    def poll(self):
+        """Frames the sinks have received since the last call, as beat lists
+        [(tdata, tdest, tuser)] per master port."""
+        for i in range(self.P):
+            while not self.sink[i].empty():
+                f = self.sink[i].recv_nowait(compact=False)
+                self.rx[i].append(list(zip(f.tdata, f.tdest, f.tuser)))
 
     async def write(self, addr, value, strb=0xF):
-        """Register word address addr (byte address 4*addr); returns BRESP."""
-        return await self._axil(("w", addr * 4, value, strb))
+        """Register word address addr (byte address 4*addr); returns BRESP. strb 0x3
+        writes the low two bytes only (WSTRB 4'b0011)."""
+        n = 4 if strb == 0xF else 2
+        assert strb in (0xF, 0x3)
+        r = await self.axil.write(addr * 4, (value & (1 << 8 * n) - 1).to_bytes(n, "little"))
+        return int(r.resp)
 
     async def read(self, addr):
-        resp, data = await self._axil(("r", addr * 4))
-        assert resp == OKAY, "read 0x%x: RRESP %d" % (addr, resp)
-        return data
+        r = await self.axil.read(addr * 4, 4)
+        assert int(r.resp) == OKAY, "read 0x%x: RRESP %d" % (addr, int(r.resp))
+        return int.from_bytes(r.data, "little")
 
     async def cycles(self, n):
-        await Timer(10 * n, units="ns")
+        await ClockCycles(self.dut.clk, n)
 
 
 def run_model(p, writes, packets):
@@ -261,7 +222,7 @@ async def axis_switch_vs_model(dut):
     dut.rst_n.value = 0
     await Timer(40, units="ns")
     dut.rst_n.value = 1
-    cocotb.start_soon(bfm.run())
+    cocotb.start_soon(bfm.count_drops())
     await bfm.cycles(2)
 
     ref = asw.Switch(model_config(p))
@@ -295,6 +256,7 @@ async def axis_switch_vs_model(dut):
     taken = [0] * P
 
     def collect():
+        bfm.poll()
         for o in range(P):
             for beats in bfm.rx[o][taken[o]:]:
                 taken[o] += 1

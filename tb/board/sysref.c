@@ -344,7 +344,7 @@ static int run_test(const sysconf *g, asw_switch *sw, const test_cfg *t) {
 
 int main(int argc, char **argv) {
   if (argc < 12) return bad_arg("usage: sysref P V BUF LMAX PW DW TABLE VOQ ITERS AE CNTW "
-                                "[--table FILE] --test \"k=v ...\" ...");
+                                "[--omit N] [--table FILE] --test \"k=v ...\" ...");
   unsigned v[11];
   for (int i = 0; i < 11; i++) {
     char *end;
@@ -358,6 +358,14 @@ int main(int argc, char **argv) {
                    .payload_bits = v[4], .dest_bits = v[5], .table_entries = v[6], .voq = v[7],
                    .iters = v[8], .arn_entries = v[9]};
   conf.cntw = v[10];
+  int first = 12; /* optional --omit N (contract §1 OMIT) right after CNTW */
+  if (argc > 13 && !strcmp(argv[12], "--omit")) {
+    char *end;
+    unsigned long x = strtoul(argv[13], &end, 0);
+    if (!*argv[13] || *end || x > 65536) return bad_arg("bad --omit number");
+    conf.c.omit = (unsigned)x;
+    first = 14;
+  }
   if (g->c.ports > MAXP || (g->c.vcs & (g->c.vcs - 1)) || g->c.payload_bits < 8 || g->c.payload_bits % 8 ||
       g->cntw < 8 || g->cntw > 32)
     return bad_arg("the board system needs P <= 32, V a power of two, PW a multiple of 8, "
@@ -369,7 +377,7 @@ int main(int argc, char **argv) {
   for (unsigned d = 0; d < g->c.ports && d < g->c.table_entries; d++)
     asw_reg_write(sw, ASW_REG_FWD(d), 0x80000000u | d);
   int rc = 0, ntests = 0;
-  for (int i = 12; i < argc && rc == 0; i++) {
+  for (int i = first; i < argc && rc == 0; i++) {
     if (!strcmp(argv[i], "--table") && i + 1 < argc) {
       if (asw_table_load(sw, argv[++i], err, sizeof err) != ASW_OK) {
         fprintf(stderr, "sysref: %s\n", err);

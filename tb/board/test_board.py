@@ -17,9 +17,9 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  5. a refused table line and a bad option are reported with exit status 2;
  6. rtl/system is lint-clean (verilator -Wall, three configurations) and Yosys read_slang
     elaborates it;
- 7. the iCEBreaker's smaller system (its switch configuration and counter width from
-    synth/board.py) runs one traffic test through the host tool with the same counters as
-    the reference.
+ 7. the iCEBreaker's smaller system (its switch configuration, OMIT=3 included, and
+    counter width from synth/board.py) reports its OMIT through the host tool's info and
+    runs one traffic test through it with the same counters as the reference.
 
   test_board.py [test] | sim [--port N] [--connections N] [--max-seconds S]
 """
@@ -39,7 +39,8 @@ sys.path.insert(0, os.path.join(ROOT, "synth"))
 import asw_board  # noqa: E402
 import board  # noqa: E402  (synth/board.py: the boards' configurations)
 
-# The simulated configuration: the HX8K breakout's switch, a UART of 8 clocks per bit.
+# The simulated configuration: the HX8K breakout's switch parameters with every block
+# (OMIT=0; the board itself leaves PFC out), a UART of 8 clocks per bit.
 CFG = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
 SIM = dict(DIV=8, TIMEOUT=40, CNTW=32, CLK_KHZ=12000, AUTOSTART=0, BLINK=10)
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
@@ -56,7 +57,8 @@ def newest(paths):
 
 
 def build_sim(cfg, sim):
-    tag = "-".join(f"{k}{cfg[k]}" for k in PARAMS) + f"-d{sim['DIV']}-c{sim['CNTW']}"
+    tag = "-".join(f"{k}{cfg[k]}" for k in PARAMS) + f"-d{sim['DIV']}-c{sim['CNTW']}" + \
+        (f"-omit{cfg['OMIT']}" if cfg.get("OMIT") else "")
     d = os.path.join(BUILD, "sim-" + tag)
     exe = os.path.join(d, "board_sim")
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
@@ -133,6 +135,7 @@ def tool(url, *args):
 
 def ref(exe, cfg, tests, table=None, cntw=SIM["CNTW"]):
     args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(cntw)]
+    args += ["--omit", str(cfg["OMIT"])] if cfg.get("OMIT") else []
     if table:
         args += ["--table", table]
     for t in tests:
@@ -160,7 +163,7 @@ def lint(r):
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
     for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16",
                 "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24",
-                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24"):
+                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24 -GOMIT=3"):
         p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
                            cfg.split() + srcs, capture_output=True, text=True)
         r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
@@ -354,10 +357,14 @@ def icebreaker(r, refexe):
     """The iCEBreaker's system (synth/board.py: its switch configuration and counter width)
     simulated too: one traffic test through the host tool against the reference."""
     b = board.BOARDS["icebreaker"]
-    cfg = {k: b["cfg"][k] for k in PARAMS}
+    cfg = {k: b["cfg"][k] for k in PARAMS + ("OMIT",) if k in b["cfg"]}
     cntw = b.get("cntw", 32)
     exe = build_sim(cfg, dict(SIM, CNTW=cntw))
-    sim = Sim(exe, connections=1)
+    sim = Sim(exe, connections=2)
+    rc, out, err = tool(sim.url, "info")
+    omit = cfg.get("OMIT", 0)
+    r.check(rc == 0 and f" OMIT={omit}," in out, f"host tool 'info' reads the iCEBreaker switch's "
+            f"OMIT={omit} (PARAM2)", out + err)
     js = os.path.join(BUILD, "icebreaker.json")
     lmax = cfg["LMAX"]
     rc, out, err = tool(sim.url, "run", "--seed", "5", "--pattern", "hotspot", "--target", "1",
@@ -367,7 +374,7 @@ def icebreaker(r, refexe):
                                   randlen=1, load=256, sink=256, cycles=3000, mask=3,
                                   hshift=1)], cntw=cntw)[0]
     d = compare(got, want) if got else ["no result: " + (out + err)[-300:]]
-    conf = " ".join(f"{k}={cfg[k]}" for k in PARAMS) + f" CNTW={cntw}"
+    conf = " ".join(f"{k}={v}" for k, v in cfg.items()) + f" CNTW={cntw}"
     r.check(not d and "result: PASS" in out,
             f"iCEBreaker system ({conf}): counters equal the C model's ({want['cycles']} "
             f"cycles, {sum(p['rx_pkts'] for p in want['ports'])} packets)", "; ".join(d[:6]))

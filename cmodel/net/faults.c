@@ -1,0 +1,246 @@
+/* faults.c — see faults.h. */
+#include "faults.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+enum { EV_TX = 0, EV_RX = 1 };
+
+typedef struct {
+  uint64_t cycle;
+  uint32_t seq;    /* order of creation: ties keep it (deterministic) */
+  uint32_t sw;
+  uint8_t port, rx, down; /* rx: the receiver pin; down: 1 goes down, 0 up */
+  uint8_t first;          /* TX pin of the fault's first end: one per change of the link */
+} fault_ev;
+
+struct net_faults {
+  const topo *t;
+  unsigned S, P, N;
+  uint64_t fm_delay;
+  fault_ev *ev;
+  size_t nev, cap, next;
+  uint64_t *fm_at; /* cycles the fabric manager runs, sorted */
+  size_t nfm, fm_next;
+  uint16_t *tx_down, *rx_down; /* [S*P] faults holding each pin down */
+  uint64_t *up, *rx_up;        /* [S] the pins */
+  uint32_t *dist, *queue;      /* [S] BFS scratch */
+  uint64_t downs, fm_runs, fm_entries, first_down;
+};
+
+static int push(net_faults *f, uint64_t cycle, unsigned s, unsigned p, int rx, int down,
+                int first) {
+  if (f->nev == f->cap) {
+    size_t cap = f->cap ? 2 * f->cap : 64;
+    fault_ev *e = realloc(f->ev, cap * sizeof *e);
+    if (!e) return -1;
+    f->ev = e;
+    f->cap = cap;
+  }
+  f->ev[f->nev] = (fault_ev){cycle, (uint32_t)f->nev, s, (uint8_t)p, (uint8_t)rx, (uint8_t)down,
+                             (uint8_t)first};
+  f->nev++;
+  return 0;
+}
+
+/* One fault of the link (s, p) <-> its peer: the pins of both ends. */
+static int add_fault(net_faults *f, unsigned s, unsigned p, uint64_t down, uint64_t up,
+                     unsigned lat) {
+  topo_peer pe = topo_port_peer(f->t, s, p);
+  unsigned end[2][2] = {{s, p}, {pe.id, pe.port}};
+  for (int k = 0; k < 2; k++) {
+    if (push(f, down, end[k][0], end[k][1], EV_TX, 1, k == 0) ||
+        push(f, down + lat + 1, end[k][0], end[k][1], EV_RX, 1, 0))
+      return -1;
+    if (up && (push(f, up, end[k][0], end[k][1], EV_TX, 0, k == 0) ||
+               push(f, up + lat + 1, end[k][0], end[k][1], EV_RX, 0, 0)))
+      return -1;
+  }
+  return 0;
+}
+
+static int ev_cmp(const void *a, const void *b) {
+  const fault_ev *x = a, *y = b;
+  if (x->cycle != y->cycle) return x->cycle < y->cycle ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+static int u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+net_faults *faults_new(const net_cfg *c, const topo *t, uint64_t total, char *err,
+                       size_t errlen) {
+  net_faults *f = calloc(1, sizeof *f);
+  if (!f) goto oom;
+  f->t = t;
+  f->S = topo_switches(t);
+  f->P = topo_ports(t);
+  f->N = topo_nodes(t);
+  f->fm_delay = c->fm_delay;
+  f->first_down = UINT64_MAX;
+  const unsigned lat = c->link_latency;
+  for (unsigned i = 0; i < c->lf_count; i++) {
+    unsigned s = c->lf[i].sw, p = c->lf[i].port;
+    if (s >= f->S || p >= f->P || topo_port_peer(t, s, p).kind != PEER_SWITCH) {
+      snprintf(err, errlen, "link_fault: %u:%u is not a switch port linked to another switch "
+               "(%u switches of %u ports)", s, p, f->S, f->P);
+      faults_free(f);
+      return NULL;
+    }
+    if (add_fault(f, s, p, c->lf[i].down, c->lf[i].up, lat)) goto oom;
+  }
+  if (c->link_fault_rate > 0) { /* every switch-to-switch link once, from its lower (s, p) end */
+    uint64_t rng = c->seed ^ 0x5DEECE66D1F2B3C4ull;
+    const double lq = log1p(-c->link_fault_rate);
+    for (unsigned s = 0; s < f->S; s++)
+      for (unsigned p = 0; p < f->P; p++) {
+        topo_peer pe = topo_port_peer(t, s, p);
+        if (pe.kind != PEER_SWITCH || pe.id < s || (pe.id == s && pe.port < p)) continue;
+        uint64_t at = 0;
+        for (;;) {
+          double u = ((double)(splitmix(&rng) >> 11) + 1.0) * 0x1.0p-53; /* (0, 1] */
+          double gap = c->link_fault_rate >= 1 ? 0 : floor(log(u) / lq);
+          if (gap >= (double)(total - at)) break;
+          uint64_t down = at + (uint64_t)gap;
+          if (add_fault(f, s, p, down, down + c->link_down_cycles, lat)) goto oom;
+          at = down + c->link_down_cycles + 1;
+          if (at >= total) break;
+        }
+      }
+  }
+  qsort(f->ev, f->nev, sizeof *f->ev, ev_cmp);
+  if (f->fm_delay) {
+    f->fm_at = malloc((f->nev ? f->nev : 1) * sizeof *f->fm_at);
+    if (!f->fm_at) goto oom;
+    for (size_t i = 0; i < f->nev; i++)
+      if (f->ev[i].first) f->fm_at[f->nfm++] = f->ev[i].cycle + f->fm_delay; /* once a change */
+    qsort(f->fm_at, f->nfm, sizeof *f->fm_at, u64_cmp);
+  }
+  f->tx_down = calloc((size_t)f->S * f->P, sizeof *f->tx_down);
+  f->rx_down = calloc((size_t)f->S * f->P, sizeof *f->rx_down);
+  f->up = malloc(f->S * sizeof *f->up);
+  f->rx_up = malloc(f->S * sizeof *f->rx_up);
+  f->dist = malloc(f->S * sizeof *f->dist);
+  f->queue = malloc(f->S * sizeof *f->queue);
+  if (!f->tx_down || !f->rx_down || !f->up || !f->rx_up || !f->dist || !f->queue) goto oom;
+  const uint64_t all = f->P == 64 ? ~0ull : (1ull << f->P) - 1;
+  for (unsigned s = 0; s < f->S; s++) f->up[s] = f->rx_up[s] = all;
+  return f;
+oom:
+  snprintf(err, errlen, "link_fault: out of memory for the fault schedule");
+  faults_free(f);
+  return NULL;
+}
+
+void faults_free(net_faults *f) {
+  if (!f) return;
+  free(f->ev);
+  free(f->fm_at);
+  free(f->tx_down);
+  free(f->rx_down);
+  free(f->up);
+  free(f->rx_up);
+  free(f->dist);
+  free(f->queue);
+  free(f);
+}
+
+int faults_cycle(net_faults *f, uint64_t cycle, asw_switch *const *sw, uint32_t *touched,
+                 uint32_t *ntouched) {
+  size_t first = f->next;
+  while (f->next < f->nev && f->ev[f->next].cycle == cycle) {
+    const fault_ev *e = &f->ev[f->next++];
+    size_t k = (size_t)e->sw * f->P + e->port;
+    uint16_t *cnt = e->rx ? &f->rx_down[k] : &f->tx_down[k];
+    uint64_t *pins = e->rx ? &f->rx_up[e->sw] : &f->up[e->sw];
+    if (e->down) {
+      if (e->first) { /* the link's first end: one event per fault */
+        f->downs++;
+        if (f->first_down == UINT64_MAX) f->first_down = cycle;
+      }
+      ++*cnt;
+    } else {
+      --*cnt;
+    }
+    if (*cnt) *pins &= ~(1ull << e->port);
+    else *pins |= 1ull << e->port;
+  }
+  for (size_t i = first; i < f->next; i++) { /* each switch once, in event order */
+    unsigned s = f->ev[i].sw;
+    int seen = 0;
+    for (size_t j = first; j < i; j++) seen |= f->ev[j].sw == s;
+    if (seen) continue;
+    asw_switch_set_link_up(sw[s], f->up[s], f->rx_up[s]); /* masks < P: cannot fail */
+    touched[(*ntouched)++] = s;
+  }
+  int fm = 0;
+  while (f->fm_next < f->nfm && f->fm_at[f->fm_next] == cycle) {
+    f->fm_next++;
+    fm = 1;
+  }
+  return fm;
+}
+
+/* The link (s, p) carries flits now (both directions fail together). */
+static int link_ok(const net_faults *f, unsigned s, unsigned p) {
+  return topo_port_peer(f->t, s, p).kind == PEER_SWITCH && (f->up[s] >> p & 1u);
+}
+
+uint64_t faults_fm(net_faults *f, asw_switch *const *sw) {
+  const topo *t = f->t;
+  uint64_t written = 0;
+  f->fm_runs++;
+  for (unsigned d = 0; d < f->N; d++) {
+    unsigned leaf = topo_node_switch(t, d);
+    for (unsigned s = 0; s < f->S; s++) f->dist[s] = UINT32_MAX;
+    unsigned qh = 0, qt = 0;
+    f->dist[leaf] = 0;
+    f->queue[qt++] = leaf;
+    while (qh < qt) { /* BFS over the links up now */
+      unsigned s = f->queue[qh++];
+      for (unsigned p = 0; p < f->P; p++) {
+        if (!link_ok(f, s, p)) continue;
+        unsigned x = topo_port_peer(t, s, p).id;
+        if (f->dist[x] == UINT32_MAX) {
+          f->dist[x] = f->dist[s] + 1;
+          f->queue[qt++] = x;
+        }
+      }
+    }
+    for (unsigned s = 0; s < f->S; s++) {
+      if (s == leaf || f->dist[s] == UINT32_MAX) continue; /* unreachable: left as is */
+      uint32_t orig = tables_fwd_entry(t, s, d), cur;
+      unsigned want = orig & 0x3Fu;
+      if (!link_ok(f, s, want) || f->dist[topo_port_peer(t, s, want).id] + 1 != f->dist[s]) {
+        unsigned ok[64], k = 0; /* the ports on a shortest path; d mod k spreads them */
+        for (unsigned p = 0; p < f->P; p++)
+          if (link_ok(f, s, p) && f->dist[topo_port_peer(t, s, p).id] + 1 == f->dist[s]) ok[k++] = p;
+        want = ok[d % k]; /* k >= 1: dist[s] is finite */
+      }
+      if (asw_reg_read(sw[s], ASW_REG_FWD(d), &cur) != ASW_OK) continue;
+      uint32_t e = (cur & ~0x3Fu) | want;
+      if (e != cur && asw_reg_write(sw[s], ASW_REG_FWD(d), e) == ASW_OK) written++;
+    }
+  }
+  f->fm_entries += written;
+  return written;
+}
+
+void faults_stats(const net_faults *f, uint64_t *downs, uint64_t *fm_runs,
+                  uint64_t *fm_entries, uint64_t *first_down) {
+  *downs = f ? f->downs : 0;
+  *fm_runs = f ? f->fm_runs : 0;
+  *fm_entries = f ? f->fm_entries : 0;
+  *first_down = f ? f->first_down : UINT64_MAX;
+}

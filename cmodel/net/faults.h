@@ -1,0 +1,49 @@
+/* faults.h — link faults in the network simulator (contract §18.6): the
+ * schedule of link_fault / link_fault_rate, the link-state pins it drives on
+ * both ends of each link (link_up on a transmitter as the link is,
+ * link_rx_up on the receiver link_latency + 1 cycles later, so no flit is
+ * ever in flight on a link that is down), and the fabric manager that
+ * rewrites the deterministic routes fm_delay cycles after a link changes.
+ *
+ * One process only (netcfg_check refuses ranks > 1 and flow_control=pfc).
+ */
+#ifndef NET_FAULTS_H
+#define NET_FAULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../asw_switch.h"
+#include "netcfg.h"
+#include "topo.h"
+
+typedef struct net_faults net_faults;
+
+/* The schedule for c on t: the listed faults (each must name a port linked
+ * to another switch) and, with link_fault_rate > 0, random faults drawn from
+ * c->seed on every switch-to-switch link during the first `total` cycles.
+ * Returns NULL with a message naming the key in err. */
+net_faults *faults_new(const net_cfg *c, const topo *t, uint64_t total, char *err,
+                       size_t errlen);
+void faults_free(net_faults *f);
+
+/* Cycle `cycle` starts: sets the pins that change in it
+ * (asw_switch_set_link_up) and appends those switches to touched (they must
+ * be stepped this cycle). Returns 1 if the fabric manager runs in this cycle
+ * (before the switches step). */
+int faults_cycle(net_faults *f, uint64_t cycle, asw_switch *const *sw, uint32_t *touched,
+                 uint32_t *ntouched);
+
+/* The fabric manager (§18.6): for every switch and destination d, the D-mod-K
+ * port if its link is up and on a shortest path to the destination's leaf
+ * over the links up now, else the (d mod k)-th of the k ports that are; the
+ * FWD entries that change are written (asw_reg_write). Returns how many. */
+uint64_t faults_fm(net_faults *f, asw_switch *const *sw);
+
+/* Counts for the JSON: link-down events so far, fabric-manager runs and
+ * entries rewritten, and the cycle of the first down event (UINT64_MAX: none). */
+void faults_stats(const net_faults *f, uint64_t *downs, uint64_t *fm_runs,
+                  uint64_t *fm_entries, uint64_t *first_down);
+
+#endif

@@ -1,0 +1,180 @@
+/* test_omit.c — the OMIT parameter (contract §1): with bit 0 (bubble rule) or
+ * bit 1 (PFC) set, the §16.2 / §17.2 registers are unmapped exactly as the §15.8
+ * ones with AE = 0 (read 0; every write, legal value or not, is refused with
+ * ASW_EINVAL and counted in REG_ERRORS), PARAM2[24:23] reads OMIT, OMIT > 3 is
+ * rejected, and a switch without the hardware is output-for-output the switch
+ * with it and its registers at reset (random traffic and register reads). */
+#include <stdint.h>
+#include <string.h>
+
+#include "asw_switch.h"
+#include "test.h"
+
+static uint32_t rd(const asw_switch *sw, uint32_t a) {
+  uint32_t d = 0xDEADBEEFu;
+  CHECK(asw_reg_read(sw, a, &d) == ASW_OK);
+  return d;
+}
+
+static asw_config small(unsigned omit) {
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = 4;
+  c.vcs = 2;
+  c.buf_flits = 8;
+  c.max_packet = 4;
+  c.payload_bits = 16;
+  c.dest_bits = 4;
+  c.table_entries = 16;
+  c.arn_entries = 2;
+  c.omit = omit;
+  return c;
+}
+
+void test_omit_registers(void) {
+  char err[160] = "";
+  asw_config c = small(4);
+  CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL);
+  CHECKF(strstr(err, "OMIT") && strstr(err, "0..3"), "%s", err);
+  /* one legal value per §16.2 / §17.2 address (RO addresses: any value) */
+  const struct { uint32_t a, d; unsigned bit, ro; } regs[] = {
+      {ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 3), ASW_OMIT_BUBBLE, 0},
+      {ASW_REG_BUBBLE(3), 0, ASW_OMIT_BUBBLE, 0},
+      {ASW_REG_BUBBLE_COUNTER(2, 1), 0, ASW_OMIT_BUBBLE, 1},
+      {ASW_REG_PFC_EN(0), 0x5, ASW_OMIT_PFC, 0},
+      {ASW_REG_PFC_EN(1), 0, ASW_OMIT_PFC, 0},
+      {ASW_REG_PFC_THRESH, asw_pfc_thresh(6, 2), ASW_OMIT_PFC, 0},
+      {ASW_REG_PFC_COUNTER(1, 0), 0, ASW_OMIT_PFC, 1},
+      {ASW_REG_PFC_STATE(3), 0, ASW_OMIT_PFC, 1},
+  };
+  const unsigned n = sizeof regs / sizeof regs[0];
+  for (unsigned omit = 0; omit < 4; omit++) {
+    c = small(omit);
+    asw_switch *sw = asw_switch_new(&c, err, sizeof err);
+    CHECKF(sw != NULL, "omit %u: %s", omit, err);
+    if (!sw) continue;
+    CHECK(asw_switch_config(sw)->omit == omit);
+    CHECK(rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | omit << 23));
+    uint32_t errors = 0;
+    for (unsigned k = 0; k < n; k++) {
+      int gone = (omit & regs[k].bit) != 0;
+      uint32_t before = rd(sw, regs[k].a);
+      if (gone) CHECKF(before == 0, "omit %u addr 0x%05x reads 0x%x", omit, regs[k].a, before);
+      int rc = asw_reg_write(sw, regs[k].a, regs[k].d);
+      int refused = gone || regs[k].ro;
+      CHECKF(rc == (refused ? ASW_EINVAL : ASW_OK), "omit %u addr 0x%05x rc %d", omit,
+             regs[k].a, rc);
+      errors += (uint32_t)refused;
+      if (!refused) CHECK(rd(sw, regs[k].a) == regs[k].d);
+      if (gone) CHECK(rd(sw, regs[k].a) == 0);
+      /* the same write through the register bus (§10): refused the same way */
+      asw_inputs in = {.reg_en = 1, .reg_we = 1, .reg_addr = regs[k].a, .reg_wdata = regs[k].d};
+      CHECK(asw_switch_step(sw, &in, NULL) == ASW_OK);
+      errors += (uint32_t)refused;
+    }
+    CHECKF(rd(sw, ASW_REG_REG_ERRORS) == errors, "omit %u: REG_ERRORS %u, expected %u", omit,
+           rd(sw, ASW_REG_REG_ERRORS), errors);
+    asw_switch_free(sw);
+  }
+}
+
+/* Random credit-respecting traffic (1..LMAX-flit packets, random destinations,
+ * sinks returning credits a cycle later) and random register reads, every
+ * address kind including the omitted ones, into a switch with OMIT = 0 and one
+ * with OMIT = 3: every output of every cycle must be identical. */
+void test_omit_equivalence(void) {
+  asw_config c0 = small(0), c3 = small(3);
+  asw_switch *a = asw_switch_new(&c0, NULL, 0), *b = asw_switch_new(&c3, NULL, 0);
+  CHECK(a && b);
+  if (!a || !b) {
+    asw_switch_free(a);
+    asw_switch_free(b);
+    return;
+  }
+  for (unsigned d = 0; d < 16; d++) {
+    CHECK(asw_reg_write(a, ASW_REG_FWD(d), asw_fwd_entry(d % 4, 0, 0, 0)) == ASW_OK);
+    CHECK(asw_reg_write(b, ASW_REG_FWD(d), asw_fwd_entry(d % 4, 0, 0, 0)) == ASW_OK);
+  }
+  CHECK(asw_reg_write(a, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_TH, 0xFF, 1)) == ASW_OK);
+  CHECK(asw_reg_write(b, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_ADAPTIVE, ASW_TRIG_TH, 0xFF, 1)) == ASW_OK);
+  for (unsigned s = 0; s < 4; s++) {
+    CHECK(asw_reg_write(a, ASW_REG_CSET(s, 0), 0xF) == ASW_OK);
+    CHECK(asw_reg_write(b, ASW_REG_CSET(s, 0), 0xF) == ASW_OK);
+  }
+  /* the first two are mapped in both; the others are unmapped in b (read 0 there) */
+  static const uint32_t raddr[] = {ASW_REG_COUNTER(1, 1), ASW_REG_CRED(2, 1), ASW_REG_BUBBLE(1),
+                                   ASW_REG_BUBBLE_COUNTER(0, 0), ASW_REG_PFC_EN(0),
+                                   ASW_REG_PFC_THRESH, ASW_REG_PFC_COUNTER(2, 1),
+                                   ASW_REG_PFC_STATE(1)};
+  unsigned rd_prev = 0, rd_now; /* raddr index read in the previous / this cycle */
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  unsigned cred[4][2], left[4] = {0}, vc[4] = {0}, seq = 0;
+  for (unsigned p = 0; p < 4; p++) cred[p][0] = cred[p][1] = 8;
+  asw_flit fi[4], fa[4], fb[4];
+  uint8_t ci[4], ca[4], cb[4];
+  uint32_t ra[4], rb[4];
+  uint64_t cr_pending = 0, delivered = 0;
+  uint8_t cr_vc_pending[4] = {0};
+  const unsigned cycles = test_quick ? 3000 : 20000;
+  for (unsigned t = 0; t < cycles && !test_failed_checks; t++) {
+    asw_inputs in = {.flit = fi, .credit_vc = ci};
+    memset(fi, 0, sizeof fi);
+    for (unsigned p = 0; p < 4; p++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      if (left[p] == 0 && (x & 7u) < 3) { /* a new packet if the VC has credits */
+        unsigned v = (unsigned)(x >> 8 & 1u), len = 1 + (unsigned)(x >> 9 & 3u);
+        if (cred[p][v] >= len) {
+          cred[p][v] -= len;
+          left[p] = len;
+          vc[p] = v;
+          fi[p] = (asw_flit){.valid = 1, .head = 1, .tail = len == 1, .vc = (uint8_t)v,
+                             .hdr = asw_hdr_make((unsigned)(x >> 12 & 15u), p, v, len, 0, 0, seq++),
+                             .payload = x >> 20 & 0xFFFFu};
+          left[p]--;
+          in.flit_mask |= 1ull << p;
+        }
+      } else if (left[p]) {
+        fi[p] = (asw_flit){.valid = 1, .tail = left[p] == 1, .vc = (uint8_t)vc[p],
+                           .payload = x >> 20 & 0xFFFFu};
+        left[p]--;
+        in.flit_mask |= 1ull << p;
+      }
+    }
+    in.credit_mask = cr_pending; /* sinks: the credit of last cycle's flit */
+    memcpy(ci, cr_vc_pending, sizeof ci);
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    rd_now = 0;
+    if ((x & 3u) == 0) {
+      in.reg_en = 1;
+      rd_now = (unsigned)((x >> 2) % (sizeof raddr / sizeof raddr[0]));
+      in.reg_addr = raddr[rd_now];
+    }
+    asw_outputs oa = {.flit = fa, .credit_vc = ca, .arn = ra};
+    asw_outputs ob = {.flit = fb, .credit_vc = cb, .arn = rb};
+    CHECK(asw_switch_step(a, &in, &oa) == ASW_OK);
+    CHECK(asw_switch_step(b, &in, &ob) == ASW_OK);
+    CHECKF(oa.flit_mask == ob.flit_mask && oa.credit_mask == ob.credit_mask &&
+               oa.arn_mask == ob.arn_mask && oa.reg_rvalid == ob.reg_rvalid &&
+               (rd_prev < 2 ? oa.reg_rdata == ob.reg_rdata : ob.reg_rdata == 0),
+           "cycle %u: outputs differ: flits %llx/%llx credits %llx/%llx read %u %x/%u %x", t,
+           (unsigned long long)oa.flit_mask, (unsigned long long)ob.flit_mask,
+           (unsigned long long)oa.credit_mask, (unsigned long long)ob.credit_mask, oa.reg_rvalid,
+           oa.reg_rdata, ob.reg_rvalid, ob.reg_rdata);
+    rd_prev = rd_now; /* read data is on the outputs of the next step (§10) */
+    cr_pending = oa.flit_mask;
+    for (uint64_t m = oa.flit_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      CHECKF(memcmp(&fa[o], &fb[o], sizeof fa[o]) == 0, "cycle %u output %u", t, o);
+      cr_vc_pending[o] = fa[o].vc;
+      delivered++;
+    }
+    for (uint64_t m = oa.credit_mask; m; m &= m - 1) {
+      unsigned p = (unsigned)__builtin_ctzll(m);
+      CHECK(ca[p] == cb[p]);
+      cred[p][ca[p]]++;
+    }
+  }
+  CHECKF(delivered > cycles, "only %llu flits delivered", (unsigned long long)delivered);
+  asw_switch_free(a);
+  asw_switch_free(b);
+}
