@@ -2114,8 +2114,9 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   n->last_progress = 0;
   /* From here on the switches are only stepped: locked, they skip state no
    * register setting reads (asw_switch_lock_config). Not under a lockstep
-   * observer, which may program its switches further. */
-  if (!n->obs.step)
+   * observer, which may program its switches further, nor with link faults,
+   * whose fabric manager rewrites FWD entries during the run (§18.6). */
+  if (!n->obs.step && !n->faults)
     for (unsigned s = 0; s < n->S; s++)
       if (n->sw[s]) asw_switch_lock_config(n->sw[s]);
   if (n->nthreads > 1) start_workers(n);
