@@ -19,6 +19,7 @@
 #include "islip.h"
 #include "lfsr.h"
 #include "pfc.h"
+#include "qcn_cp.h"
 #include "regs.h"
 #include "route_compute.h"
 
@@ -84,6 +85,7 @@ struct asw_switch {
   asw_cd cd;            /* congestion detector (§15.2) */
   asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
   asw_pfc pfc;          /* §17.1 PFC link mode (touched only with PFC_EN != 0) */
+  asw_qcn_cp qcn;       /* §17.4 QCN congestion points (touched only with QCN_CTRL.en) */
   char err[256];
 };
 
@@ -184,6 +186,7 @@ void asw_switch_free(asw_switch *sw) {
   asw_cd_destroy(&sw->cd);
   asw_arn_destroy(&sw->arn);
   asw_pfc_destroy(&sw->pfc);
+  asw_qcn_destroy(&sw->qcn);
   free(sw->port);
   free(sw->req_vc);
   free(sw->match_out);
@@ -225,7 +228,7 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   /* §15 state last: it stays out of the way of the blocks every step uses */
   if (asw_regs_init_arn(&sw->regs) || asw_cd_init(&sw->cd, sw->P, sw->V) ||
       asw_arn_init(&sw->arn, sw->P, cfg->arn_entries) ||
-      asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits))
+      asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits) || asw_qcn_init(&sw->qcn, sw->P))
     goto oom;
   asw_switch_reset(sw);
   return sw;
@@ -251,6 +254,7 @@ void asw_switch_reset(asw_switch *sw) {
   asw_cd_reset(&sw->cd, 0);
   asw_arn_reset(&sw->arn);
   asw_pfc_reset(&sw->pfc);
+  asw_qcn_reset(&sw->qcn);
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
@@ -263,6 +267,15 @@ void asw_switch_reset(asw_switch *sw) {
 }
 
 const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
+
+uint64_t asw_switch_cnm(const asw_switch *sw, uint64_t *msgs) { /* §17.4 */
+  if (msgs)
+    for (uint64_t m = sw->qcn.cnm_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      msgs[o] = sw->qcn.cnm_msg[o];
+    }
+  return sw->qcn.cnm_mask;
+}
 
 /* Inspection for the deadlock report (asw_switch.h). */
 int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsigned q,
@@ -280,7 +293,8 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
            sw->rvalid) &&
-         !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)); /* §17.1 frames due */
+         !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)) && /* §17.1 frames due */
+         !sw->qcn.cnm_mask; /* §17.4 a CNM on the outputs */
 }
 
 int asw_switch_idle(const asw_switch *sw) {
@@ -365,6 +379,10 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_pfc_reg_read(&sw->pfc, a, paused);
     return ASW_OK;
   }
+  if (asw_qcn_owns(a, sw->P)) { /* §17.4 */
+    *data = asw_qcn_reg_read(&sw->qcn, a);
+    return ASW_OK;
+  }
   if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
     unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
     if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
@@ -398,6 +416,12 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
 /* §17.2 registers; 1 if addr is not one of them, else ASW_OK / ASW_EINVAL
  * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
 static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
+  if (a == ASW_REG_CNT_CLEAR) asw_qcn_clear_counters(&sw->qcn); /* §17.4 */
+  if (asw_qcn_owns(a, sw->P)) { /* §17.4 registers, same rules */
+    int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
+    if (rc) sw->regs.reg_errors++;
+    return rc;
+  }
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
   if (!asw_pfc_owns(a, sw->P)) return 1;
   uint64_t changed;
@@ -707,6 +731,10 @@ static void stage_rq(asw_switch *sw, int arn_on) {
     const route_res *ra = &sw->port[i].ra;
     asw_ibuf *b = &sw->in[i];
     asw_ibuf_append(b, ra->vc, ra->q, ra->slot);
+    if (sw->qcn.en) { /* §17.4: the congestion point sees the arrival */
+      const asw_slot *h = &b->slot[ra->slot];
+      asw_qcn_arrive(&sw->qcn, h->oport, ASW_HDR_LEN(h->hdr), h->hdr);
+    }
     if (arn_on) {
       asw_cd_occ(&sw->cd, i, ra->vc, ra->q, asw_ibuf_occ(b, ra->vc, ra->q),
                  rg->hcdth, rg->lcdth);
@@ -834,6 +862,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   if (sw->busy_in) stage_st(sw, arn_on);
   else sw->out_mask = sw->cr_mask = 0;
   const uint64_t st_rel = sw->cr_mask; /* inputs that released a flit (hd - 1) */
+  const uint64_t st_sent = sw->out_mask; /* outputs a flit left on (§17.4) */
   const uint64_t pfc_en = sw->pfc.en;
   if (pfc_en) { /* §17.1: PFC inputs send frames instead of credits */
     uint64_t fr = sw->pfc.pending ? asw_pfc_frames(&sw->pfc) : 0;
@@ -883,6 +912,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
       asw_credits_return(&sw->cred, o, in->credit_vc[o]);
     }
   }
+  if (sw->qcn.en || sw->qcn.cnm_mask) asw_qcn_end_cycle(&sw->qcn, st_sent); /* §17.4 */
   if (arn_on) { /* ARN time only runs while entries can exist */
     asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
     sw->now++;

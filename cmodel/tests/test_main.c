@@ -74,7 +74,10 @@ const char *test_tmpdir = ".";
   X(test_bubble_ring_deadlock) \
   X(test_pfc_registers)                          \
   X(test_pfc_timeline)                           \
-  X(test_pfc_lossless_random)
+  X(test_pfc_lossless_random)                    \
+  X(test_qcn_arithmetic)                         \
+  X(test_qcn_registers)                          \
+  X(test_qcn_timeline)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)

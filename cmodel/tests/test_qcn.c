@@ -1,0 +1,167 @@
+/* QCN congestion point (contract §17.4): the arithmetic against
+ * hand-computed cases, the registers, and the sampling / CNM timeline on one
+ * switch whose output is paused (so the queue only grows and every value is
+ * known in advance). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asw_switch.h"
+#include "lfsr.h"
+#include "qcn_cp.h"
+#include "test.h"
+
+static uint32_t rd(asw_switch *sw, uint32_t a) {
+  uint32_t v = 0;
+  asw_reg_read(sw, a, &v);
+  return v;
+}
+
+void test_qcn_arithmetic(void) {
+  /* Fb = -(Qoff + w Qdelta), Qoff = qlen - Qeq, Qdelta = qlen - qold */
+  CHECK(asw_qcn_fb(400, 350, 320, 1) == -180); /* -(80 + 2*50) */
+  CHECK(asw_qcn_fb(300, 350, 320, 1) == 120);  /* -(-20 - 100) */
+  CHECK(asw_qcn_fb(320, 320, 320, 3) == 0);
+  CHECK(asw_qcn_fb(330, 320, 320, 0) == -20);  /* w = 1 */
+  CHECK(asw_qcn_fb(5000, 0, 320, 1) == -14680);
+  /* quantization: |Fb| >> fbsh, saturating at 63; none for Fb >= 0 */
+  CHECK(asw_qcn_quant(-180, 5) == 5);
+  CHECK(asw_qcn_quant(-31, 5) == 0);
+  CHECK(asw_qcn_quant(-32, 5) == 1);
+  CHECK(asw_qcn_quant(-14680, 5) == 63);
+  CHECK(asw_qcn_quant(-2016, 5) == 63 && asw_qcn_quant(-2015, 5) == 62);
+  CHECK(asw_qcn_quant(120, 5) == 0 && asw_qcn_quant(0, 0) == 0);
+  /* sampling interval: I = S - (S q 58 >> 12); I - I/8 + (I (r&31) >> 7) */
+  CHECK(asw_qcn_interval(2344, 0, 0) == 2051);    /* 2344 - 293 */
+  CHECK(asw_qcn_interval(2344, 0, 31) == 2618);   /* + 72664 >> 7 = 567 */
+  CHECK(asw_qcn_interval(2344, 0, 0xFFE0) == 2051); /* only r[4:0] */
+  CHECK(asw_qcn_interval(2344, 63, 16) == 253);   /* I = 2344 - 2091 */
+  CHECK(asw_qcn_interval(64, 40, 13) == 27);      /* I = 64 - 36 = 28 */
+  /* mean over the 32 jitter values within 1 % of the interval (Figure 3:
+   * 1 in 100 frames at q = 0, about 1 in 10 at q = 63) */
+  double m0 = 0, m63 = 0;
+  for (unsigned r = 0; r < 32; r++) {
+    m0 += asw_qcn_interval(2344, 0, (uint16_t)r) / 32.0;
+    m63 += asw_qcn_interval(2344, 63, (uint16_t)r) / 32.0;
+  }
+  CHECKF(m0 > 0.99 * 2344 && m0 < 2344, "mean %.1f", m0);
+  CHECKF(m63 > 2344 / 11.0 && m63 < 2344 / 9.0, "mean %.1f", m63);
+  /* decreasing in q */
+  for (unsigned q = 1; q < 64; q++)
+    CHECK(asw_qcn_interval(2344, q, 7) <= asw_qcn_interval(2344, q - 1, 7));
+}
+
+void test_qcn_registers(void) {
+  asw_config c;
+  asw_config_default(&c);
+  char err[200];
+  asw_switch *sw = asw_switch_new(&c, err, sizeof err);
+  CHECKF(sw != NULL, "%s", err);
+  if (!sw) return;
+  CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
+  CHECK(rd(sw, ASW_REG_QCN_QEQ) == 320 && rd(sw, ASW_REG_QCN_SAMPLE) == 2344);
+  CHECK(rd(sw, ASW_REG_QCN_SEED) == 1);
+  uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, 1u << 3) == ASW_EINVAL);
+  CHECK(strstr(asw_switch_error(sw), "QCN_CTRL") != NULL);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_SAMPLE, 63) == ASW_EINVAL);
+  CHECK(strstr(asw_switch_error(sw), "QCN_SAMPLE") != NULL);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_SAMPLE, 0x10000) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_QEQ, 0x10000) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_SEED, 0x10000) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_COUNTER(2, 0), 1) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_QLEN(2), 1) == ASW_EINVAL);
+  CHECK(strstr(asw_switch_error(sw), "read-only") != NULL);
+  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 7);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, 2, 3, 0xBEEF)) == ASW_OK);
+  CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(1, 2, 3, 0xBEEF));
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_SAMPLE, 64) == ASW_OK);
+  CHECK(rd(sw, ASW_REG_QCN_SAMPLE) == 64);
+  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 7);
+  asw_switch_reset(sw);
+  CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
+  asw_switch_free(sw);
+}
+
+/* P=4, V=1, BUF=256, 8-flit packets from input 0 to output 1, which
+ * downstream keeps paused (PFC), so qlen = 8 * packets routed. QCN_SAMPLE =
+ * 64, Qeq = 8, w = 2, fbsh = 2, cpid 0x1234. Hand-computed: the 8th packet
+ * (k = 7, counter 64 - 7*8 = 8 <= 8) is sampled with qlen 56, qold 0:
+ * Fb = -(48 + 2*56) = -160, q = 40, CNM src 7; the next interval is
+ * interval(64, 40, r) with r = lfsr_next(0x9E36) = 0x3C6D: 27; packets 8..10
+ * leave 27 - 24 = 3, so packet 11 is sampled: qlen 88, qold 56,
+ * Fb = -(80 + 2*32) = -144, q = 36, CNM src 11. Each CNM is on the outputs
+ * 3 steps after its head step (RC, RQ samples, registered). */
+void test_qcn_timeline(void) {
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = 4;
+  c.vcs = 1;
+  c.buf_flits = 256;
+  c.max_packet = 8;
+  char err[200];
+  asw_switch *sw = asw_switch_new(&c, err, sizeof err);
+  CHECKF(sw != NULL, "%s", err);
+  if (!sw) return;
+  for (unsigned p = 0; p < 4; p++) asw_reg_write(sw, ASW_REG_FWD(p), asw_fwd_entry(p, 0, 0, 0));
+  CHECK(asw_reg_write(sw, ASW_REG_PFC_EN(0), 0x2) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_SAMPLE, 64) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_QEQ, 8) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, 1, 2, 0x1234)) == ASW_OK);
+  CHECK(asw_lfsr_next(asw_lfsr_init(1, 1)) == 0x3C6D);
+  asw_flit in_flit[4], out_flit[4];
+  uint8_t in_cr[4], out_cr[4];
+  uint64_t cnm[4];
+  asw_outputs out = {0};
+  out.flit = out_flit;
+  out.credit_vc = out_cr;
+  unsigned ncnm = 0;
+  long cnm_step[2] = {-1, -1};
+  uint64_t cnm_msg[2] = {0, 0};
+  for (long step = 0; step < 16 * 8 + 10; step++) {
+    asw_inputs in = {0};
+    in.flit = in_flit;
+    in.credit_vc = in_cr;
+    if (step == 0) { /* downstream pauses priority 0 of output 1 */
+      in_cr[1] = 0;
+      in.credit_mask = 1u << 1;
+    } else if (step <= 16 * 8) { /* packet k = (step-1)/8, head at 1 + 8k */
+      unsigned k = (unsigned)(step - 1) / 8, f = (unsigned)(step - 1) % 8;
+      asw_flit fl = {1, f == 0, f == 7, 0, f == 0 ? asw_hdr_make(1, k, 0, 8, 0, 0, k) : 0, k};
+      in_flit[0] = fl;
+      in.flit_mask = 1;
+    }
+    const uint64_t cnm_mask = asw_switch_cnm(sw, cnm); /* this step's CNM outputs */
+    CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
+    CHECK(out.flit_mask == 0);
+    if (cnm_mask) {
+      CHECK(cnm_mask == 2u);
+      if (ncnm < 2) {
+        cnm_step[ncnm] = step;
+        cnm_msg[ncnm] = cnm[1];
+      }
+      ncnm++;
+    }
+  }
+  CHECKF(cnm_step[0] == 1 + 8 * 7 + 3, "first CNM at step %ld", cnm_step[0]);
+  CHECKF(cnm_msg[0] == asw_cnm_make(7, 1, 40, 1, 0x1234), "CNM %016llx",
+         (unsigned long long)cnm_msg[0]);
+  CHECKF(cnm_step[1] == 1 + 8 * 11 + 3, "second CNM at step %ld", cnm_step[1]);
+  CHECKF(cnm_msg[1] == asw_cnm_make(11, 1, 36, 1, 0x1234), "CNM %016llx",
+         (unsigned long long)cnm_msg[1]);
+  CHECK(rd(sw, ASW_REG_QCN_QLEN(1)) == 16 * 8);
+  CHECK(rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_CNM)) == ncnm);
+  CHECK(rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_SAMPLES)) == ncnm); /* Fb < 0 from 7 on */
+  CHECK(rd(sw, ASW_REG_QCN_COUNTER(0, ASW_QCNT_SAMPLES)) == 0);
+  CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 0) == ASW_OK);
+  CHECK(rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_CNM)) == 0);
+  /* resume: the queue drains to 0 */
+  asw_inputs in = {0};
+  in.credit_vc = in_cr;
+  in_cr[1] = 0;
+  in.credit_mask = 1u << 1;
+  CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
+  for (int k = 0; k < 300; k++) CHECK(asw_switch_step(sw, NULL, &out) == ASW_OK);
+  CHECK(rd(sw, ASW_REG_QCN_QLEN(1)) == 0);
+  CHECK(asw_switch_idle(sw));
+  asw_switch_free(sw);
+}
