@@ -7,7 +7,7 @@
 
 #include "lfsr.h"
 
-enum { QEQ_RESET = 320, SAMPLE_RESET = 2344, SEED_RESET = 1, WL_RESET = 1,
+enum { QEQ_RESET = 320, SAMPLE_RESET = 2400, SEED_RESET = 1, WL_RESET = 1,
        FBSH_RESET = 5, SAMPLE_MIN = 64 };
 
 int asw_qcn_init(asw_qcn_cp *c, unsigned ports) {

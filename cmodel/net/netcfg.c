@@ -28,6 +28,7 @@ static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
                                             NULL};
 static const char *const arn_names[] = {"off", "arn", "afi", NULL};
 static const char *const fc_names[] = {"credit", "pfc", NULL};
+static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
                                             "obqa", "xordet", NULL};
@@ -86,6 +87,25 @@ static const key_desc keys[] = {
      "pfc: XON threshold, below pfc_xoff (0: pfc_xoff / 2)"},
     {"pfc_storm", K_U64, F(pfc_storm), 0, 2e9, NULL,
      "pfc: a pause longer than this many cycles counts as a pause storm (0: off)"},
+    {"qcn", K_ENUM, F(qcn), 0, 0, onoff_names,
+     "QCN congestion point at every switch output (contract 17.4); CNMs go to the culprit sources"},
+    {"rl", K_ENUM, F(rl), 0, 0, onoff_names,
+     "qcn: QCN 2.2 reaction points (per-flow rate limiters) at the sources (contract 17.5)"},
+    {"qcn_qeq", K_UINT, F(qcn_qeq), 64, 4194304, NULL,
+     "qcn: equilibrium queue Qeq, bytes (a multiple of 64)"},
+    {"qcn_sample", K_UINT, F(qcn_sample), 4096, 4194240, NULL,
+     "qcn: mean sampling interval at Fb = 0, bytes (a multiple of 64)"},
+    {"qcn_w", K_UINT, F(qcn_w), 1, 8, NULL, "qcn: weight w of Qdelta (1, 2, 4 or 8)"},
+    {"qcn_fb_shift", K_UINT, F(qcn_fb_shift), 0, 15, NULL,
+     "qcn: |Fb| in flits >> this is the 6-bit feedback (5: Fbmax = Qeq (2w+1) maps to 50 at the defaults)"},
+    {"rl_gd", K_DBL, F(rl_gd), 0, 1, NULL, "rl: decrease gain, CR *= 1 - rl_gd * q / 63"},
+    {"rl_min_mbps", K_DBL, F(rl_min_mbps), 0, 1e6, NULL, "rl: minimum rate, Mb/s"},
+    {"rl_ai_mbps", K_DBL, F(rl_ai_mbps), 0, 1e6, NULL, "rl: active increase, Mb/s"},
+    {"rl_hai_mbps", K_DBL, F(rl_hai_mbps), 0, 1e6, NULL, "rl: hyper-active increase, Mb/s"},
+    {"rl_fr", K_UINT, F(rl_fr), 1, 100, NULL, "rl: fast-recovery threshold, stages"},
+    {"rl_bc", K_UINT, F(rl_bc), 64, 1073741760, NULL,
+     "rl: byte-counter limit, bytes (a multiple of 64)"},
+    {"rl_timer_us", K_DBL, F(rl_timer_us), 0.001, 1e7, NULL, "rl: rate-limiter timer, microseconds"},
     {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
@@ -207,6 +227,18 @@ void netcfg_default(net_cfg *c) {
   c->flow_control = 0;
   c->pfc_xoff = c->pfc_xon = 0;
   c->pfc_storm = 100000;
+  c->qcn = c->rl = 0; /* §17.4/§17.5 defaults: the seed's Table I */
+  c->qcn_qeq = 20480;
+  c->qcn_sample = 153600;
+  c->qcn_w = 2;
+  c->qcn_fb_shift = 5;
+  c->rl_gd = 0.5;
+  c->rl_min_mbps = 0.1;
+  c->rl_ai_mbps = 5;
+  c->rl_hai_mbps = 50;
+  c->rl_fr = 5;
+  c->rl_bc = 153600;
+  c->rl_timer_us = 15000;
   c->traffic = TRAFFIC_UNIFORM;
   c->hs_fraction = 0.25;
   c->hs_count = 1;
@@ -591,6 +623,30 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: set, but flow_control is credit", c->pfc_xoff ? "pfc_xoff" : "pfc_xon");
     return -1;
   }
+  if (c->qcn) { /* §17.5 */
+    if (c->qcn_qeq % 64 || c->qcn_sample % 64 || c->rl_bc % 64) {
+      snprintf(err, errlen, "%s: %u bytes is not a multiple of the 64-byte flit",
+               c->qcn_qeq % 64 ? "qcn_qeq" : c->qcn_sample % 64 ? "qcn_sample" : "rl_bc",
+               c->qcn_qeq % 64 ? c->qcn_qeq : c->qcn_sample % 64 ? c->qcn_sample : c->rl_bc);
+      return -1;
+    }
+    if (c->qcn_qeq / 64 > 65535) {
+      snprintf(err, errlen, "qcn_qeq: %u bytes exceeds QCN_QEQ (65535 flits)", c->qcn_qeq);
+      return -1;
+    }
+    if (c->qcn_w & (c->qcn_w - 1)) {
+      snprintf(err, errlen, "qcn_w: %u is not 1, 2, 4 or 8", c->qcn_w);
+      return -1;
+    }
+    if (c->threads > 1 || c->ranks > 1) {
+      snprintf(err, errlen, "%s: qcn=on runs in one thread and one process (threads = ranks = 1)",
+               c->threads > 1 ? "threads" : "ranks");
+      return -1;
+    }
+  } else if (c->rl) {
+    snprintf(err, errlen, "rl: rate limiters react to CNMs, they need qcn=on");
+    return -1;
+  }
   if (c->packet_flits > c->buffer_flits) {
     snprintf(err, errlen, "packet_flits: %u exceeds buffer_flits %u (virtual "
              "cut-through needs a whole packet of buffer)", c->packet_flits,
@@ -714,6 +770,10 @@ static int netcfg_pfc_key(const key_desc *k) {
   return k->off == offsetof(net_cfg, flow_control) || k->off == offsetof(net_cfg, pfc_xoff) ||
          k->off == offsetof(net_cfg, pfc_xon) || k->off == offsetof(net_cfg, pfc_storm);
 }
+/* The §17.5 keys, left out of the echo unless qcn = on. */
+static int netcfg_qcn_key(const key_desc *k) {
+  return k->off >= offsetof(net_cfg, qcn) && k->off <= offsetof(net_cfg, rl_bc);
+}
 
 void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('{', f);
@@ -723,6 +783,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
         keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
     if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue; /* §17.3: credit runs */
+    if (netcfg_qcn_key(&keys[i]) && !c->qcn) continue;           /* §17.5 */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }
@@ -733,6 +794,7 @@ void netcfg_write(const net_cfg *c, FILE *f) {
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     if (netcfg_pfc_key(&keys[i]) && !c->flow_control) continue;
+    if (netcfg_qcn_key(&keys[i]) && !c->qcn) continue;
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);
   }

@@ -49,6 +49,13 @@ typedef struct {
   unsigned flow_control; /* 0 credit, 1 pfc */
   unsigned pfc_xoff, pfc_xon; /* flits held or due; 0: automatic */
   uint64_t pfc_storm;    /* pauses longer than this (cycles) are storms; 0 off */
+  /* QCN (contract §17.4, §17.5); the qcn_* and rl_* keys are echoed only with
+   * qcn = on, so other runs print what they always did */
+  unsigned qcn, rl;            /* congestion points / reaction points on */
+  unsigned qcn_qeq, qcn_sample; /* bytes, multiples of 64 */
+  unsigned qcn_w, qcn_fb_shift; /* w (1, 2, 4, 8), FBSH */
+  double rl_gd, rl_min_mbps, rl_ai_mbps, rl_hai_mbps, rl_timer_us;
+  unsigned rl_fr, rl_bc;       /* fast-recovery stages; byte counter, bytes */
   /* traffic */
   unsigned traffic; /* traffic_kind */
   double hs_fraction;

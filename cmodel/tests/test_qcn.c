@@ -58,7 +58,7 @@ void test_qcn_registers(void) {
   CHECKF(sw != NULL, "%s", err);
   if (!sw) return;
   CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
-  CHECK(rd(sw, ASW_REG_QCN_QEQ) == 320 && rd(sw, ASW_REG_QCN_SAMPLE) == 2344);
+  CHECK(rd(sw, ASW_REG_QCN_QEQ) == 320 && rd(sw, ASW_REG_QCN_SAMPLE) == 2400);
   CHECK(rd(sw, ASW_REG_QCN_SEED) == 1);
   uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
   CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, 1u << 3) == ASW_EINVAL);
