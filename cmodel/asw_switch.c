@@ -20,6 +20,7 @@
 #include "lfsr.h"
 #include "pfc.h"
 #include "qcn_cp.h"
+#include "route_hash.h"
 #include "regs.h"
 #include "route_compute.h"
 
@@ -255,6 +256,7 @@ void asw_switch_reset(asw_switch *sw) {
   asw_arn_reset(&sw->arn);
   asw_pfc_reset(&sw->pfc);
   asw_qcn_reset(&sw->qcn);
+  sw->regs.route_hash = 0; /* §17.6 */
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
@@ -383,6 +385,10 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_qcn_reg_read(&sw->qcn, a);
     return ASW_OK;
   }
+  if (a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+    *data = sw->regs.route_hash;
+    return ASW_OK;
+  }
   if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
     unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
     if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
@@ -420,6 +426,12 @@ static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t e
   if (asw_qcn_owns(a, sw->P)) { /* §17.4 registers, same rules */
     int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
     if (rc) sw->regs.reg_errors++;
+    return rc;
+  }
+  if (a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+    int rc = asw_route_hash_check(d, err, errlen);
+    if (rc) sw->regs.reg_errors++;
+    else sw->regs.route_hash = d;
     return rc;
   }
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);

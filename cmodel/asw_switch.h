@@ -269,6 +269,11 @@ static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
 #define ASW_REG_QCN_SEED 0x00046u
 #define ASW_REG_QCN_COUNTER(p, k) (0x06200u + 2u * (p) + (k))
 #define ASW_REG_QCN_QLEN(p) (0x06280u + (p))
+#define ASW_REG_ROUTE_HASH 0x00047u /* §17.6 */
+enum { ASW_RH_OFF = 0, ASW_RH_FLOW = 1, ASW_RH_SRC_DIGIT = 2 };
+static inline uint32_t asw_route_hash_reg(unsigned kind, unsigned shift, unsigned bits) {
+  return (kind & 3u) | (shift & 0xFu) << 4 | (bits & 0xFu) << 8;
+}
 enum { /* counter index k of ASW_REG_QCN_COUNTER */
   ASW_QCNT_CNM = 0,     /* CNMs sent by output p's congestion point */
   ASW_QCNT_SAMPLES = 1, /* frames it sampled */

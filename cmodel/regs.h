@@ -38,6 +38,7 @@ typedef struct {
   uint32_t *arn_counters; /* [P*16], index ASW_ACNT_* */
   uint64_t cset[4];
   asw_bubble bubble; /* §16.1 ring registers and counters (bubble.h) */
+  uint32_t route_hash; /* §17.6 ROUTE_HASH (decoded in asw_switch.c; 0: LFSR) */
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);

@@ -65,6 +65,17 @@ def main(asw):
         _, t1, _ = net(asw, d, "qcn_off", *SEED004, *base, "qcn=off")
         check(t0 is not None and t1 is not None and strip(t0) == strip(t1) and
               '"qcn' not in t0 and '"rl' not in t0, "qcn=off: output unchanged, no QCN keys")
+        # §17.6: hashed and smodk keep every flow on one path (in order, checked)
+        for r in ("hashed", "smodk"):
+            js, _, _ = net(asw, d, r, *SEED004, "routing=" + r, "traffic=uniform", "load=0.5",
+                           "cycles=20000")
+            if js:
+                check(js["order_checked"] and js["order_violations"] == 0 and
+                      js["routing_name"] == r and js["accepted_throughput"] > 0.45,
+                      f"routing={r}: in order, accepted {js['accepted_throughput']}")
+        _, _, err = net(asw, d, "smodk_rlft", "topology=rlft", "ports=12", "stages=2",
+                        "routing=smodk", "cycles=10", expect=2)
+        check("routing" in err and "power-of-two" in err, f"smodk on P=12: rejected: {err.strip()}")
         # bad settings: exit 2 naming the key
         for args, key in ((["rl=on"], "rl"), (["qcn=on", "qcn_qeq=20000"], "qcn_qeq"),
                           (["qcn=on", "rl_bc=150000"], "rl_bc"), (["qcn=on", "qcn_w=3"], "qcn_w"),

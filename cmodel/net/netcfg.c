@@ -54,7 +54,7 @@ static const key_desc keys[] = {
      "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
-     "dmodk, oblivious, adaptive, or a Table 2 name adap-<noth|th|2th>-"
+     "dmodk, oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive, or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
     {"arn", K_ENUM, F(arn), 0, 0, arn_names,
      "ARN mechanism (contract §15): off, arn (ARN_CTRL.mode 1), afi (ARN+AFI, "
@@ -390,6 +390,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     return 0;
   }
   case K_ENUM: {
+    if (k->off == offsetof(net_cfg, routing)) c->route_hash = 0; /* §17.6 */
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
@@ -413,6 +414,11 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!strcmp(key, "routing")) {
       if (!strcmp(value, "det")) { c->routing = 0; return 0; }
+      if (!strcmp(value, "hashed") || !strcmp(value, "smodk")) { /* §17.6 */
+        c->routing = 1;
+        c->route_hash = value[0] == 'h' ? 1 : 2;
+        return 0;
+      }
       if (!strcmp(value, "fully")) {
         c->routing = 2; c->trigger = 0; c->adaptive_stages = 0xFF; c->delta = 1;
         return 0;
@@ -457,7 +463,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+      strncat(why, " smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
@@ -729,6 +735,10 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     return;
   }
   case K_ENUM:
+    if (k->off == offsetof(net_cfg, routing) && c->route_hash) { /* §17.6 */
+      snprintf(out, len, json ? "\"%s\"" : "%s", c->route_hash == 1 ? "hashed" : "smodk");
+      return;
+    }
     if (k->off == offsetof(net_cfg, traffic) && c->traffic == TRAFFIC_TRACE) {
       snprintf(out, len, json ? "\"trace:%s\"" : "trace:%s", c->trace_path);
       return;

@@ -36,6 +36,7 @@ typedef struct {
   unsigned vcs, voq, buffer_flits, packet_flits, iters;
   /* routing */
   unsigned routing, trigger, adaptive_stages, delta, ltth, htth, lfsr_seed;
+  unsigned route_hash; /* §17.6 with routing = oblivious: 0 LFSR, 1 hashed, 2 smodk */
   unsigned sqs; /* sqs_kind */
   /* congestion detection, ARN and AFI (contract §15) */
   unsigned arn;          /* ARN_CTRL.mode: 0 off, 1 arn, 2 afi (ARN+AFI) */

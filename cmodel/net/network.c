@@ -711,7 +711,16 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     n->node_leaf[d] = topo_node_switch(n->t, d);
     n->node_port[d] = (uint8_t)topo_node_port(n->t, d);
   }
-  int det_only = c->routing == ASW_ROUTE_DET && c->arn == 0; /* ARN re-routes */
+  for (unsigned l = 1; c->route_hash == 2 && l <= topo_levels(n->t); l++) { /* §17.6 */
+    unsigned w = topo_up_ports(n->t, l);
+    if (w & (w - 1)) {
+      snprintf(err, errlen, "routing: smodk takes the up port from source digits and needs "
+               "power-of-two up-port counts (stage %u has %u)", l, w);
+      net_free(n);
+      return NULL;
+    }
+  }
+  int det_only = (c->routing == ASW_ROUTE_DET || c->route_hash) && c->arn == 0; /* ARN re-routes */
   n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
   if (n->r.order_checked) {
     n->flow_last = calloc((size_t)n->N * n->N, 4);
@@ -773,6 +782,13 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       if (!rv) rv = reg_write_cb(n, ASW_REG_PFC_EN(0), (uint32_t)all);
       if (!rv && n->P > 32) rv = reg_write_cb(n, ASW_REG_PFC_EN(1), (uint32_t)(all >> 32));
     }
+    if (!rv && c->route_hash) { /* §17.6: hashed, or S-mod-k by source digits */
+      unsigned lvl = topo_level(n->t, s), shift = 0, bits = 0;
+      for (unsigned l = 1; l < lvl; l++) shift += (unsigned)__builtin_ctz(topo_up_ports(n->t, l));
+      if (topo_up_ports(n->t, lvl)) bits = (unsigned)__builtin_ctz(topo_up_ports(n->t, lvl));
+      rv = reg_write_cb(n, ASW_REG_ROUTE_HASH, c->route_hash == 1 ? asw_route_hash_reg(ASW_RH_FLOW, shift > 8 ? 8 : shift, 0)
+                                               : bits ? asw_route_hash_reg(ASW_RH_SRC_DIGIT, shift, bits) : 0);
+    }
     if (!rv && c->qcn) { /* §17.4: a congestion point per output, cpid = switch */
       unsigned wl = (unsigned)__builtin_ctz(c->qcn_w);
       rv = reg_write_cb(n, ASW_REG_QCN_QEQ, c->qcn_qeq / 64);
@@ -820,7 +836,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     for (unsigned v = 0; v < n->V; v++) n->credits[(size_t)i * n->V + v] = (uint16_t)c->buffer_flits;
     nd->sink_rate = c->sink_rate;
   }
-  if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
+  if (c->route_hash) snprintf(n->routing_name, sizeof n->routing_name, c->route_hash == 1 ? "hashed" : "smodk");
+  else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
   else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
   else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
     snprintf(n->routing_name, sizeof n->routing_name, "fully-adaptive");

@@ -77,7 +77,8 @@ const char *test_tmpdir = ".";
   X(test_pfc_lossless_random)                    \
   X(test_qcn_arithmetic)                         \
   X(test_qcn_registers)                          \
-  X(test_qcn_timeline)
+  X(test_qcn_timeline)                           \
+  X(test_route_hash)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)

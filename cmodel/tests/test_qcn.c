@@ -165,3 +165,67 @@ void test_qcn_timeline(void) {
   CHECK(asw_switch_idle(sw));
   asw_switch_free(sw);
 }
+
+/* ROUTE_HASH (contract §17.6): values by hand, register checks, and the
+ * oblivious choice of a switch following the source digit / flow hash. */
+#include "route_hash.h"
+void test_route_hash(void) {
+  const uint64_t h12 = asw_hdr_make(2, 1, 0, 1, 0, 0, 0), h59 = asw_hdr_make(9, 5, 0, 1, 0, 0, 0);
+  /* {1, 2} * 0x9E3779B1 = 0x...B61FF362; {5, 9}: 0xF068.... */
+  CHECK(asw_route_hash(asw_route_hash_reg(ASW_RH_FLOW, 0, 0), h12) == 0xB61F);
+  CHECK(asw_route_hash(asw_route_hash_reg(ASW_RH_FLOW, 0, 0), h59) == 0xF068);
+  CHECK(asw_route_hash(asw_route_hash_reg(ASW_RH_FLOW, 4, 0), h12) == 0x61FF); /* >> 12 */
+  const uint32_t d31 = asw_route_hash_reg(ASW_RH_SRC_DIGIT, 3, 1), d12 = asw_route_hash_reg(2, 1, 2);
+  CHECK(asw_route_hash(d31, asw_hdr_make(0, 8, 0, 1, 0, 0, 0)) == 0x8000); /* bit 3 of 8 */
+  CHECK(asw_route_hash(d31, asw_hdr_make(0, 7, 0, 1, 0, 0, 0)) == 0);
+  CHECK(asw_route_hash(d12, asw_hdr_make(0, 6, 0, 1, 0, 0, 0)) == 0xC000); /* bits 2:1 of 6 = 3 */
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = 4;
+  c.vcs = 1;
+  char err[200];
+  asw_switch *sw = asw_switch_new(&c, err, sizeof err);
+  CHECKF(sw != NULL, "%s", err);
+  if (!sw) return;
+  CHECK(rd(sw, ASW_REG_ROUTE_HASH) == 0);
+  uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, 3) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(2, 0, 0)) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(2, 0, 9)) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(1, 9, 0)) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, 1u << 12) == ASW_EINVAL);
+  CHECK(strstr(asw_switch_error(sw), "ROUTE_HASH") != NULL);
+  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 5 && rd(sw, ASW_REG_ROUTE_HASH) == 0);
+  /* every destination: det port 0, candidates ports 2 and 3, oblivious */
+  for (unsigned d = 0; d < 16; d++) asw_reg_write(sw, ASW_REG_FWD(d), asw_fwd_entry(0, 0, 0, 1));
+  asw_reg_write(sw, ASW_REG_CSET(0, 0), 0xC);
+  asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(ASW_ROUTE_OBLIVIOUS, 0, 0xFF, 1));
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(2, 1, 1)) == ASW_OK);
+  asw_flit in_flit[4], out_flit[4];
+  uint8_t in_cr[4], out_cr[4];
+  asw_outputs out = {0};
+  out.flit = out_flit;
+  out.credit_vc = out_cr;
+  unsigned bad = 0, seen = 0;
+  for (unsigned step = 0; step < 40; step++) {
+    asw_inputs in = {0};
+    in.flit = in_flit;
+    in.credit_vc = in_cr;
+    if (step < 16) { /* 1-flit packets from sources 0..15 */
+      asw_flit f = {1, 1, 1, 0, asw_hdr_make(step, step, 0, 1, 0, 0, step), step};
+      in_flit[0] = f;
+      in.flit_mask = 1;
+    }
+    CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
+    for (unsigned o = 0; o < 4; o++)
+      if (out.flit_mask >> o & 1u) {
+        unsigned src = ASW_HDR_SRC(out_flit[o].hdr);
+        seen++;
+        if (o != 2u + (src >> 1 & 1u)) bad++; /* source bit 1 picks the candidate */
+      }
+  }
+  CHECKF(seen == 16 && bad == 0, "%u packets, %u on the wrong port", seen, bad);
+  asw_switch_reset(sw);
+  CHECK(rd(sw, ASW_REG_ROUTE_HASH) == 0);
+  asw_switch_free(sw);
+}
