@@ -2459,6 +2459,16 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)r.arn_received, (unsigned long long)r.arn_consumed,
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_at_nodes);
+  if (n->qcn) { /* §17.5 */
+    qcn_net_stats q;
+    qcn_net_get_stats(n->qcn, &q);
+    fprintf(f, "QCN: CNMs sent %llu delivered %llu; rate limiters %s, created %llu, active %llu, "
+            "lowest rate %.4g; largest CP queue mean %.1f max %llu flits\n",
+            (unsigned long long)q.cnm_sent, (unsigned long long)q.cnm_delivered,
+            n->qcn_rl ? "on" : "off", (unsigned long long)q.rl_created,
+            (unsigned long long)q.rl_active, q.rl_min_rate, q.qlen_max_mean,
+            (unsigned long long)q.qlen_max);
+  }
   if (n->pfc) {
     fprintf(f, "PFC: frames dropped %llu, pause frames %llu, longest pause %llu cycles\n",
             (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles);
