@@ -71,6 +71,7 @@ def fig8(asw, out, figdir):
     for r, label in SCHEMES:
         for rl in ("off", "on"):
             js, rows = run(asw, out, f"f8_{r}_{rl}", f"routing={r}", f"rl={rl}", *hot)
+            rows = [x for x in rows if int(x["cycle"]) % round(MS) == 0]  # whole windows
             t = [float(x["time_us"]) / 1000 for x in rows]
             cold = [float(x["accepted_cold"]) for x in rows]
             series[(label, rl)] = (t, cold)
