@@ -78,7 +78,8 @@ const char *test_tmpdir = ".";
   X(test_qcn_arithmetic)                         \
   X(test_qcn_registers)                          \
   X(test_qcn_timeline)                           \
-  X(test_route_hash)
+  X(test_route_hash)                             \
+  X(test_qcn_random_shadow)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)

@@ -229,3 +229,139 @@ void test_route_hash(void) {
   CHECK(rd(sw, ASW_REG_ROUTE_HASH) == 0);
   asw_switch_free(sw);
 }
+
+/* Random traffic on a 4-port switch (output 3 drains slowly, so its queue
+ * builds and falls) against a shadow of §17.4 written from the contract:
+ * the shadow counts qlen from the packets RQ appends (two steps after their
+ * heads) and the flits seen leaving, samples in input order with its own
+ * LFSRs and predicts every CNM word and step. The switch's QLEN register is
+ * compared with the shadow's count too. */
+static uint64_t rng_state = 0x1234567ull;
+static unsigned rnd_below(unsigned n) {
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (unsigned)((rng_state >> 33) % n);
+}
+void test_qcn_random_shadow(void) {
+  enum { P = 4, BUF = 64, STEPS = 20000 };
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = P;
+  c.vcs = 1;
+  c.buf_flits = BUF;
+  c.max_packet = 8;
+  char err[200];
+  asw_switch *sw = asw_switch_new(&c, err, sizeof err);
+  CHECKF(sw != NULL, "%s", err);
+  if (!sw) return;
+  for (unsigned d = 0; d < 16; d++) asw_reg_write(sw, ASW_REG_FWD(d), asw_fwd_entry(d % P, 0, 0, 0));
+  const unsigned S = 64, QEQ = 12, WL = 1, FBSH = 1, SEED = 0x5A5A;
+  asw_reg_write(sw, ASW_REG_QCN_SAMPLE, S);
+  asw_reg_write(sw, ASW_REG_QCN_QEQ, QEQ);
+  asw_reg_write(sw, ASW_REG_QCN_SEED, SEED);
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, WL, FBSH, 7)) == ASW_OK);
+  /* shadow state (§17.4) */
+  long qlen[P] = {0}, qold[P] = {0}, cnt[P];
+  uint16_t lf[P];
+  for (unsigned o = 0; o < P; o++) {
+    cnt[o] = S;
+    lf[o] = asw_lfsr_init(SEED, o);
+  }
+  /* heads by step: (input, oport, len, hdr); RQ two steps later */
+  static struct { unsigned o, len; uint64_t hdr; } rq[STEPS + 3][P];
+  static uint8_t rq_valid[STEPS + 3][P];
+  memset(rq_valid, 0, sizeof rq_valid);
+  unsigned in_left[P] = {0}, in_len[P] = {0}, cr_in[P], owed[P] = {0};
+  for (unsigned i = 0; i < P; i++) cr_in[i] = BUF;
+  asw_flit in_flit[P], out_flit[P];
+  uint8_t in_cr[P], out_cr[P];
+  uint64_t cnm_msgs[P];
+  asw_outputs out = {0};
+  out.flit = out_flit;
+  out.credit_vc = out_cr;
+  unsigned cnms = 0, mism = 0, qlen_mism = 0, samples = 0;
+  for (unsigned step = 0; step < STEPS; step++) {
+    asw_inputs in = {0};
+    in.flit = in_flit;
+    in.credit_vc = in_cr;
+    for (unsigned i = 0; i < P; i++) {
+      if (!in_left[i]) {
+        unsigned len = 1 + rnd_below(8), dest = rnd_below(16);
+        if (step >= STEPS - 200 || cr_in[i] < len || rnd_below(4)) continue;
+        in_left[i] = in_len[i] = len;
+        cr_in[i] -= len;
+        uint64_t hdr = asw_hdr_make(dest, rnd_below(1000), 0, len, 0, 0, step);
+        rq[step + 2][i].o = dest % P;
+        rq[step + 2][i].len = len;
+        rq[step + 2][i].hdr = hdr;
+        rq_valid[step + 2][i] = 1;
+        asw_flit f = {1, 1, len == 1, 0, hdr, 0};
+        in_flit[i] = f;
+      } else {
+        asw_flit f = {1, 0, in_left[i] == 1, 0, 0, 0};
+        in_flit[i] = f;
+      }
+      in_left[i]--;
+      in.flit_mask |= 1ull << i;
+    }
+    for (unsigned o = 0; o < P; o++) /* downstream: output 3 drains at 30 % */
+      if (owed[o] && (o != 3 || rnd_below(10) < 3)) {
+        owed[o]--;
+        in_cr[o] = 0;
+        in.credit_mask |= 1ull << o;
+      }
+    uint32_t qreg[P];
+    for (unsigned o = 0; o < P; o++) asw_reg_read(sw, ASW_REG_QCN_QLEN(o), &qreg[o]);
+    CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
+    /* flits leaving now were sent by ST last step: qlen at the start of this
+     * step counts them gone; the register read before the step agrees */
+    for (unsigned o = 0; o < P; o++)
+      if (out.flit_mask >> o & 1u) {
+        qlen[o]--;
+        owed[o]++;
+      }
+    for (unsigned i = 0; i < P; i++)
+      if (out.credit_mask >> i & 1u) cr_in[i]++;
+    for (unsigned o = 0; o < P; o++) qlen_mism += (long)qreg[o] != qlen[o];
+    /* this step's RQ, in input order */
+    uint64_t want = 0, want_msg[P] = {0}, sampled = 0;
+    long add[P] = {0};
+    for (unsigned i = 0; i < P; i++) {
+      if (!rq_valid[step][i]) continue;
+      unsigned o = rq[step][i].o, len = rq[step][i].len;
+      add[o] += len;
+      if (sampled >> o & 1u) continue;
+      if (cnt[o] > (long)len) {
+        cnt[o] -= len;
+        continue;
+      }
+      sampled |= 1ull << o;
+      samples++;
+      unsigned q = asw_qcn_quant(asw_qcn_fb((unsigned)qlen[o], (unsigned)qold[o], QEQ, WL), FBSH);
+      qold[o] = qlen[o];
+      lf[o] = asw_lfsr_next(lf[o]);
+      cnt[o] = asw_qcn_interval(S, q, lf[o]);
+      if (q) {
+        want |= 1ull << o;
+        want_msg[o] = asw_cnm_make(ASW_HDR_SRC(rq[step][i].hdr), ASW_HDR_DEST(rq[step][i].hdr),
+                                   q, o, 7);
+      }
+    }
+    for (unsigned o = 0; o < P; o++) qlen[o] += add[o];
+    uint64_t got = asw_switch_cnm(sw, cnm_msgs); /* registered at the end of this step */
+    if (got != want) mism++;
+    for (uint64_t m = got & want; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      if (cnm_msgs[o] != want_msg[o]) mism++;
+    }
+    cnms += (unsigned)__builtin_popcountll(got);
+  }
+  uint32_t sent = 0, smp = 0;
+  for (unsigned o = 0; o < P; o++) {
+    sent += rd(sw, ASW_REG_QCN_COUNTER(o, ASW_QCNT_CNM));
+    smp += rd(sw, ASW_REG_QCN_COUNTER(o, ASW_QCNT_SAMPLES));
+  }
+  CHECKF(mism == 0 && qlen_mism == 0, "%u CNM mismatches, %u qlen mismatches", mism, qlen_mism);
+  CHECKF(cnms > 50 && samples > cnms && sent == cnms && smp == samples,
+         "%u CNMs (counter %u), %u samples (counter %u)", cnms, sent, samples, smp);
+  asw_switch_free(sw);
+}
