@@ -794,8 +794,11 @@ module asw_switch #(
           if (in_head_i[i]) begin
             assert (left == 8'd0)
               else $error("asw_switch: protocol error on input %0d: head inside a packet", i);
+            // constant-true upper bound when LMAX = 255 (the 8-bit field's maximum)
+            /* verilator lint_off CMPCONST */
             assert (len >= 8'd1 && 32'(len) <= LMAX)
               else $error("asw_switch: protocol error on input %0d: len %0d outside 1..LMAX", i, len);
+            /* verilator lint_on CMPCONST */
             assert ((32'(in_hdr_i[i*64 +: 16]) >> DW) == 0)
               else $error("asw_switch: protocol error on input %0d: dest bits above DW set", i);
             assert (in_tail_i[i] == (len == 8'd1))

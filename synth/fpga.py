@@ -139,7 +139,9 @@ def critical_path(report, srcmaps):
                 base = name[:len(name) - len(suffix)] if suffix else name
                 if base in cells:
                     return cells[base]
-        return ""
+        # nextpnr-ecp5 splits a LUT RAM (TRELLIS_DPR16X4) into cells named "<ram>$DPRAM_..."
+        base = re.sub(r"\$\w+$", "", name)
+        return cells.get(base, "")
     paths = report.get("critical_paths", [])
     if not paths:
         return None
@@ -161,6 +163,10 @@ def critical_path(report, srcmaps):
     end = steps[-1].get("to", {}).get("cell", "") if steps else ""
 
     def register(name):
+        # a memory's cells (DP16KD, LUT RAM slices) are "<memory>.<row>.<column>[$...]"
+        mem = re.match(r"(.*\.mem_q)\.\d+\.\d+(?:\$\w+)?$", name)
+        if mem:
+            return mem.group(1) + " (RAM)"
         # Yosys names a flip-flop after the signal on its Q output: the register's
         # hierarchical name, even where the cell lost its src (memory output registers)
         m = re.match(r"(.*?)_(?:TRELLIS_FF|SB_DFF\w*)_Q", name)
