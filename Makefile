@@ -28,6 +28,7 @@ include $(wildcard mk/soak.mk)
 include $(wildcard mk/eco.mk)
 include $(wildcard mk/compare.mk)
 include $(wildcard mk/faults.mk)
+include $(wildcard mk/qcn.mk)
 
 .PHONY: all test clean study build
 all: deps build study

@@ -20,6 +20,8 @@
 #include "lfsr.h"
 #include "link_fault.h"
 #include "pfc.h"
+#include "qcn_cp.h"
+#include "route_hash.h"
 #include "regs.h"
 #include "route_compute.h"
 
@@ -89,6 +91,7 @@ struct asw_switch {
   asw_link link;        /* §18 link faults (hooks run only while link.on) */
   uint64_t self_cr;     /* §18.2: outputs taking a discarded flit's credit back */
   uint8_t self_vc[64];  /* ... on this VC */
+  asw_qcn_cp qcn;       /* §17.4 QCN congestion points (touched only with QCN_CTRL.en) */
   char err[256];
 };
 
@@ -194,6 +197,7 @@ void asw_switch_free(asw_switch *sw) {
   asw_cd_destroy(&sw->cd);
   asw_arn_destroy(&sw->arn);
   asw_pfc_destroy(&sw->pfc);
+  asw_qcn_destroy(&sw->qcn);
   free(sw->port);
   free(sw->req_vc);
   free(sw->match_out);
@@ -235,7 +239,7 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   /* §15 state last: it stays out of the way of the blocks every step uses */
   if (asw_regs_init_arn(&sw->regs) || asw_cd_init(&sw->cd, sw->P, sw->V) ||
       asw_arn_init(&sw->arn, sw->P, cfg->arn_entries) ||
-      asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits))
+      asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits) || asw_qcn_init(&sw->qcn, sw->P))
     goto oom;
   asw_switch_reset(sw);
   return sw;
@@ -263,6 +267,8 @@ void asw_switch_reset(asw_switch *sw) {
   asw_pfc_reset(&sw->pfc);
   asw_link_reset(&sw->link, sw->P); /* §18: every link up */
   sw->regs.link_down = sw->self_cr = 0;
+  asw_qcn_reset(&sw->qcn);
+  sw->regs.route_hash = 0; /* §17.6 */
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
@@ -285,6 +291,15 @@ int asw_switch_lock_config(asw_switch *sw) {
 
 const char *asw_switch_error(const asw_switch *sw) { return sw->err; }
 
+uint64_t asw_switch_cnm(const asw_switch *sw, uint64_t *msgs) { /* §17.4 */
+  if (msgs)
+    for (uint64_t m = sw->qcn.cnm_mask; m; m &= m - 1) {
+      unsigned o = (unsigned)__builtin_ctzll(m);
+      msgs[o] = sw->qcn.cnm_msg[o];
+    }
+  return sw->qcn.cnm_mask;
+}
+
 /* Inspection for the deadlock report (asw_switch.h). */
 int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsigned q,
                           unsigned *oport, unsigned *ovc, unsigned *len) {
@@ -302,7 +317,8 @@ static int core_idle(const asw_switch *sw) {
   return !(sw->busy_in | sw->rr_mask | sw->ra_mask | sw->held | sw->out_mask | sw->cr_mask |
            sw->rvalid | (sw->link.up ^ sw->link.up_q) | (sw->link.rx_up ^ sw->link.rx_up_q)
            /* §18: LINK_DOWN to update */) &&
-         !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)); /* §17.1 frames due */
+         !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)) && /* §17.1 frames due */
+         !sw->qcn.cnm_mask; /* §17.4 a CNM on the outputs */
 }
 
 int asw_switch_idle(const asw_switch *sw) {
@@ -403,6 +419,14 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_pfc_reg_read(&sw->pfc, a, paused);
     return ASW_OK;
   }
+  if (asw_qcn_owns(a, sw->P)) { /* §17.4 */
+    *data = asw_qcn_reg_read(&sw->qcn, a);
+    return ASW_OK;
+  }
+  if (a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+    *data = sw->regs.route_hash;
+    return ASW_OK;
+  }
   if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
     unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
     if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
@@ -436,6 +460,18 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
 /* §17.2 registers; 1 if addr is not one of them, else ASW_OK / ASW_EINVAL
  * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
 static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
+  if (a == ASW_REG_CNT_CLEAR) asw_qcn_clear_counters(&sw->qcn); /* §17.4 */
+  if (asw_qcn_owns(a, sw->P)) { /* §17.4 registers, same rules */
+    int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
+    if (rc) sw->regs.reg_errors++;
+    return rc;
+  }
+  if (a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+    int rc = asw_route_hash_check(d, err, errlen);
+    if (rc) sw->regs.reg_errors++;
+    else sw->regs.route_hash = d;
+    return rc;
+  }
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
   if (a == ASW_REG_CNT_CLEAR) asw_link_clear_counters(&sw->link); /* §18.4 */
   if ((sw->cfg.omit & ASW_OMIT_PFC) || !asw_pfc_owns(a, sw->P)) return 1; /* OMIT: unmapped */
@@ -763,6 +799,10 @@ static void stage_rq(asw_switch *sw, int arn_on) {
     const route_res *ra = &sw->port[i].ra;
     asw_ibuf *b = &sw->in[i];
     asw_ibuf_append(b, ra->vc, ra->q, ra->slot);
+    if (sw->qcn.en) { /* §17.4: the congestion point sees the arrival */
+      const asw_slot *h = &b->slot[ra->slot];
+      asw_qcn_arrive(&sw->qcn, h->oport, ASW_HDR_LEN(h->hdr), h->hdr);
+    }
     if (arn_on) {
       asw_cd_occ(&sw->cd, i, ra->vc, ra->q, asw_ibuf_occ(b, ra->vc, ra->q),
                  rg->hcdth, rg->lcdth);
@@ -909,6 +949,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   if (sw->busy_in) stage_st(sw, arn_on);
   else sw->out_mask = sw->cr_mask = 0;
   const uint64_t st_rel = sw->cr_mask; /* inputs that released a flit (hd - 1) */
+  const uint64_t st_sent = sw->out_mask; /* outputs a flit left on (§17.4) */
   const uint64_t pfc_en = sw->pfc.en;
   if (pfc_en) { /* §17.1: PFC inputs send frames instead of credits */
     uint64_t fr = sw->pfc.pending ? asw_pfc_frames(&sw->pfc) : 0;
@@ -966,6 +1007,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
       asw_credits_return(&sw->cred, o, in->credit_vc[o]);
     }
   }
+  if (sw->qcn.en || sw->qcn.cnm_mask) asw_qcn_end_cycle(&sw->qcn, st_sent); /* §17.4 */
   if (arn_on) { /* ARN time only runs while entries can exist */
     asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
     sw->now++;

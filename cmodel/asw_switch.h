@@ -119,6 +119,12 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen);
 void asw_switch_free(asw_switch *sw);
 const asw_config *asw_switch_config(const asw_switch *sw);
 
+/* §17.4 QCN: the CNM outputs of the next step (its registers as they are
+ * now, like the outputs a step returns): bit o of the result is set if
+ * output o's congestion point sends a CNM, msgs[o] (if msgs != NULL, P
+ * entries) gets its word (ASW_CNM_*). Always 0 while QCN_CTRL.en = 0. */
+uint64_t asw_switch_cnm(const asw_switch *sw, uint64_t *msgs);
+
 /* Returns to the reset state without reallocating. */
 void asw_switch_reset(asw_switch *sw);
 
@@ -288,6 +294,41 @@ enum { /* counter index k of ASW_REG_PFC_COUNTER */
 };
 static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
   return (xoff & 0xFFFFu) | (xon & 0xFFFFu) << 16;
+}
+
+/* QCN congestion point registers (§17.4), mapped for every parameter set. */
+#define ASW_REG_QCN_CTRL 0x00043u
+#define ASW_REG_QCN_QEQ 0x00044u
+#define ASW_REG_QCN_SAMPLE 0x00045u
+#define ASW_REG_QCN_SEED 0x00046u
+#define ASW_REG_QCN_COUNTER(p, k) (0x06200u + 2u * (p) + (k))
+#define ASW_REG_QCN_QLEN(p) (0x06280u + (p))
+#define ASW_REG_ROUTE_HASH 0x00047u /* §17.6 */
+enum { ASW_RH_OFF = 0, ASW_RH_FLOW = 1, ASW_RH_SRC_DIGIT = 2 };
+static inline uint32_t asw_route_hash_reg(unsigned kind, unsigned shift, unsigned bits) {
+  return (kind & 3u) | (shift & 0xFu) << 4 | (bits & 0xFu) << 8;
+}
+enum { /* counter index k of ASW_REG_QCN_COUNTER */
+  ASW_QCNT_CNM = 0,     /* CNMs sent by output p's congestion point */
+  ASW_QCNT_SAMPLES = 1, /* frames it sampled */
+  ASW_QCNT_NUM = 2,
+};
+static inline uint32_t asw_qcn_ctrl(unsigned en, unsigned wl, unsigned fbsh,
+                                    unsigned cpid) {
+  return (en & 1u) | (wl & 3u) << 1 | (fbsh & 0xFu) << 4 | (cpid & 0xFFFFu) << 16;
+}
+/* CNM word (§17.4): culprit source (where it goes), the sampled frame's
+ * destination, quantized |Fb| 1..63, output port and congestion-point id. */
+#define ASW_CNM_SRC(m) ((unsigned)((m)&0xFFFFu))
+#define ASW_CNM_DEST(m) ((unsigned)((m) >> 16 & 0xFFFFu))
+#define ASW_CNM_FB(m) ((unsigned)((m) >> 32 & 0x3Fu))
+#define ASW_CNM_PORT(m) ((unsigned)((m) >> 40 & 0x3Fu))
+#define ASW_CNM_CPID(m) ((unsigned)((m) >> 48 & 0xFFFFu))
+static inline uint64_t asw_cnm_make(unsigned src, unsigned dest, unsigned fb,
+                                    unsigned port, unsigned cpid) {
+  return (uint64_t)(src & 0xFFFFu) | (uint64_t)(dest & 0xFFFFu) << 16 |
+         (uint64_t)(fb & 0x3Fu) << 32 | (uint64_t)(port & 0x3Fu) << 40 |
+         (uint64_t)(cpid & 0xFFFFu) << 48;
 }
 
 enum { /* counter index k of ASW_REG_COUNTER */

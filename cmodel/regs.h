@@ -39,6 +39,7 @@ typedef struct {
   uint64_t cset[4];
   asw_bubble bubble; /* §16.1 ring registers and counters (bubble.h) */
   uint64_t link_down; /* §18.5: ports whose link_up pin is 0 (set by the switch) */
+  uint32_t route_hash; /* §17.6 ROUTE_HASH (decoded in asw_switch.c; 0: LFSR) */
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);

@@ -2,6 +2,7 @@
 #include "route_compute.h"
 
 #include "lfsr.h"
+#include "route_hash.h"
 
 #define FWD_DET(e) ((e)&0x3Fu)
 #define FWD_LOOKAHEAD(e) ((e) >> 8 & 0x3Fu)
@@ -47,8 +48,14 @@ asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
   uint64_t cand = asw_route_candidates(r, hdr, entry) & ~r->link_down;
   if (cand && r->route_mode == ASW_ROUTE_OBLIVIOUS) {
     unsigned n = (unsigned)__builtin_popcountll(cand);
-    *lfsr = asw_lfsr_next(*lfsr);
-    unsigned k = (unsigned)(((uint32_t)*lfsr * n) >> 16);
+    uint32_t v;
+    if (r->route_hash) { /* §17.6: from the header; the LFSR does not advance */
+      v = asw_route_hash(r->route_hash, hdr);
+    } else {
+      *lfsr = asw_lfsr_next(*lfsr);
+      v = *lfsr;
+    }
+    unsigned k = (unsigned)((v * n) >> 16);
     while (k--) cand &= cand - 1;
     oport = (unsigned)__builtin_ctzll(cand);
   } else if (cand && r->route_mode == ASW_ROUTE_ADAPTIVE) {

@@ -1,6 +1,6 @@
 # Whole-network simulation (cmodel/net/, `asw net`, `asw sweep`), its tests,
 # benchmark and default study. Owner: network simulation.
-NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/trace.c \
+NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/trace.c cmodel/net/qcn_net.c \
   cmodel/net/network.c cmodel/net/cube.c cmodel/net/cube_tables.c
 NET_SRCS += cmodel/net/faults.c # link faults (contract §18.6)
 ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c cmodel/app/trace_cmd.c
@@ -8,7 +8,7 @@ NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildca
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)
 
 # The unit tests use the network's table, topology and config code without a switch.
-NET_UNIT_SRCS := cmodel/textfile.c cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c \
+NET_UNIT_SRCS := cmodel/textfile.c cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/qcn_net.c \
   cmodel/net/cube.c cmodel/net/cube_tables.c
 $(BUILD)/net/test_net_unit: cmodel/net/tests/test_net_unit.c $(NET_UNIT_SRCS) $(NET_HDRS) cmodel/textfile.h
 	@mkdir -p $(dir $@)

@@ -576,7 +576,12 @@ static uint32_t random_read_addr(tb_traffic *t) {
         ASW_REG_DEFAULT_PORT, ASW_REG_CNT_CLEAR, ASW_REG_REG_ERRORS};
     return fixed[rnd_below(t, sizeof fixed / sizeof fixed[0])];
   }
-  return (uint32_t)rnd(t) & 0xFFFFFu; /* mostly unmapped */
+  uint32_t a = (uint32_t)rnd(t) & 0xFFFFFu; /* mostly unmapped */
+  /* §17.4/§17.6 registers exist in the C model only (no RTL yet): read ID */
+  if ((a >= ASW_REG_QCN_CTRL && a <= ASW_REG_ROUTE_HASH) ||
+      (a >= ASW_REG_QCN_COUNTER(0, 0) && a < ASW_REG_QCN_QLEN(64)))
+    a = ASW_REG_ID;
+  return a;
 }
 
 /* The §15 read sweep: every ARN counter, ARN_ENTRY word and ROOT word once

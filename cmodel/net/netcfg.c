@@ -30,6 +30,7 @@ static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
                                             NULL};
 static const char *const arn_names[] = {"off", "arn", "afi", NULL};
 static const char *const fc_names[] = {"credit", "pfc", NULL};
+static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
                                             "obqa", "xordet", "bbq", "iodet", "voqsw", NULL};
@@ -61,8 +62,8 @@ static const key_desc keys[] = {
      "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
-     "dmodk, oblivious, adaptive (fat-trees), dor or direction-order (tori and "
-     "meshes: XY(Z) or X+Y+Z+X-Y-Z-), or a Table 2 name adap-<noth|th|2th>-"
+     "dmodk, oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive (fat-trees), "
+     "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
     {"arn", K_ENUM, F(arn), 0, 0, arn_names,
      "ARN mechanism (contract §15): off, arn (ARN_CTRL.mode 1), afi (ARN+AFI, "
@@ -106,6 +107,25 @@ static const key_desc keys[] = {
     {"fm_delay", K_U64, F(fm_delay), 0, 2e9, NULL,
      "link faults: cycles from a link going down or up to the fabric manager's new "
      "forwarding tables (0: no fabric manager)"},
+    {"qcn", K_ENUM, F(qcn), 0, 0, onoff_names,
+     "QCN congestion point at every switch output (contract 17.4); CNMs go to the culprit sources"},
+    {"rl", K_ENUM, F(rl), 0, 0, onoff_names,
+     "qcn: QCN 2.2 reaction points (per-flow rate limiters) at the sources (contract 17.5)"},
+    {"qcn_qeq", K_UINT, F(qcn_qeq), 64, 4194304, NULL,
+     "qcn: equilibrium queue Qeq, bytes (a multiple of 64)"},
+    {"qcn_sample", K_UINT, F(qcn_sample), 4096, 4194240, NULL,
+     "qcn: mean sampling interval at Fb = 0, bytes (a multiple of 64)"},
+    {"qcn_w", K_UINT, F(qcn_w), 1, 8, NULL, "qcn: weight w of Qdelta (1, 2, 4 or 8)"},
+    {"qcn_fb_shift", K_UINT, F(qcn_fb_shift), 0, 15, NULL,
+     "qcn: |Fb| in flits >> this is the 6-bit feedback (5: Fbmax = Qeq (2w+1) maps to 50 at the defaults)"},
+    {"rl_gd", K_DBL, F(rl_gd), 0, 1, NULL, "rl: decrease gain, CR *= 1 - rl_gd * q / 63"},
+    {"rl_min_mbps", K_DBL, F(rl_min_mbps), 0, 1e6, NULL, "rl: minimum rate, Mb/s"},
+    {"rl_ai_mbps", K_DBL, F(rl_ai_mbps), 0, 1e6, NULL, "rl: active increase, Mb/s"},
+    {"rl_hai_mbps", K_DBL, F(rl_hai_mbps), 0, 1e6, NULL, "rl: hyper-active increase, Mb/s"},
+    {"rl_fr", K_UINT, F(rl_fr), 1, 100, NULL, "rl: fast-recovery threshold, stages"},
+    {"rl_bc", K_UINT, F(rl_bc), 64, 1073741760, NULL,
+     "rl: byte-counter limit, bytes (a multiple of 64)"},
+    {"rl_timer_us", K_DBL, F(rl_timer_us), 0.001, 1e7, NULL, "rl: rate-limiter timer, microseconds"},
     {"trigger", K_ENUM, F(trigger), 0, 0, trigger_names,
      "adaptive trigger: noth, th, 2th"},
     {"adaptive_stages", K_STAGES, F(adaptive_stages), 0, 0, NULL,
@@ -230,6 +250,18 @@ void netcfg_default(net_cfg *c) {
   c->pfc_storm = 100000;
   c->link_down_cycles = 1000;
   c->fm_delay = 1000;
+  c->qcn = c->rl = 0; /* §17.4/§17.5 defaults: the seed's Table I */
+  c->qcn_qeq = 20480;
+  c->qcn_sample = 153600;
+  c->qcn_w = 2;
+  c->qcn_fb_shift = 5;
+  c->rl_gd = 0.5;
+  c->rl_min_mbps = 0.1;
+  c->rl_ai_mbps = 5;
+  c->rl_hai_mbps = 50;
+  c->rl_fr = 5;
+  c->rl_bc = 153600;
+  c->rl_timer_us = 15000;
   c->traffic = TRAFFIC_UNIFORM;
   c->hs_fraction = 0.25;
   c->hs_count = 1;
@@ -385,6 +417,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     return 0;
   }
   case K_ENUM: {
+    if (k->off == offsetof(net_cfg, routing)) c->route_hash = 0; /* §17.6 */
     if (!strcmp(key, "routing")) { /* §16.4: a cube routing name sets cube_order */
       c->cube_order = !strcmp(value, "dor") ? 1 : !strcmp(value, "direction-order") ? 2 : 0;
       if (c->cube_order) { c->routing = 0; return 0; }
@@ -417,6 +450,11 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!strcmp(key, "routing")) {
       if (!strcmp(value, "det")) { c->routing = 0; return 0; }
+      if (!strcmp(value, "hashed") || !strcmp(value, "smodk")) { /* §17.6 */
+        c->routing = 1;
+        c->route_hash = value[0] == 'h' ? 1 : 2;
+        return 0;
+      }
       if (!strcmp(value, "fully")) {
         c->routing = 2; c->trigger = 0; c->adaptive_stages = 0xFF; c->delta = 1;
         return 0;
@@ -461,7 +499,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " dor direction-order adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+      strncat(why, " dor direction-order smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
@@ -748,6 +786,30 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: set, but flow_control is credit", c->pfc_xoff ? "pfc_xoff" : "pfc_xon");
     return -1;
   }
+  if (c->qcn) { /* §17.5 */
+    if (c->qcn_qeq % 64 || c->qcn_sample % 64 || c->rl_bc % 64) {
+      snprintf(err, errlen, "%s: %u bytes is not a multiple of the 64-byte flit",
+               c->qcn_qeq % 64 ? "qcn_qeq" : c->qcn_sample % 64 ? "qcn_sample" : "rl_bc",
+               c->qcn_qeq % 64 ? c->qcn_qeq : c->qcn_sample % 64 ? c->qcn_sample : c->rl_bc);
+      return -1;
+    }
+    if (c->qcn_qeq / 64 > 65535) {
+      snprintf(err, errlen, "qcn_qeq: %u bytes exceeds QCN_QEQ (65535 flits)", c->qcn_qeq);
+      return -1;
+    }
+    if (c->qcn_w & (c->qcn_w - 1)) {
+      snprintf(err, errlen, "qcn_w: %u is not 1, 2, 4 or 8", c->qcn_w);
+      return -1;
+    }
+    if (c->threads > 1 || c->ranks > 1) {
+      snprintf(err, errlen, "%s: qcn=on runs in one thread and one process (threads = ranks = 1)",
+               c->threads > 1 ? "threads" : "ranks");
+      return -1;
+    }
+  } else if (c->rl) {
+    snprintf(err, errlen, "rl: rate limiters react to CNMs, they need qcn=on");
+    return -1;
+  }
   if (c->packet_flits > c->buffer_flits) {
     snprintf(err, errlen, "packet_flits: %u exceeds buffer_flits %u (virtual "
              "cut-through needs a whole packet of buffer)", c->packet_flits,
@@ -863,6 +925,10 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
       snprintf(out, len, json ? "\"%s\"" : "%s", c->cube_order == 2 ? "direction-order" : "dor");
       return; /* §16.4 */
     }
+    if (k->off == offsetof(net_cfg, routing) && c->route_hash) { /* §17.6 */
+      snprintf(out, len, json ? "\"%s\"" : "%s", c->route_hash == 1 ? "hashed" : "smodk");
+      return;
+    }
     if (k->off == offsetof(net_cfg, bubble)) { /* §16.4: auto resolved */
       unsigned cubic = c->topology == TOPO_TORUS || c->topology == TOPO_MESH;
       unsigned on = c->bubble == 2 ? c->topology == TOPO_TORUS : c->bubble;
@@ -930,6 +996,10 @@ static int netcfg_pfc_key(const key_desc *k) {
   return k->off == offsetof(net_cfg, flow_control) || k->off == offsetof(net_cfg, pfc_xoff) ||
          k->off == offsetof(net_cfg, pfc_xon) || k->off == offsetof(net_cfg, pfc_storm);
 }
+/* The §17.5 keys, left out of the echo unless qcn = on. */
+static int netcfg_qcn_key(const key_desc *k) {
+  return k->off >= offsetof(net_cfg, qcn) && k->off <= offsetof(net_cfg, rl_bc);
+}
 
 /* The §18.6 keys, left out of the echo of a run without link faults. */
 static int netcfg_fault_key(const key_desc *k) {
@@ -960,6 +1030,7 @@ void netcfg_json(const net_cfg *c, FILE *f) {
       continue; /* same bytes for any */
     if (netcfg_quiet_key(c, &keys[i])) continue; /* §17.3 credit runs, §18.6 no faults */
     if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4: fat-trees */
+    if (netcfg_qcn_key(&keys[i]) && !c->qcn) continue;           /* §17.5 */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }
@@ -971,6 +1042,7 @@ void netcfg_write(const net_cfg *c, FILE *f) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     if (netcfg_quiet_key(c, &keys[i])) continue;
     if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4 */
+    if (netcfg_qcn_key(&keys[i]) && !c->qcn) continue;
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);
   }

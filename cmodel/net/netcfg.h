@@ -36,6 +36,7 @@ typedef struct {
   unsigned vcs, voq, buffer_flits, packet_flits, iters;
   /* routing */
   unsigned routing, trigger, adaptive_stages, delta, ltth, htth, lfsr_seed;
+  unsigned route_hash; /* §17.6 with routing = oblivious: 0 LFSR, 1 hashed, 2 smodk */
   unsigned sqs; /* sqs_kind */
   /* congestion detection, ARN and AFI (contract §15) */
   unsigned arn;          /* ARN_CTRL.mode: 0 off, 1 arn, 2 afi (ARN+AFI) */
@@ -56,6 +57,13 @@ typedef struct {
   double link_fault_rate; /* random faults: per switch-to-switch link and cycle */
   uint64_t link_down_cycles; /* duration of a random fault */
   uint64_t fm_delay;     /* cycles from a link change to the fabric manager's new tables (0: no FM) */
+  /* QCN (contract §17.4, §17.5); the qcn_* and rl_* keys are echoed only with
+   * qcn = on, so other runs print what they always did */
+  unsigned qcn, rl;            /* congestion points / reaction points on */
+  unsigned qcn_qeq, qcn_sample; /* bytes, multiples of 64 */
+  unsigned qcn_w, qcn_fb_shift; /* w (1, 2, 4, 8), FBSH */
+  double rl_gd, rl_min_mbps, rl_ai_mbps, rl_hai_mbps, rl_timer_us;
+  unsigned rl_fr, rl_bc;       /* fast-recovery stages; byte counter, bytes */
   /* traffic */
   unsigned traffic; /* traffic_kind */
   double hs_fraction;

@@ -11,6 +11,7 @@
 #include "../asw_switch.h"
 #include "faults.h"
 #include "cube_tables.h" /* §16.4 */
+#include "qcn_net.h"
 #include "tables.h"
 #include "trace.h"
 
@@ -252,6 +253,10 @@ struct net {
   uint64_t pkts_damaged, pkts_bad; /* arrived padded; arrived with a wrong flit */
   uint64_t fault_fd, fault_pd, fault_pad; /* sums of the switches' §18.4 counters */
   uint64_t fault_fd_seen, last_loss; /* flits discarded so far; 1 + last cycle one was */
+  /* §17.5 QCN (cfg.qcn): CNM transport and reaction points; NULL when off */
+  qcn_net *qcn;
+  int qcn_rl;                /* rate limiters gate the sources (cfg.rl) */
+  uint64_t *cnm_buf;         /* [P] one switch's CNM words */
 };
 
 /* A switch port whose peer switch another rank simulates (in n->peer). */
@@ -268,6 +273,7 @@ static uint32_t src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned q
 static void net_trace_json(const net *n, FILE *f);
 static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc);
 static void trace_feed(net *n, unsigned s, node *nd, int measuring);
+static int qcn_cnm_out(net *n, net_worker *w, unsigned s); /* §17.5 */
 
 static void report_add(net *n, const char *fmt, ...) {
   va_list ap;
@@ -728,7 +734,16 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     n->node_leaf[d] = topo_node_switch(n->t, d);
     n->node_port[d] = (uint8_t)topo_node_port(n->t, d);
   }
-  int det_only = c->routing == ASW_ROUTE_DET && c->arn == 0; /* ARN re-routes */
+  for (unsigned l = 1; c->route_hash == 2 && l <= topo_levels(n->t); l++) { /* §17.6 */
+    unsigned w = topo_up_ports(n->t, l);
+    if (w & (w - 1)) {
+      snprintf(err, errlen, "routing: smodk takes the up port from source digits and needs "
+               "power-of-two up-port counts (stage %u has %u)", l, w);
+      net_free(n);
+      return NULL;
+    }
+  }
+  int det_only = (c->routing == ASW_ROUTE_DET || c->route_hash) && c->arn == 0; /* ARN re-routes */
   n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
   if (n->r.order_checked) {
     n->flow_last = calloc((size_t)n->N * n->N, 4);
@@ -791,12 +806,43 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       if (!rv) rv = reg_write_cb(n, ASW_REG_PFC_EN(0), (uint32_t)all);
       if (!rv && n->P > 32) rv = reg_write_cb(n, ASW_REG_PFC_EN(1), (uint32_t)(all >> 32));
     }
+    if (!rv && c->route_hash) { /* §17.6: hashed, or S-mod-k by source digits */
+      unsigned lvl = topo_level(n->t, s), shift = 0, bits = 0;
+      for (unsigned l = 1; l < lvl; l++) shift += (unsigned)__builtin_ctz(topo_up_ports(n->t, l));
+      if (topo_up_ports(n->t, lvl)) bits = (unsigned)__builtin_ctz(topo_up_ports(n->t, lvl));
+      rv = reg_write_cb(n, ASW_REG_ROUTE_HASH, c->route_hash == 1 ? asw_route_hash_reg(ASW_RH_FLOW, shift > 8 ? 8 : shift, 0)
+                                               : bits ? asw_route_hash_reg(ASW_RH_SRC_DIGIT, shift, bits) : 0);
+    }
+    if (!rv && c->qcn) { /* §17.4: a congestion point per output, cpid = switch */
+      unsigned wl = (unsigned)__builtin_ctz(c->qcn_w);
+      rv = reg_write_cb(n, ASW_REG_QCN_QEQ, c->qcn_qeq / 64);
+      if (!rv) rv = reg_write_cb(n, ASW_REG_QCN_SAMPLE, c->qcn_sample / 64);
+      if (!rv) rv = reg_write_cb(n, ASW_REG_QCN_SEED, c->lfsr_seed);
+      if (!rv) rv = reg_write_cb(n, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, wl, c->qcn_fb_shift, s));
+    }
     if (rv) {
       snprintf(err, errlen, "switch %u: the table generator wrote an illegal "
                "register value (%d); check delta/ltth/htth", s, rv);
       net_free(n);
       return NULL;
     }
+  }
+  if (c->qcn) { /* §17.5: rates as fractions of the line rate, 512 bits a cycle */
+    const double line_mbps = 512.0 / c->cycle_ns * 1000.0;
+    qcn_rp_params qp = {.nodes = n->N, .rl = (int)c->rl, .gd = c->rl_gd,
+                        .min_rate = c->rl_min_mbps / line_mbps,
+                        .ai = c->rl_ai_mbps / line_mbps, .hai = c->rl_hai_mbps / line_mbps,
+                        .fr = c->rl_fr, .bc_flits = c->rl_bc / 64,
+                        .timer = (uint64_t)(c->rl_timer_us * 1000.0 / c->cycle_ns + 0.5)};
+    if (qp.timer < 1) qp.timer = 1;
+    n->qcn = qcn_net_new(&qp, err, errlen);
+    n->cnm_buf = calloc(n->P, sizeof *n->cnm_buf);
+    if (!n->qcn || !n->cnm_buf) {
+      if (n->qcn && !n->cnm_buf) snprintf(err, errlen, "out of memory");
+      net_free(n);
+      return NULL;
+    }
+    n->qcn_rl = (int)c->rl;
   }
   /* Node i's state is the i-th output of a master splitmix64 seeded from
    * `seed`: well-mixed, so the node streams are unrelated offsets of the
@@ -817,6 +863,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   if (n->cube) /* §16.4 */
     snprintf(n->routing_name, sizeof n->routing_name, "%s",
              n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
+  else if (c->route_hash)
+    snprintf(n->routing_name, sizeof n->routing_name, c->route_hash == 1 ? "hashed" : "smodk");
   else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
   else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
   else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
@@ -901,6 +949,7 @@ void net_free(net *n) {
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
   free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
+  qcn_net_free(n->qcn); free(n->cnm_buf); /* §17.5 */
   topo_free(n->t);
   free(n);
 }
@@ -1184,6 +1233,16 @@ static uint32_t src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned q
   return p->id;
 }
 
+/* §17.5: the first destination queue of VC v, in round-robin order from
+ * rr[v], whose flow's rate limiter lets it start a packet now (NIL16: none). */
+static unsigned rl_ready_queue(net *n, unsigned s, const node *nd, unsigned v) {
+  const dest_q *dq = &n->dq[((size_t)s * n->V + v) * n->cap];
+  unsigned na = nd->nactive[v], k = nd->rr[v] % na;
+  for (unsigned j = 0; j < na; j++, k = k + 1 == na ? 0 : k + 1)
+    if (qcn_net_ready(n->qcn, s, dq[k].dest, n->cycle)) return k;
+  return NIL16;
+}
+
 static void inject(net *n, unsigned s, node *nd, int mt) {
   unsigned leaf = n->node_leaf[s], port = n->node_port[s];
   asw_flit f = {0};
@@ -1192,20 +1251,28 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     /* round robin over the VCs with credits for a packet, then over the
      * destinations queued on that VC */
     uint16_t *cr = &n->credits[(size_t)s * n->V];
-    unsigned vc = NIL16;
+    unsigned vc = NIL16, rl_pick = NIL16;
+    int rl_held = 0; /* §17.5: a VC with credits whose flows all wait for their rate limiters */
     for (unsigned j = 0; j < n->V; j++) {
       unsigned v = nd->rr_vc + j; /* (rr_vc + j) mod V */
       if (v >= n->V) v -= n->V;
-      if (nd->nactive[v] && cr[v] >= inj_len(n, s, nd, v)) { vc = v; break; }
+      if (nd->nactive[v] && cr[v] >= inj_len(n, s, nd, v)) {
+        if (n->qcn_rl && (rl_pick = rl_ready_queue(n, s, nd, v)) == NIL16) {
+          rl_held = 1;
+          continue;
+        }
+        vc = v;
+        break;
+      }
     }
     if (vc == NIL16) {
-      nd->inj_blocked = 1;
+      if (!rl_held) nd->inj_blocked = 1;
       return;
     }
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
     dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
     src_pkt *pool = &n->pool[(size_t)s * n->cap];
-    unsigned pick = nd->rr[vc] % nd->nactive[vc];
+    unsigned pick = n->qcn_rl ? rl_pick : nd->rr[vc] % nd->nactive[vc];
     uint16_t k = dq[pick].head;
     nd->cur = pool[k];
     dq[pick].head = pool[k].next;
@@ -1229,6 +1296,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     nd->streaming = 1;
     nd->cur_sent = 0;
     nd->cur_len = nd->cur.len;
+    if (n->qcn_rl) qcn_net_sent(n->qcn, s, nd->cur.dest, nd->cur.len, n->cycle); /* §17.5 */
     f.head = 1;
     f.hdr = asw_hdr_make(nd->cur.dest, s, nd->cur.sl, nd->cur.len, 0, 0, nd->cur.id & 0xFFFFu);
     f.payload = (uint64_t)nd->cur.id | ((uint64_t)(nd->cur.gen & 0x7FFFFFFFu) << 32) |
@@ -1552,6 +1620,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
   if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
     return -1;
   *h = (st_head){0};
+  if (n->qcn && qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
   const topo_peer *peer = &n->peer[(size_t)s * n->P];
   uint64_t m = out.flit_mask;
   if (m) w->moved = 1;
@@ -1620,6 +1689,36 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     }
   }
   return 0;
+}
+
+/* §17.5: the CNMs switch s registered this cycle (on its CNM outputs next
+ * cycle) travel to their culprit sources in the zero-load time of the path
+ * back: down to the source if it is below s, else up to the top and down. */
+static int qcn_cnm_out(net *n, net_worker *w, unsigned s) {
+  uint64_t m = asw_switch_cnm(n->sw[s], n->cnm_buf);
+  for (; m; m &= m - 1) {
+    uint64_t cnm = n->cnm_buf[__builtin_ctzll(m)];
+    unsigned src = ASW_CNM_SRC(cnm), lvl = topo_level(n->t, s);
+    unsigned hops = topo_below(n->t, s, src) ? lvl : 2 * topo_levels(n->t) - lvl;
+    uint64_t at = n->cycle + 1 + (uint64_t)hops * (ASW_ZERO_LOAD_LATENCY + n->cfg.link_latency);
+    if (qcn_net_send(n->qcn, at, cnm)) {
+      snprintf(w->err, sizeof w->err, "switch %u: out of memory for CNMs", s);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* §17.5: the largest QCN_QLEN of the network, one sample per window. */
+static void qcn_queue_sample(net *n) {
+  uint64_t mx = 0;
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned o = 0; o < n->P; o++) {
+      uint32_t v = 0;
+      asw_reg_read(n->sw[s], ASW_REG_QCN_QLEN(o), &v);
+      if (v > mx) mx = v;
+    }
+  qcn_net_queue_sample(n->qcn, mx);
 }
 
 /* Makes up the steps pending switch s missed before cycle `upto`. */
@@ -1799,6 +1898,7 @@ static int step_cycle(net *n, int generating, int measuring) {
     w->failed = 0;
   }
   if (n->nthreads < 2) {
+    if (n->qcn) qcn_net_deliver(n->qcn, n->cycle); /* §17.5 */
     end_nodes(n, generating, measuring, 0);
     if (step_switches(n, &n->wk[0], 0, nt, 0)) n->wk[0].failed = 1;
   } else {
@@ -1843,6 +1943,7 @@ static int step_cycle(net *n, int generating, int measuring) {
   }
   n->carry_n = cn;
   if (failed) return -1;
+  if (n->qcn && measuring && n->cycle % n->cfg.window == 0) qcn_queue_sample(n); /* §17.5 */
   if (n->sink_drop) { /* §17.3: lossless or an error */
     n->frames_dropped++;
     snprintf(n->err, sizeof n->err, "cycle %llu: frame dropped at end node %llu VC %llu: "
@@ -2402,6 +2503,17 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
             (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles,
             (unsigned long long)r.pause_storms);
   if (n->faults) fault_json(n, f); /* §18.6 */
+  if (n->qcn) { /* §17.5 */
+    qcn_net_stats q;
+    qcn_net_get_stats(n->qcn, &q);
+    fprintf(f, "  \"qcn\": {\"cnm_sent\": %llu, \"cnm_delivered\": %llu, \"rl\": %d, "
+            "\"rl_created\": %llu, \"rl_released\": %llu, \"rl_active\": %llu, "
+            "\"rl_min_rate\": %.6g, \"qlen_max_flits\": %llu, \"qlen_max_mean_flits\": %.1f},\n",
+            (unsigned long long)q.cnm_sent, (unsigned long long)q.cnm_delivered, n->qcn_rl,
+            (unsigned long long)q.rl_created, (unsigned long long)q.rl_released,
+            (unsigned long long)q.rl_active, q.rl_min_rate, (unsigned long long)q.qlen_max,
+            q.qlen_max_mean);
+  }
   /* link utilization per stage and direction over the whole run (switch
    * FLITS_OUT counters / cycles): shows where a network saturates */
   fprintf(f, "  \"link_utilization\": [");
@@ -2510,6 +2622,16 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)r.arn_received, (unsigned long long)r.arn_consumed,
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_at_nodes);
+  if (n->qcn) { /* §17.5 */
+    qcn_net_stats q;
+    qcn_net_get_stats(n->qcn, &q);
+    fprintf(f, "QCN: CNMs sent %llu delivered %llu; rate limiters %s, created %llu, active %llu, "
+            "lowest rate %.4g; largest CP queue mean %.1f max %llu flits\n",
+            (unsigned long long)q.cnm_sent, (unsigned long long)q.cnm_delivered,
+            n->qcn_rl ? "on" : "off", (unsigned long long)q.rl_created,
+            (unsigned long long)q.rl_active, q.rl_min_rate, q.qlen_max_mean,
+            (unsigned long long)q.qlen_max);
+  }
   if (n->pfc) {
     fprintf(f, "PFC: frames dropped %llu, pause frames %llu, longest pause %llu cycles\n",
             (unsigned long long)r.frames_dropped, (unsigned long long)r.pause_frames, (unsigned long long)r.pause_max_cycles);

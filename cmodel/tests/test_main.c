@@ -81,7 +81,12 @@ const char *test_tmpdir = ".";
   X(test_link_registers)                         \
   X(test_link_output_discard)                    \
   X(test_link_input_padding)                     \
-  X(test_link_routing)
+  X(test_link_routing)                         \
+  X(test_qcn_arithmetic)                         \
+  X(test_qcn_registers)                          \
+  X(test_qcn_timeline)                           \
+  X(test_route_hash)                             \
+  X(test_qcn_random_shadow)
 
 #define DECLARE(name) void name(void);
 TESTS(DECLARE)

@@ -8,6 +8,7 @@
 #include "../../asw_switch.h"
 #include "../cube.h"
 #include "../netcfg.h"
+#include "../qcn_net.h"
 #include "../tables.h"
 #include "../topo.h"
 
@@ -366,6 +367,78 @@ static void test_cube(void) {
   CHECK(cube_parse(&bad, "", 0, err, sizeof err) && strstr(err, "empty"), "empty rejected");
 }
 
+/* QCN 2.2 reaction point (contract §17.5), by hand: decrease, fast
+ * recovery, active and hyper-active increase, timer, release, minimum rate
+ * and minimum decrease factor; then the CNM transport's order. */
+#define NEAR(a, b) ((a) - (b) < 1e-12 && (b) - (a) < 1e-12)
+static void test_qcn_rp(void) {
+  qcn_rp_params p = {.nodes = 4, .rl = 1, .gd = 0.5, .min_rate = 1e-5, .ai = 5e-4,
+                     .hai = 5e-3, .fr = 5, .bc_flits = 2400, .timer = 1000};
+  qcn_rp r = {0};
+  CHECK(qcn_rp_cnm(&p, &r, 63, 0) == 1 && r.active, "CNM creates the limiter");
+  CHECK(NEAR(r.cr, 0.5) && NEAR(r.tr, 1.0), "q 63: CR %g TR %g, want 0.5 1", r.cr, r.tr);
+  CHECK(qcn_rp_cnm(&p, &r, 63, 0) == 0 && NEAR(r.cr, 0.25) && NEAR(r.tr, 0.5),
+        "second CNM: CR %g TR %g, want 0.25 0.5", r.cr, r.tr);
+  CHECK(qcn_rp_sent(&p, &r, 24, 10) == 0 && NEAR(r.next_send, 10 + 24 / 0.25),
+        "24 flits at 1/4: next start %g, want 106", r.next_send);
+  /* byte counter: 2400 flits per stage; 5 stages of fast recovery, then AI */
+  static const double cr_fr[] = {0.375, 0.4375, 0.46875, 0.484375, 0.4921875};
+  r.bc = 24;
+  for (unsigned k = 0; k < 5; k++) {
+    qcn_rp_sent(&p, &r, 2400, 20);
+    CHECK(r.bs == k + 1 && NEAR(r.cr, cr_fr[k]) && NEAR(r.tr, 0.5), "FR stage %u: CR %g TR %g",
+          k + 1, r.cr, r.tr);
+  }
+  qcn_rp_sent(&p, &r, 2400, 20);
+  CHECK(r.bs == 6 && NEAR(r.tr, 0.5005) && NEAR(r.cr, (0.4921875 + 0.5005) / 2),
+        "AI: CR %g TR %g", r.cr, r.tr);
+  r.ts = 5; /* timer stages past FR too: hyper-active on the next event */
+  r.timer_at = 30;
+  qcn_rp_time(&p, &r, 30);
+  CHECK(r.ts == 6 && NEAR(r.tr, 0.5005 + 5e-3 * 1), "HAI: TR %g", r.tr);
+  /* the timer alone brings a limiter back to line rate and releases it */
+  qcn_rp t = {0};
+  qcn_rp_cnm(&p, &t, 63, 0); /* CR 0.5, TR 1 */
+  CHECK(qcn_rp_time(&p, &t, 999) == 0 && t.ts == 0, "no timer event before 1000");
+  CHECK(qcn_rp_time(&p, &t, 1000) == 0 && t.ts == 1 && NEAR(t.cr, 0.75), "timer 1: CR %g", t.cr);
+  CHECK(qcn_rp_time(&p, &t, 8999) == 0 && t.active && t.ts == 8, "8 timers: %u, active", t.ts);
+  CHECK(NEAR(t.cr, 0.998046875), "8 timers: CR %g", t.cr);
+  CHECK(qcn_rp_time(&p, &t, 9000) == 1 && !t.active, "released at the 9th timer (CR >= 0.999)");
+  /* floors */
+  qcn_rp m = {0};
+  for (unsigned k = 0; k < 40; k++) qcn_rp_cnm(&p, &m, 63, 0);
+  CHECK(NEAR(m.cr, 1e-5), "minimum rate: CR %g", m.cr);
+  qcn_rp_params p1 = p;
+  p1.gd = 1.0;
+  qcn_rp h = {0};
+  qcn_rp_cnm(&p1, &h, 63, 0);
+  CHECK(NEAR(h.cr, 0.5), "minimum decrease factor 0.5: CR %g", h.cr);
+  CHECK(qcn_rp_cnm(&p, &h, 0, 0) == 0 && NEAR(h.cr, 0.5), "q 0 changes no rate");
+  /* transport: CNMs reach their flows in (cycle, send) order */
+  char err[128];
+  qcn_net *q = qcn_net_new(&p, err, sizeof err);
+  CHECK(q != NULL, "qcn_net_new: %s", err);
+  if (!q) return;
+  qcn_net_send(q, 50, asw_cnm_make(1, 2, 63, 0, 0));
+  qcn_net_send(q, 20, asw_cnm_make(3, 0, 63, 0, 0));
+  qcn_net_deliver(q, 19);
+  qcn_net_stats st;
+  qcn_net_get_stats(q, &st);
+  CHECK(st.cnm_sent == 2 && st.cnm_delivered == 0 && qcn_net_ready(q, 3, 0, 19), "none due at 19");
+  qcn_net_deliver(q, 20);
+  qcn_net_get_stats(q, &st);
+  CHECK(st.cnm_delivered == 1 && st.rl_created == 1 && st.rl_active == 1, "one due at 20");
+  qcn_net_sent(q, 3, 0, 24, 20); /* 24 flits at 1/2: next start 68 */
+  CHECK(!qcn_net_ready(q, 3, 0, 67) && qcn_net_ready(q, 3, 0, 68), "rate 1/2 spaces packets");
+  CHECK(qcn_net_ready(q, 1, 2, 49), "flow 1->2 not limited yet");
+  qcn_net_deliver(q, 1000);
+  qcn_net_get_stats(q, &st);
+  CHECK(st.cnm_delivered == 2 && st.rl_active == 2 && NEAR(st.rl_min_rate, 0.5), "both delivered");
+  qcn_net_free(q);
+  p.nodes = 4097;
+  CHECK(!qcn_net_new(&p, err, sizeof err) && strstr(err, "4096"), "N > 4096 rejected: %s", err);
+}
+
 int main(void) {
   char err[256];
   struct { unsigned p, t, nodes, sw; } rl[] = {{12, 3, 432, 180}, {24, 3, 3456, 720},
@@ -398,6 +471,7 @@ int main(void) {
   test_program();
   test_sqs();
   test_config();
+  test_qcn_rp();
   test_cube();
   printf("net_unit%s: %u passed, %u failed\n", SAN_LABEL, passed, failed);
   return failed != 0;

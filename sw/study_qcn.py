@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Seed 004 evaluation on the 32-node 2-ary 5-tree with 10 Gb/s Ethernet
+units (contract §17.4-17.6, make study-qcn): Figure 7 (relative throughput
+of permutations at 90 % load, per routing scheme, with and without rate
+limiters) and Figure 8 (victim throughput under an input-generated hot spot
+at an edge link). Prints the docs/results.md tables and writes
+FIGDIR/qcn_victim_time.png. Usage: study_qcn.py path/to/asw OUTDIR FIGDIR"""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+# 10 Gb/s: a 64-byte flit per 51.2 ns cycle; 1 536-byte frames (24 flits);
+# 100 KiB per port (1 600 flits); PFC links; QCN congestion points everywhere.
+NET = ["topology=kary", "k=2", "n=5", "vcs=1", "voq=1", "buffer_flits=1600", "packet_flits=24",
+       "cycle_ns=51.2", "flow_control=pfc", "qcn=on", "--seed", "1"]
+SCHEMES = [("dmodk", "Deterministic (D-mod-k)"), ("smodk", "S-mod-k"),
+           ("oblivious", "Random"), ("hashed", "Hashed")]
+PERMS = ["bitrev", "shuffle", "bitcomp", "tornado"]
+MS = 1e6 / 51.2  # cycles per millisecond
+
+
+def run(asw, out, name, *args):
+    j = os.path.join(out, name + ".json")
+    c = os.path.join(out, name + ".csv")
+    subprocess.run([asw, "net", *NET, *args, "--quiet", "--json", j, "--csv", c], check=True)
+    js = json.load(open(j))
+    assert js["pfc"]["frames_dropped"] == 0, name
+    return js, list(csv.DictReader(open(c)))
+
+
+def fig7(asw, out):
+    perm = ["load=0.9", "warmup=19531", "cycles=100000"]
+    # the reference: the same sources on one 32-port switch (k-ary 1-tree), a crossbar
+    xbar = {}
+    for p in PERMS:
+        js, _ = run(asw, out, f"f7_xbar_{p}", "routing=dmodk", "rl=off", f"traffic={p}", *perm,
+                    "k=32", "n=1")
+        xbar[p] = js["accepted_throughput"]
+    print("Relative throughput (accepted, divided by what the same sources get through one "
+          "32-port switch) at 90 % load, 5.1 ms after 1 ms of warm-up; crossbar: " +
+          ", ".join(f"{p} {xbar[p]:.3f}" for p in PERMS) + " flits/node/cycle:\n")
+    print("| routing | RL | " + " | ".join(PERMS) + " | mean |")
+    print("|---|---|" + "---|" * (len(PERMS) + 1))
+    for r, label in SCHEMES:
+        for rl in ("off", "on"):
+            rel = []
+            for p in PERMS:
+                js, _ = run(asw, out, f"f7_{r}_{rl}_{p}", f"routing={r}", f"rl={rl}",
+                            f"traffic={p}", *perm)
+                rel.append(js["accepted_throughput"] / xbar[p])
+            print(f"| {label} | {rl} | " + " | ".join(f"{x:.2f}" for x in rel) +
+                  f" | {sum(rel) / len(rel):.2f} |")
+
+
+def fig8(asw, out, figdir):
+    # 4 of 32 sources (hs_fraction 0.125) send all their traffic, 45 % of a
+    # link, to one node from 5 to 15 ms (1.8x its link: mild, small degree);
+    # the other 28 send uniform traffic at 45 %, the victims.
+    hot = ["traffic=hotspot", "hs_fraction=0.125", "hs_count=1", "load=0.45",
+           f"hs_start={round(5 * MS)}", f"hs_end={round(15 * MS)}", f"cycles={round(25 * MS)}",
+           "warmup=0", f"window={round(MS)}"]
+    print("\nInput-generated hot spot at an edge link (4 sources x 45 % to one node, 5-15 ms); "
+          "victims: the traffic of the 28 other sources (ideal during the hot spot: their "
+          "offered 0.394 flits/node/cycle):\n")
+    print("| routing | RL | victim throughput before | during hot spot | after | largest CP "
+          "queue (mean, max flits) | CNMs | rate limiters |")
+    print("|---|---|---|---|---|---|---|---|")
+    series = {}
+    for r, label in SCHEMES:
+        for rl in ("off", "on"):
+            js, rows = run(asw, out, f"f8_{r}_{rl}", f"routing={r}", f"rl={rl}", *hot)
+            rows = [x for x in rows if int(x["cycle"]) % round(MS) == 0]  # whole windows
+            t = [float(x["time_us"]) / 1000 for x in rows]
+            cold = [float(x["accepted_cold"]) for x in rows]
+            series[(label, rl)] = (t, cold)
+
+            def mean(a, b):
+                v = [c for tt, c in zip(t, cold) if a < tt <= b]
+                return sum(v) / len(v)
+            q = js["qcn"]
+            print(f"| {label} | {rl} | {mean(0, 5):.3f} | {mean(6, 15):.3f} | {mean(20, 25):.3f} | "
+                  f"{q['qlen_max_mean_flits']:.0f}, {q['qlen_max_flits']} | {q['cnm_sent']} | "
+                  f"{q['rl_created']} |")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(SCHEMES), figsize=(4 * len(SCHEMES), 3.2), sharey=True)
+    for ax, (r, label) in zip(axes, SCHEMES):
+        for rl, style in (("off", "tab:red"), ("on", "tab:blue")):
+            t, cold = series[(label, rl)]
+            ax.plot(t, [c * 1250 * 32 / 28 for c in cold], color=style, label=f"RL {rl}")
+        ax.axvspan(5, 15, color="0.9")
+        ax.set_title(label)
+        ax.set_xlabel("time (ms)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("victim throughput per source (MB/s)")
+    axes[0].legend()
+    fig.tight_layout()
+    os.makedirs(figdir, exist_ok=True)
+    fig.savefig(os.path.join(figdir, "qcn_victim_time.png"), dpi=110)
+
+
+def main(asw, out, figdir):
+    os.makedirs(out, exist_ok=True)
+    fig7(asw, out)
+    fig8(asw, out, figdir)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""QCN in the network simulator (contract §17.4, §17.5, issue 12): on the
+seed 004 network (32-node 2-ary 5-tree, 10 Gb/s, 1 536-byte frames, PFC),
+an input-generated hot spot builds a congestion tree; with QCN's reaction
+points (rl=on) the largest congestion-point queue is lower and the cold
+(victim) traffic gets more throughput than without (rl=off), with no frame
+dropped and every CNM delivered. Also: determinism, qcn=off output unchanged,
+bad settings rejected naming the key. Usage: test_net_qcn.py path/to/asw"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from checks import check, summary
+
+SEED004 = ["topology=kary", "k=2", "n=5", "flow_control=pfc", "packet_flits=24",
+           "buffer_flits=1600", "cycle_ns=51.2", "warmup=0"]
+
+
+def net(asw, d, name, *args, expect=0):
+    j = os.path.join(d, name + ".json")
+    r = subprocess.run([asw, "net", *args, "--quiet", "--json", j],
+                       capture_output=True, text=True)
+    if r.returncode != expect:
+        check(False, f"{name}: exit {r.returncode} (expected {expect}): {r.stderr.strip()}")
+        return None, None, r.stderr
+    if expect:
+        return None, None, r.stderr
+    text = open(j).read()
+    return json.loads(text), text, r.stderr
+
+
+def strip(text):
+    """The JSON without its timing fields (wall time, memory)."""
+    return "\n".join(l for l in text.splitlines()
+                     if "wall" not in l and "rss" not in l and "per_second" not in l)
+
+
+def main(asw):
+    hot = ["traffic=hotspot", "hs_fraction=0.25", "load=0.9", "cycles=100000", "qcn=on"]
+    with tempfile.TemporaryDirectory() as d:
+        off, _, _ = net(asw, d, "rl_off", *SEED004, *hot, "rl=off")
+        on, text, _ = net(asw, d, "rl_on", *SEED004, *hot, "rl=on")
+        if off and on:
+            for js, what in ((off, "rl=off"), (on, "rl=on")):
+                q = js["qcn"]
+                check(js["pfc"]["frames_dropped"] == 0, f"{what}: no frame dropped")
+                check(q["cnm_sent"] > 100 and q["cnm_delivered"] == q["cnm_sent"],
+                      f"{what}: CNMs sent and all delivered ({q['cnm_delivered']}/{q['cnm_sent']})")
+                check(js["duplicates"] == 0, f"{what}: no duplicate")
+            check(off["qcn"]["rl_created"] == 0, "rl=off: no rate limiter")
+            check(on["qcn"]["rl_created"] > 0 and on["qcn"]["rl_min_rate"] < 0.5,
+                  f"rl=on: rate limiters cut rates (min {on['qcn']['rl_min_rate']})")
+            qo, qn = off["qcn"]["qlen_max_mean_flits"], on["qcn"]["qlen_max_mean_flits"]
+            check(qn < 0.75 * qo, f"rl=on lowers the congested queue ({qn} vs {qo} flits)")
+            co, cn = off["accepted_cold"], on["accepted_cold"]
+            check(cn > 1.5 * co, f"rl=on restores the cold traffic ({cn} vs {co} flits/node/cycle)")
+            # same seed, same bytes
+            _, text2, _ = net(asw, d, "rl_on2", *SEED004, *hot, "rl=on")
+            check(text2 is not None and strip(text) == strip(text2), "rl=on: same seed, same JSON")
+        # qcn=off prints exactly what a run without the keys prints
+        base = ["traffic=hotspot", "load=0.9", "cycles=3000"]
+        _, t0, _ = net(asw, d, "plain", *SEED004, *base)
+        _, t1, _ = net(asw, d, "qcn_off", *SEED004, *base, "qcn=off")
+        check(t0 is not None and t1 is not None and strip(t0) == strip(t1) and
+              '"qcn' not in t0 and '"rl' not in t0, "qcn=off: output unchanged, no QCN keys")
+        # §17.6: hashed and smodk keep every flow on one path (in order, checked)
+        for r in ("hashed", "smodk"):
+            js, _, _ = net(asw, d, r, *SEED004, "routing=" + r, "traffic=uniform", "load=0.5",
+                           "cycles=20000")
+            if js:
+                check(js["order_checked"] and js["order_violations"] == 0 and
+                      js["routing_name"] == r and js["accepted_throughput"] > 0.45,
+                      f"routing={r}: in order, accepted {js['accepted_throughput']}")
+        _, _, err = net(asw, d, "smodk_rlft", "topology=rlft", "ports=12", "stages=2",
+                        "routing=smodk", "cycles=10", expect=2)
+        check("routing" in err and "power-of-two" in err, f"smodk on P=12: rejected: {err.strip()}")
+        # bad settings: exit 2 naming the key
+        for args, key in ((["rl=on"], "rl"), (["qcn=on", "qcn_qeq=20000"], "qcn_qeq"),
+                          (["qcn=on", "rl_bc=150000"], "rl_bc"), (["qcn=on", "qcn_w=3"], "qcn_w"),
+                          (["qcn=on", "threads=2"], "threads"), (["qcn=maybe"], "qcn")):
+            _, _, err = net(asw, d, "bad_" + key, *SEED004, *base, *args, expect=2)
+            check(key in err, f"{' '.join(args)}: rejected naming {key}: {err.strip()}")
+    return summary("test_net_qcn")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
