@@ -13,14 +13,10 @@
 #include "regs.h"
 #include "switch_study.h"
 #include "test.h"
+#include "test_drv.h"
 
-static uint32_t rd(const asw_switch *sw, uint32_t a) {
-  uint32_t d = 0;
-  asw_reg_read(sw, a, &d);
-  return d;
-}
 static uint32_t acnt(const asw_switch *sw, unsigned p, unsigned k) {
-  return rd(sw, ASW_REG_ARN_COUNTER(p, k));
+  return test_rd(sw, ASW_REG_ARN_COUNTER(p, k));
 }
 static asw_config cfg(unsigned P, unsigned V, unsigned BUF, unsigned LMAX) {
   asw_config c;
@@ -41,16 +37,16 @@ void test_arn_registers(void) {
   if (!sw) { CHECK(0); return; }
   /* AE = 0: the ARN registers are unmapped */
   CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, 0) == ASW_EINVAL);
-  CHECK(rd(sw, ASW_REG_CD_THRESH) == 0 && rd(sw, ASW_REG_ARN_COUNTER(0, 0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_CD_THRESH) == 0 && test_rd(sw, ASW_REG_ARN_COUNTER(0, 0)) == 0);
   CHECK(asw_reg_write(sw, ASW_REG_ARN_COUNTER(0, 0), 1) == ASW_EINVAL);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 2);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 2);
   asw_switch_free(sw);
 
   c.arn_entries = 32;
   sw = asw_switch_new(&c, NULL, 0);
   if (!sw) { CHECK(0); return; }
-  CHECK(rd(sw, ASW_REG_PARAM2) >> 17 == 32);
-  CHECK(rd(sw, ASW_REG_CD_THRESH) == (81u | 63u << 16) && rd(sw, ASW_REG_FCTH) == 78);
+  CHECK(test_rd(sw, ASW_REG_PARAM2) >> 17 == 32);
+  CHECK(test_rd(sw, ASW_REG_CD_THRESH) == (81u | 63u << 16) && test_rd(sw, ASW_REG_FCTH) == 78);
   struct { uint32_t a, d; int ok; } w[] = {
       {ASW_REG_ARN_CTRL, asw_arn_ctrl(1, 0), 1},
       {ASW_REG_ARN_CTRL, asw_arn_ctrl(2, 1), 1},
@@ -79,20 +75,20 @@ void test_arn_registers(void) {
   };
   unsigned errors = 0;
   for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
-    uint32_t before = rd(sw, w[k].a);
+    uint32_t before = test_rd(sw, w[k].a);
     int rc = asw_reg_write(sw, w[k].a, w[k].d);
     CHECKF((rc == ASW_OK) == w[k].ok, "write 0x%x <- 0x%x", w[k].a, w[k].d);
     if (!w[k].ok) {
       errors++;
-      CHECKF(rd(sw, w[k].a) == before, "illegal write changed 0x%x", w[k].a);
+      CHECKF(test_rd(sw, w[k].a) == before, "illegal write changed 0x%x", w[k].a);
     } else {
-      CHECKF(rd(sw, w[k].a) == w[k].d, "read back 0x%x", w[k].a);
+      CHECKF(test_rd(sw, w[k].a) == w[k].d, "read back 0x%x", w[k].a);
     }
   }
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == errors);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == errors);
   /* unmapped just above the views */
   CHECK(asw_reg_write(sw, ASW_REG_ROOT(8, 0), 0) == ASW_EINVAL);
-  CHECK(rd(sw, ASW_REG_ARN_COUNTER(0, 9)) == 0);
+  CHECK(test_rd(sw, ASW_REG_ARN_COUNTER(0, 9)) == 0);
   asw_switch_free(sw);
 
   /* mode 1/2 need VOQ; mode 2 and mark_adapted need V >= 2 */
@@ -480,7 +476,7 @@ void test_arn_root_detection(void) {
   unsigned max_hot = 0;
   for (int k = 0; k < 300; k++) {
     net_step(t);
-    unsigned w0 = rd(sw, ASW_REG_ROOT(3, 0));
+    unsigned w0 = test_rd(sw, ASW_REG_ROOT(3, 0));
     if (w0 >> 10 > max_hot) max_hot = w0 >> 10;
     CHECK((w0 & 1u) == 0);
   }
@@ -495,7 +491,7 @@ void test_arn_root_detection(void) {
   long declared_at = -1;
   for (int k = 0; k < 400; k++) {
     net_step(t);
-    unsigned w0 = rd(sw, ASW_REG_ROOT(3, 0)), crt = rd(sw, ASW_REG_ROOT(3, 1));
+    unsigned w0 = test_rd(sw, ASW_REG_ROOT(3, 0)), crt = test_rd(sw, ASW_REG_ROOT(3, 1));
     CHECKF(crt < CRT, "crt %u reached CRT", crt);
     if ((w0 & 1u) && !prev_root) {
       CHECKF(prev_crt == CRT - 1, "root declared after crt %u", prev_crt);
@@ -509,9 +505,9 @@ void test_arn_root_detection(void) {
   CHECK(acnt(sw, 3, ASW_ACNT_ROOTS) == 1);
   /* local entry: dest 3, port 3, VC 0, stage STAGE-1 = 0 (down port), id 0,
    * not consumed; refreshed (never expired) while the root lasts */
-  uint32_t e0 = rd(sw, ASW_REG_ARN_ENTRY(0, 0));
+  uint32_t e0 = test_rd(sw, ASW_REG_ARN_ENTRY(0, 0));
   CHECK(e0 == (3u | 3u << 16 | 0u << 22 | 0u << 25 | 0u << 29 | 1u << 31));
-  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == 0);
+  CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == 0);
   CHECK(acnt(sw, 3, ASW_ACNT_EXPIRED) == 0);
   /* packets matching it send ARNs upstream to the sources (end nodes) */
   CHECK(a->arn_rx > 0 && b->arn_rx > 0);
@@ -522,9 +518,9 @@ void test_arn_root_detection(void) {
   net_drain_and_check(t, 10000);
   /* every message sent was received by its end node */
   CHECK(acnt(sw, 0, ASW_ACNT_SENT) == a->arn_rx && acnt(sw, 1, ASW_ACNT_SENT) == b->arn_rx);
-  CHECK((rd(sw, ASW_REG_ROOT(3, 0)) & 1u) == 0);
+  CHECK((test_rd(sw, ASW_REG_ROOT(3, 0)) & 1u) == 0);
   CHECK(acnt(sw, 3, ASW_ACNT_EXPIRED) == 1);
-  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == 0);
   CHECK(sink->rx_pkts == a->seq + b->seq);
   /* mode 0 resets §15 state but not next_id: the next root gets id 1 */
   CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, 0) == ASW_OK);
@@ -532,8 +528,8 @@ void test_arn_root_detection(void) {
   a->active = b->active = 1;
   for (int k = 0; k < 200; k++) net_step(t);
   CHECK(acnt(sw, 3, ASW_ACNT_ROOTS) == 2);
-  CHECK((rd(sw, ASW_REG_ROOT(3, 0)) & 0x3FFu) == (1u | 1u << 1));
-  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == 1);
+  CHECK((test_rd(sw, ASW_REG_ROOT(3, 0)) & 0x3FFu) == (1u | 1u << 1));
+  CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == 1);
   net_drain_and_check(t, 10000);
   CHECK(sink->rx_pkts == a->seq + b->seq);
   net_free(t);
@@ -590,8 +586,8 @@ void test_arn_input_controller(void) {
   drv_step(&d);                /* cycle 0 */
   drv_head(&d, 0, 0, 5, 1);    /* cycle 1: IW, RC in cycle 2 -> adapted */
   drv_step(&d);
-  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == (5u | 2u << 16 | 0u << 22 | 1u << 25 | 1u << 29 | 1u << 31));
-  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == (7u | 1u << 16));
+  CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == (5u | 2u << 16 | 0u << 22 | 1u << 25 | 1u << 29 | 1u << 31));
+  CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(0, 1)) == (7u | 1u << 16));
   CHECK(acnt(sw, 2, ASW_ACNT_RECEIVED) == 1 && acnt(sw, 2, ASW_ACNT_CONSUMED) == 1);
   /* a head written in cycle 0 would have been routed in cycle 1 without it:
    * check with a second switch below; here: the adapted packet */
@@ -662,7 +658,7 @@ void test_arn_input_controller(void) {
    * per cycle, round-robin; drops counted; every message processed or
    * dropped (distinct keys, stage 3 != STAGE: each creates an entry) */
   asw_reg_write(sw, ASW_REG_ARN_CTRL, 0); /* clears §15 state */
-  CHECK(rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(0, 0)) == 0);
   asw_reg_write(sw, ASW_REG_CNT_CLEAR, 0);
   asw_reg_write(sw, ASW_REG_ARN_CTRL, asw_arn_ctrl(1, 0));
   unsigned sent = 0;
@@ -678,7 +674,7 @@ void test_arn_input_controller(void) {
     drop += acnt(sw, p, ASW_ACNT_IN_DROPPED);
     evicted += acnt(sw, p, ASW_ACNT_EVICTED);
   }
-  for (unsigned e = 0; e < c.arn_entries; e++) valid += rd(sw, ASW_REG_ARN_ENTRY(e, 0)) >> 31;
+  for (unsigned e = 0; e < c.arn_entries; e++) valid += test_rd(sw, ASW_REG_ARN_ENTRY(e, 0)) >> 31;
   CHECK(rx == sent);
   CHECK(drop > 0);
   CHECK(rx - drop == valid + evicted);
@@ -693,7 +689,7 @@ void test_arn_input_controller(void) {
   drv_step(&d);
   for (unsigned k = 0; k < 4; k++) {
     drv_step(&d);
-    CHECK(rd(sw, ASW_REG_ARN_ENTRY(k, 0)) == ((40u + k) | k << 16 | 3u << 25 | 1u << 31));
+    CHECK(test_rd(sw, ASW_REG_ARN_ENTRY(k, 0)) == ((40u + k) | k << 16 | 3u << 25 | 1u << 31));
   }
   asw_switch_free(sw);
 }
@@ -789,7 +785,7 @@ void test_arn_off_is_plain_switch(void) {
       CHECK(asw_switch_step(sw[s], &in, &out[s]) == ASW_OK);
     }
     for (unsigned o = 0; o < 6; o++) {
-      unsigned h = rd(sw[2], ASW_REG_ROOT(o, 0)) >> 10;
+      unsigned h = test_rd(sw[2], ASW_REG_ROOT(o, 0)) >> 10;
       if (h > max_hot) max_hot = h;
     }
     for (int s = 1; s < 3; s++) {
@@ -815,7 +811,7 @@ void test_arn_off_is_plain_switch(void) {
   CHECK(diffs == 0);
   /* the third switch's detector did run (VOQs became hot), no root */
   unsigned roots = 0;
-  for (unsigned o = 0; o < 6; o++) roots += rd(sw[2], ASW_REG_ARN_COUNTER(o, ASW_ACNT_ROOTS));
+  for (unsigned o = 0; o < 6; o++) roots += test_rd(sw[2], ASW_REG_ARN_COUNTER(o, ASW_ACNT_ROOTS));
   CHECK(roots == 0 && max_hot > 0);
   for (int s = 0; s < 3; s++) asw_switch_free(sw[s]);
 }
@@ -844,12 +840,12 @@ void test_arn_idle_accounting(void) {
   CHECK(!asw_switch_idle(a) && left == 50);
   for (uint64_t k = 0; k + 1 < left; k++) asw_switch_step(a, NULL, NULL);
   CHECK(!asw_switch_idle(a) && asw_switch_idle_in(a) == 1 &&
-        rd(a, ASW_REG_ARN_ENTRY(0, 2)) == 1);
+        test_rd(a, ASW_REG_ARN_ENTRY(0, 2)) == 1);
   asw_switch_step(a, NULL, NULL);
   CHECK(asw_switch_idle(a) && acnt(a, 2, ASW_ACNT_EXPIRED) == 1);
   /* skip_idle(n) is n idle steps */
   CHECK(asw_switch_skip_idle(b, left - 1) == ASW_OK);
-  CHECK(!asw_switch_idle(b) && rd(b, ASW_REG_ARN_ENTRY(0, 2)) == 1);
+  CHECK(!asw_switch_idle(b) && test_rd(b, ASW_REG_ARN_ENTRY(0, 2)) == 1);
   CHECK(asw_switch_skip_idle(b, 1) == ASW_OK);
   CHECK(asw_switch_idle(b) && acnt(b, 2, ASW_ACNT_EXPIRED) == 1);
   /* more than needed is still exact: an idle switch stays idle */
@@ -1055,11 +1051,11 @@ void test_arn_hot_flags_vs_shadow(void) {
       unsigned cnt = 0;
       for (unsigned i = 0; i < P; i++)
         for (unsigned v = 0; v < V; v++) {
-          unsigned occ = rd(sw, ASW_REG_OCC(i, v, o));
+          unsigned occ = test_rd(sw, ASW_REG_OCC(i, v, o));
           shadow[i][v][o] = occ >= H || (shadow[i][v][o] && occ >= L);
           cnt += shadow[i][v][o];
         }
-      uint32_t w0 = rd(sw, ASW_REG_ROOT(o, 0));
+      uint32_t w0 = test_rd(sw, ASW_REG_ROOT(o, 0));
       if ((w0 >> 10) != cnt) mismatches++;
       if (cnt) hot_now |= 1ull << o;
       if (w0 & 1u) {

@@ -9,12 +9,8 @@
 
 #include "asw_switch.h"
 #include "test.h"
+#include "test_drv.h"
 
-static uint32_t rd(const asw_switch *sw, uint32_t a) {
-  uint32_t d = 0xDEADBEEFu;
-  CHECK(asw_reg_read(sw, a, &d) == ASW_OK);
-  return d;
-}
 static asw_config cfg(unsigned P, unsigned V, unsigned BUF, unsigned LMAX, unsigned voq) {
   asw_config c;
   asw_config_default(&c);
@@ -34,31 +30,31 @@ void test_bubble_registers(void) {
   CHECK(sw != NULL);
   if (!sw) return;
   for (unsigned o = 0; o < 6; o++) {
-    CHECK(rd(sw, ASW_REG_BUBBLE(o)) == 0);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_RING_ENTER)) == 0);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_BUBBLE_STALL)) == 0);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE(o)) == 0);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_RING_ENTER)) == 0);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_BUBBLE_STALL)) == 0);
   }
   CHECK(asw_reg_write(sw, ASW_REG_BUBBLE(5), asw_bubble_entry(4, 1, 0x5)) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_BUBBLE(5)) == (4u | 1u << 6 | 5u << 8));
+  CHECK(test_rd(sw, ASW_REG_BUBBLE(5)) == (4u | 1u << 6 | 5u << 8));
   CHECK(asw_reg_write(sw, ASW_REG_BUBBLE(0), asw_bubble_entry(5, 0, 0x7)) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_BUBBLE(0)) == (5u | 7u << 8));
+  CHECK(test_rd(sw, ASW_REG_BUBBLE(0)) == (5u | 7u << 8));
   /* illegal: ring_in >= P, a VC bit >= V, reserved bits 7 and 16..31; each
    * counts in REG_ERRORS and leaves the register unchanged */
   const uint32_t bad[] = {asw_bubble_entry(6, 1, 1), asw_bubble_entry(0, 1, 0x8),
                           asw_bubble_entry(0, 1, 0x80), 1u << 7, 1u << 16, 1u << 31};
   for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     CHECK(asw_reg_write(sw, ASW_REG_BUBBLE(5), bad[k]) == ASW_EINVAL);
-    CHECK(rd(sw, ASW_REG_REG_ERRORS) == k + 1);
+    CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == k + 1);
   }
-  CHECK(rd(sw, ASW_REG_BUBBLE(5)) == (4u | 1u << 6 | 5u << 8));
+  CHECK(test_rd(sw, ASW_REG_BUBBLE(5)) == (4u | 1u << 6 | 5u << 8));
   /* BUBBLE[o] for o >= P and counters: unmapped / read-only */
   CHECK(asw_reg_write(sw, ASW_REG_BUBBLE(6), 0) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_BUBBLE_COUNTER(0, 0), 0) == ASW_EINVAL);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 8);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 8);
   uint32_t d = 1;
   CHECK(asw_reg_read(sw, ASW_REG_BUBBLE(6), &d) == ASW_OK && d == 0);
   asw_switch_reset(sw);
-  CHECK(rd(sw, ASW_REG_BUBBLE(5)) == 0 && rd(sw, ASW_REG_BUBBLE(0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_BUBBLE(5)) == 0 && test_rd(sw, ASW_REG_BUBBLE(0)) == 0);
   asw_switch_free(sw);
 }
 
@@ -118,8 +114,8 @@ void test_bubble_rule_directed(void) {
       CHECK(drv_step(&d) == ASW_OK);
     }
     for (unsigned k = 0; k < 10; k++) CHECK(drv_step(&d) == ASW_OK);
-    CHECK(rd(sw, ASW_REG_CRED(2, 0)) == 8);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 0);
+    CHECK(test_rd(sw, ASW_REG_CRED(2, 0)) == 8);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 0);
     /* entering 5-flit head (input 0), then continuing (input 1 VC 0) and VC
      * change (input 1 VC 1, 3 flits) */
     unsigned seen_seq3 = 0, other = 0;
@@ -142,16 +138,16 @@ void test_bubble_rule_directed(void) {
       }
     }
     CHECK(seen_seq3 && other == 0);
-    CHECK(rd(sw, ASW_REG_CRED(2, 0)) == 3);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 0);
-    uint32_t bst = rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL));
-    uint32_t cst = rd(sw, ASW_REG_COUNTER(2, ASW_CNT_CREDIT_STALL));
+    CHECK(test_rd(sw, ASW_REG_CRED(2, 0)) == 3);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 0);
+    uint32_t bst = test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL));
+    uint32_t cst = test_rd(sw, ASW_REG_COUNTER(2, ASW_CNT_CREDIT_STALL));
     /* credits 3: the VC-change head (len 3, needs 6) is held by the rule
      * alone, so both stall counters count every cycle */
     CHECK(cst >= bst && bst > 0);
     for (unsigned k = 0; k < 4; k++) CHECK(drv_step(&d) == ASW_OK);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL)) == bst + 4);
-    CHECK(rd(sw, ASW_REG_COUNTER(2, ASW_CNT_CREDIT_STALL)) == cst + 4);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL)) == bst + 4);
+    CHECK(test_rd(sw, ASW_REG_COUNTER(2, ASW_CNT_CREDIT_STALL)) == cst + 4);
     /* return credits one per cycle; credits reach c at the start of the cycle
      * after the c-th return; the seq-4 head (need 6) is matched in the first
      * cycle starting with 6, leaves 2 cycles later (ST, link) */
@@ -164,9 +160,9 @@ void test_bubble_rule_directed(void) {
         d.in_cr[2] = 0;
         d.in.credit_mask |= 1u << 2;
       }
-      uint32_t b0 = rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL));
+      uint32_t b0 = test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL));
       CHECK(drv_step(&d) == ASW_OK);
-      if (rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL)) != b0) bst_during++;
+      if (test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL)) != b0) bst_during++;
       if (cr < 16 && cyc < 30) cr++;
       if ((d.out.flit_mask >> 2 & 1u) && d.out_flit[2].head) {
         unsigned s = ASW_HDR_SEQ(d.out_flit[2].hdr);
@@ -186,11 +182,11 @@ void test_bubble_rule_directed(void) {
     CHECKF(matched2 == 10, "voq %u: entering head matched in cycle %ld, want 10", voq, matched2);
     /* cycles 0..2 (head 4: len 3 <= credits < 6) and 6..9 (head 2: 5 <= credits < 10) */
     CHECKF(bst_during == 7, "voq %u: bubble_stall rose in %u cycles, want 7", voq, bst_during);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 2);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 2);
     /* CNT_CLEAR clears the bubble counters */
     CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 1) == ASW_OK);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 0);
-    CHECK(rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL)) == 0);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 0);
+    CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_BUBBLE_STALL)) == 0);
     asw_switch_free(sw);
   }
 }
@@ -280,7 +276,7 @@ void test_bubble_rule_random(void) {
       }
       /* BUBBLE as the switch sees it at the start of this cycle */
       uint32_t bnow[64];
-      for (unsigned o = 0; o < P; o++) bnow[o] = rd(sw, ASW_REG_BUBBLE(o));
+      for (unsigned o = 0; o < P; o++) bnow[o] = test_rd(sw, ASW_REG_BUBBLE(o));
       long *rh = ret_hist + (size_t)cyc * P * V;
       if (cyc) memcpy(rh, rh - P * V, (size_t)P * V * sizeof *rh);
       if (d.in.credit_mask)
@@ -314,9 +310,9 @@ void test_bubble_rule_random(void) {
     CHECKF(recv == sent && asw_switch_idle(sw), "run %u: sent %u, received %u", run, sent, recv);
     uint32_t ent = 0, bst = 0, cst = 0;
     for (unsigned o = 0; o < P; o++) {
-      ent += rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_RING_ENTER));
-      bst += rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_BUBBLE_STALL));
-      cst += rd(sw, ASW_REG_COUNTER(o, ASW_CNT_CREDIT_STALL));
+      ent += test_rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_RING_ENTER));
+      bst += test_rd(sw, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_BUBBLE_STALL));
+      cst += test_rd(sw, ASW_REG_COUNTER(o, ASW_CNT_CREDIT_STALL));
     }
     CHECKF(ent == entering && entering > 100, "run %u: ring_enter %u, entering heads seen %u", run,
            ent, entering);

@@ -7,49 +7,12 @@
 
 #include "asw_switch.h"
 #include "test.h"
-
-typedef struct {
-  asw_switch *sw;
-  asw_flit in_flit[64], out_flit[64];
-  uint8_t in_cr[64], out_cr[64];
-  asw_inputs in;
-  asw_outputs out;
-} ldrv;
+#include "test_drv.h"
 
 enum { LP = 4, LV = 2, LBUF = 8, LLMAX = 4 };
 
-static int ldrv_init(ldrv *d) {
-  memset(d, 0, sizeof *d);
-  asw_config c;
-  asw_config_default(&c);
-  c.ports = LP;
-  c.vcs = LV;
-  c.buf_flits = LBUF;
-  c.max_packet = LLMAX;
-  c.payload_bits = 16;
-  char err[200];
-  d->sw = asw_switch_new(&c, err, sizeof err);
-  CHECKF(d->sw != NULL, "%s", err);
-  d->out.flit = d->out_flit;
-  d->out.credit_vc = d->out_cr;
-  for (unsigned p = 0; p < LP && d->sw; p++)
-    asw_reg_write(d->sw, ASW_REG_FWD(p), asw_fwd_entry(p, 0, 0, 0));
-  return d->sw ? 0 : -1;
-}
-static int ldrv_step(ldrv *d) {
-  d->in.flit = d->in_flit;
-  d->in.credit_vc = d->in_cr;
-  int rc = asw_switch_step(d->sw, &d->in, &d->out);
-  memset(&d->in, 0, sizeof d->in);
-  return rc;
-}
-static uint32_t rd(asw_switch *sw, uint32_t a) {
-  uint32_t v = 0;
-  asw_reg_read(sw, a, &v);
-  return v;
-}
 /* Puts flit k (0-based) of a len-flit packet to dest on input i, VC v. */
-static void put(ldrv *d, unsigned i, unsigned v, unsigned dest, unsigned len, unsigned k) {
+static void put(test_drv *d, unsigned i, unsigned v, unsigned dest, unsigned len, unsigned k) {
   asw_flit *f = &d->in_flit[i];
   memset(f, 0, sizeof *f);
   f->valid = 1;
@@ -62,38 +25,38 @@ static void put(ldrv *d, unsigned i, unsigned v, unsigned dest, unsigned len, un
 }
 
 void test_link_registers(void) {
-  ldrv d;
-  if (ldrv_init(&d)) return;
+  test_drv d;
+  if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   asw_switch *sw = d.sw;
   /* every link up: every §18 register reads 0, as the unmapped addresses did */
-  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0 && rd(sw, ASW_REG_LINK_DOWN(1)) == 0);
-  CHECK(rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0 && rd(sw, ASW_REG_LINK_RX_DOWN(1)) == 0);
-  for (unsigned k = 0; k < ASW_LCNT_NUM; k++) CHECK(rd(sw, ASW_REG_LINK_COUNTER(k)) == 0);
-  uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
+  CHECK(test_rd(sw, ASW_REG_LINK_DOWN(0)) == 0 && test_rd(sw, ASW_REG_LINK_DOWN(1)) == 0);
+  CHECK(test_rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0 && test_rd(sw, ASW_REG_LINK_RX_DOWN(1)) == 0);
+  for (unsigned k = 0; k < ASW_LCNT_NUM; k++) CHECK(test_rd(sw, ASW_REG_LINK_COUNTER(k)) == 0);
+  uint32_t e0 = test_rd(sw, ASW_REG_REG_ERRORS);
   CHECK(asw_reg_write(sw, ASW_REG_LINK_DOWN(0), 0) == ASW_EINVAL); /* RO */
   CHECK(asw_reg_write(sw, ASW_REG_LINK_COUNTER(0), 5) == ASW_EINVAL);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 2 && rd(sw, ASW_REG_LINK_DOWN(0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == e0 + 2 && test_rd(sw, ASW_REG_LINK_DOWN(0)) == 0);
   CHECK(asw_switch_set_link_up(sw, 0x1F, 0xF) == ASW_EINVAL); /* port 4 >= P */
   CHECK(strstr(asw_switch_error(sw), "P = 4") != NULL);
   CHECK(asw_switch_set_link_up(sw, 0xD, 0xB) == ASW_OK);
   CHECK(!asw_switch_idle(sw)); /* LINK_DOWN follows the pins next cycle */
-  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0);
-  CHECK(ldrv_step(&d) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0x2 && rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0x4);
+  CHECK(test_rd(sw, ASW_REG_LINK_DOWN(0)) == 0);
+  CHECK(test_drv_step(&d) == ASW_OK);
+  CHECK(test_rd(sw, ASW_REG_LINK_DOWN(0)) == 0x2 && test_rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0x4);
   CHECK(asw_switch_idle(sw));
   asw_switch_reset(sw);
-  CHECK(rd(sw, ASW_REG_LINK_DOWN(0)) == 0 && rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_LINK_DOWN(0)) == 0 && test_rd(sw, ASW_REG_LINK_RX_DOWN(0)) == 0);
   asw_switch_free(sw);
 }
 
 /* Input 0 -> output 1, len 4: the packet of cycle t leaves in t+5..t+8. */
-static unsigned run_packet(ldrv *d, unsigned down_at, unsigned *out_flits, unsigned *cr_up) {
+static unsigned run_packet(test_drv *d, unsigned down_at, unsigned *out_flits, unsigned *cr_up) {
   *out_flits = *cr_up = 0;
   unsigned tail_seen = 0;
   for (unsigned c = 0; c < 20; c++) {
     if (c < 4) put(d, 0, 0, 1, 4, c);
     if (c == down_at) asw_switch_set_link_up(d->sw, 0xD, 0xF); /* output 1 down */
-    if (ldrv_step(d) != ASW_OK) return 99;
+    if (test_drv_step(d) != ASW_OK) return 99;
     if (d->out.flit_mask >> 1 & 1u) {
       (*out_flits)++;
       tail_seen |= d->out_flit[1].tail;
@@ -105,60 +68,60 @@ static unsigned run_packet(ldrv *d, unsigned down_at, unsigned *out_flits, unsig
 }
 
 void test_link_output_discard(void) {
-  ldrv d;
+  test_drv d;
   /* dead: the link is down before the head reaches ST (cycle 4) */
-  if (ldrv_init(&d)) return;
+  if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   unsigned fo, cu;
   CHECK(run_packet(&d, 2, &fo, &cu) == 0);
   CHECK(fo == 0 && cu == 4); /* nothing on the wire, every credit upstream */
-  CHECK(rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF); /* its own credits back */
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 4);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED)) == 1);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 0);
-  CHECK(rd(d.sw, ASW_REG_COUNTER(1, ASW_CNT_FLITS_OUT)) == 0);
-  CHECK(ldrv_step(&d) == ASW_OK); /* LINK_DOWN takes the pins back */
-  CHECK(asw_switch_idle(d.sw) && rd(d.sw, ASW_REG_OCC(0, 0, 1)) == 0);
+  CHECK(test_rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF); /* its own credits back */
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 4);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED)) == 1);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 0);
+  CHECK(test_rd(d.sw, ASW_REG_COUNTER(1, ASW_CNT_FLITS_OUT)) == 0);
+  CHECK(test_drv_step(&d) == ASW_OK); /* LINK_DOWN takes the pins back */
+  CHECK(asw_switch_idle(d.sw) && test_rd(d.sw, ASW_REG_OCC(0, 0, 1)) == 0);
   asw_switch_free(d.sw);
   /* cut: head and one body flit out (ST in cycles 4, 5), down from cycle 6;
    * the rest stays discarded although the link comes back in cycle 20 */
-  if (ldrv_init(&d)) return;
+  if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   CHECK(run_packet(&d, 6, &fo, &cu) == 0);
   CHECK(fo == 2 && cu == 4);
-  CHECK(rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF - 4); /* the far end's pads return them */
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 2);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 1);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED)) == 0);
+  CHECK(test_rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF - 4); /* the far end's pads return them */
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 2);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 1);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED)) == 0);
   /* the next packet on the same output goes out whole */
   for (unsigned k = 0; k < 4; k++) { /* the far end returns the 4 credits */
     d.in.credit_mask = 1u << 1;
     d.in_cr[1] = 0;
-    CHECK(ldrv_step(&d) == ASW_OK);
+    CHECK(test_drv_step(&d) == ASW_OK);
   }
-  CHECK(rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF);
+  CHECK(test_rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF);
   CHECK(run_packet(&d, 99, &fo, &cu) == 1 && fo == 4);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 2);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 2);
   /* CNT_CLEAR clears the link counters */
   CHECK(asw_reg_write(d.sw, ASW_REG_CNT_CLEAR, 1) == ASW_OK);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 0);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 0);
   asw_switch_free(d.sw);
 }
 
 void test_link_input_padding(void) {
-  ldrv d;
-  if (ldrv_init(&d)) return;
+  test_drv d;
+  if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   /* head and one body flit of a 4-flit packet on input 2 VC 1 (to output 3),
    * then the receive side goes down: two padding flits in two cycles */
   put(&d, 2, 1, 3, 4, 0);
-  CHECK(ldrv_step(&d) == ASW_OK);
+  CHECK(test_drv_step(&d) == ASW_OK);
   put(&d, 2, 1, 3, 4, 1);
-  CHECK(ldrv_step(&d) == ASW_OK);
+  CHECK(test_drv_step(&d) == ASW_OK);
   asw_switch_set_link_up(d.sw, 0xF, 0xB);
   put(&d, 2, 1, 3, 4, 2); /* a flit on a down input: protocol error, nothing changes */
-  CHECK(ldrv_step(&d) == ASW_EPROTO);
+  CHECK(test_drv_step(&d) == ASW_EPROTO);
   CHECK(strstr(asw_switch_error(d.sw), "input 2") != NULL);
   unsigned got = 0, pads = 0, tail = 0;
   for (unsigned c = 0; c < 15; c++) {
-    CHECK(ldrv_step(&d) == ASW_OK);
+    CHECK(test_drv_step(&d) == ASW_OK);
     if (d.out.flit_mask >> 3 & 1u) {
       const asw_flit *f = &d.out_flit[3];
       CHECK(f->vc == 1 && f->head == (got == 0));
@@ -169,15 +132,15 @@ void test_link_input_padding(void) {
     }
   }
   CHECK(got == 4 && pads == 2 && tail == 1);
-  CHECK(rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED)) == 2);
-  CHECK(rd(d.sw, ASW_REG_COUNTER(2, ASW_CNT_FLITS_IN)) == 2);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED)) == 2);
+  CHECK(test_rd(d.sw, ASW_REG_COUNTER(2, ASW_CNT_FLITS_IN)) == 2);
   CHECK(asw_switch_idle(d.sw));
   /* link back: a new packet on the same VC is legal and intact */
   asw_switch_set_link_up(d.sw, 0xF, 0xF);
   got = 0;
   for (unsigned c = 0; c < 15; c++) {
     if (c < 2) put(&d, 2, 1, 3, 2, c);
-    CHECK(ldrv_step(&d) == ASW_OK);
+    CHECK(test_drv_step(&d) == ASW_OK);
     if (d.out.flit_mask >> 3 & 1u) CHECK(d.out_flit[3].payload == 0x100u + got++);
   }
   CHECK(got == 2);
@@ -185,8 +148,8 @@ void test_link_input_padding(void) {
 }
 
 void test_link_routing(void) {
-  ldrv d;
-  if (ldrv_init(&d)) return;
+  test_drv d;
+  if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   asw_switch *sw = d.sw;
   /* destination 0: det_port 1, candidates {1, 2, 3}; adaptive NoTH */
   CHECK(asw_reg_write(sw, ASW_REG_CSET(0, 0), 0xE) == ASW_OK);
@@ -201,13 +164,13 @@ void test_link_routing(void) {
     unsigned seen = 99;
     for (unsigned c = 0; c < 12; c++) {
       if (c == 0) put(&d, 0, 0, 0, 1, 0);
-      CHECK(ldrv_step(&d) == ASW_OK);
+      CHECK(test_drv_step(&d) == ASW_OK);
       for (unsigned o = 1; o < 4; o++)
         if (d.out.flit_mask >> o & 1u) seen = o;
     }
     if (up[t] >> want[t] & 1u) CHECKF(seen == want[t], "case %u: out %u, want %u", t, seen, want[t]);
     else CHECKF(seen == 99, "case %u: a flit left on down output %u", t, seen);
   }
-  CHECK(rd(sw, ASW_REG_COUNTER(0, ASW_CNT_ADAPTIVE)) == 2);
+  CHECK(test_rd(sw, ASW_REG_COUNTER(0, ASW_CNT_ADAPTIVE)) == 2);
   asw_switch_free(sw);
 }

@@ -9,12 +9,7 @@
 
 #include "asw_switch.h"
 #include "test.h"
-
-static uint32_t rd(const asw_switch *sw, uint32_t a) {
-  uint32_t d = 0xDEADBEEFu;
-  CHECK(asw_reg_read(sw, a, &d) == ASW_OK);
-  return d;
-}
+#include "test_drv.h"
 
 static asw_config small(unsigned omit) {
   asw_config c;
@@ -54,26 +49,26 @@ void test_omit_registers(void) {
     CHECKF(sw != NULL, "omit %u: %s", omit, err);
     if (!sw) continue;
     CHECK(asw_switch_config(sw)->omit == omit);
-    CHECK(rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | omit << 23));
+    CHECK(test_rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | omit << 23));
     uint32_t errors = 0;
     for (unsigned k = 0; k < n; k++) {
       int gone = (omit & regs[k].bit) != 0;
-      uint32_t before = rd(sw, regs[k].a);
+      uint32_t before = test_rd(sw, regs[k].a);
       if (gone) CHECKF(before == 0, "omit %u addr 0x%05x reads 0x%x", omit, regs[k].a, before);
       int rc = asw_reg_write(sw, regs[k].a, regs[k].d);
       int refused = gone || regs[k].ro;
       CHECKF(rc == (refused ? ASW_EINVAL : ASW_OK), "omit %u addr 0x%05x rc %d", omit,
              regs[k].a, rc);
       errors += (uint32_t)refused;
-      if (!refused) CHECK(rd(sw, regs[k].a) == regs[k].d);
-      if (gone) CHECK(rd(sw, regs[k].a) == 0);
+      if (!refused) CHECK(test_rd(sw, regs[k].a) == regs[k].d);
+      if (gone) CHECK(test_rd(sw, regs[k].a) == 0);
       /* the same write through the register bus (§10): refused the same way */
       asw_inputs in = {.reg_en = 1, .reg_we = 1, .reg_addr = regs[k].a, .reg_wdata = regs[k].d};
       CHECK(asw_switch_step(sw, &in, NULL) == ASW_OK);
       errors += (uint32_t)refused;
     }
-    CHECKF(rd(sw, ASW_REG_REG_ERRORS) == errors, "omit %u: REG_ERRORS %u, expected %u", omit,
-           rd(sw, ASW_REG_REG_ERRORS), errors);
+    CHECKF(test_rd(sw, ASW_REG_REG_ERRORS) == errors, "omit %u: REG_ERRORS %u, expected %u", omit,
+           test_rd(sw, ASW_REG_REG_ERRORS), errors);
     asw_switch_free(sw);
   }
 }

@@ -8,73 +8,36 @@
 #include "asw_switch.h"
 #include "pfc.h"
 #include "test.h"
+#include "test_drv.h"
 
-typedef struct {
-  asw_switch *sw;
-  asw_flit in_flit[64], out_flit[64];
-  uint8_t in_cr[64], out_cr[64];
-  asw_inputs in;
-  asw_outputs out;
-} pdrv;
-
-static int pdrv_init(pdrv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX) {
-  memset(d, 0, sizeof *d);
-  asw_config c;
-  asw_config_default(&c);
-  c.ports = P;
-  c.vcs = V;
-  c.buf_flits = BUF;
-  c.max_packet = LMAX;
-  c.payload_bits = 64;
-  char err[200];
-  d->sw = asw_switch_new(&c, err, sizeof err);
-  CHECKF(d->sw != NULL, "%s", err);
-  d->out.flit = d->out_flit;
-  d->out.credit_vc = d->out_cr;
-  for (unsigned p = 0; p < P && d->sw; p++)
-    asw_reg_write(d->sw, ASW_REG_FWD(p), asw_fwd_entry(p, 0, 0, 0));
-  return d->sw ? 0 : -1;
-}
-static int pdrv_step(pdrv *d) {
-  d->in.flit = d->in_flit;
-  d->in.credit_vc = d->in_cr;
-  int rc = asw_switch_step(d->sw, &d->in, &d->out);
-  memset(&d->in, 0, sizeof d->in);
-  return rc;
-}
-static uint32_t rd(asw_switch *sw, uint32_t a) {
-  uint32_t v = 0;
-  asw_reg_read(sw, a, &v);
-  return v;
-}
 
 void test_pfc_registers(void) {
-  pdrv d;
-  if (pdrv_init(&d, 40, 4, 32, 8)) return;
+  test_drv d;
+  if (test_drv_init(&d, 40, 4, 32, 8, 64)) return;
   asw_switch *sw = d.sw;
-  CHECK(rd(sw, ASW_REG_PFC_EN(0)) == 0 && rd(sw, ASW_REG_PFC_EN(1)) == 0);
-  CHECK(rd(sw, ASW_REG_PFC_THRESH) == (16u | 8u << 16)); /* XOFF BUF/2, XON XOFF/2 */
-  uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
+  CHECK(test_rd(sw, ASW_REG_PFC_EN(0)) == 0 && test_rd(sw, ASW_REG_PFC_EN(1)) == 0);
+  CHECK(test_rd(sw, ASW_REG_PFC_THRESH) == (16u | 8u << 16)); /* XOFF BUF/2, XON XOFF/2 */
+  uint32_t e0 = test_rd(sw, ASW_REG_REG_ERRORS);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_EN(1), 0x100) == ASW_EINVAL); /* port 40 >= P */
   CHECK(strstr(asw_switch_error(sw), "PFC_EN") != NULL);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_EN(1), 0xFF) == ASW_OK);       /* ports 32..39 */
-  CHECK(rd(sw, ASW_REG_PFC_EN(1)) == 0xFF);
+  CHECK(test_rd(sw, ASW_REG_PFC_EN(1)) == 0xFF);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_THRESH, 5u | 5u << 16) == ASW_EINVAL); /* XON = XOFF */
   CHECK(strstr(asw_switch_error(sw), "XON") != NULL);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_THRESH, 33u | 1u << 16) == ASW_EINVAL); /* XOFF > BUF */
   CHECK(asw_reg_write(sw, ASW_REG_PFC_THRESH, 32u | 31u << 16) == ASW_OK);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_THRESH, 1u) == ASW_OK); /* XOFF 1, XON 0 */
-  CHECK(rd(sw, ASW_REG_PFC_THRESH) == 1u);
+  CHECK(test_rd(sw, ASW_REG_PFC_THRESH) == 1u);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_COUNTER(0, 0), 1) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_STATE(3), 1) == ASW_EINVAL);
   CHECK(strstr(asw_switch_error(sw), "read-only") != NULL);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_COUNTER(40, 0), 1) == ASW_EINVAL); /* unmapped */
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 6);
-  CHECK(rd(sw, ASW_REG_PFC_COUNTER(40, 0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == e0 + 6);
+  CHECK(test_rd(sw, ASW_REG_PFC_COUNTER(40, 0)) == 0);
   /* a PFC output's CRED view is BUF after the mode change */
-  CHECK(rd(sw, ASW_REG_CRED(33, 2)) == 32);
+  CHECK(test_rd(sw, ASW_REG_CRED(33, 2)) == 32);
   asw_switch_reset(sw);
-  CHECK(rd(sw, ASW_REG_PFC_EN(1)) == 0 && rd(sw, ASW_REG_PFC_THRESH) == (16u | 8u << 16));
+  CHECK(test_rd(sw, ASW_REG_PFC_EN(1)) == 0 && test_rd(sw, ASW_REG_PFC_THRESH) == (16u | 8u << 16));
   asw_switch_free(sw);
 }
 
@@ -82,18 +45,18 @@ void test_pfc_registers(void) {
  * input 1 pile up: XOFF goes upstream two cycles after the head that crosses
  * the threshold, never a credit; XON once the buffer drains. */
 void test_pfc_timeline(void) {
-  pdrv d;
-  if (pdrv_init(&d, 4, 2, 32, 4)) return;
+  test_drv d;
+  if (test_drv_init(&d, 4, 2, 32, 4, 64)) return;
   asw_switch *sw = d.sw;
   CHECK(asw_reg_write(sw, ASW_REG_PFC_EN(0), 0x6) == ASW_OK);
   CHECK(asw_reg_write(sw, ASW_REG_PFC_THRESH, 10u | 3u << 16) == ASW_OK);
   /* downstream pauses priority 1 of output 2 */
   d.in_cr[2] = 1;
   d.in.credit_mask = 1u << 2;
-  CHECK(pdrv_step(&d) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_CRED(2, 1)) == 0 && rd(sw, ASW_REG_CRED(2, 0)) == 32);
-  CHECK((rd(sw, ASW_REG_PFC_STATE(2)) & 0xFF) == 2);
-  CHECK(rd(sw, ASW_REG_PFC_COUNTER(2, ASW_PCNT_RECEIVED)) == 1);
+  CHECK(test_drv_step(&d) == ASW_OK);
+  CHECK(test_rd(sw, ASW_REG_CRED(2, 1)) == 0 && test_rd(sw, ASW_REG_CRED(2, 0)) == 32);
+  CHECK((test_rd(sw, ASW_REG_PFC_STATE(2)) & 0xFF) == 2);
+  CHECK(test_rd(sw, ASW_REG_PFC_COUNTER(2, ASW_PCNT_RECEIVED)) == 1);
   /* three 4-flit packets on VC 1 to output 2 (SL 1 -> VC 1) */
   long cyc = 1, xoff_at = -1, xon_at = -1, credits = 0, frames = 0;
   for (unsigned k = 0; k < 12; k++, cyc++) {
@@ -101,21 +64,21 @@ void test_pfc_timeline(void) {
                   k % 4 == 0 ? asw_hdr_make(2, 0, 1, 4, 0, 0, k) : 0, k};
     d.in_flit[1] = f;
     d.in.flit_mask = 1u << 1;
-    CHECK(pdrv_step(&d) == ASW_OK);
+    CHECK(test_drv_step(&d) == ASW_OK);
     CHECK(d.out.flit_mask == 0); /* paused: nothing leaves */
     if (d.out.credit_mask) { frames++; xoff_at = cyc; CHECK(d.out_cr[1] == 1); }
   }
   /* heads in cycles 1, 5, 9: hd 4, 8, 12 -> want rises at the end of cycle 9,
    * the frame is chosen in 10 and on cr_out in 11 */
   CHECK(frames == 1 && xoff_at == 11);
-  CHECK(rd(sw, ASW_REG_PFC_STATE(1)) == (2u << 8 | 2u << 16));
-  CHECK(rd(sw, ASW_REG_PFC_COUNTER(1, ASW_PCNT_SENT)) == 1);
+  CHECK(test_rd(sw, ASW_REG_PFC_STATE(1)) == (2u << 8 | 2u << 16));
+  CHECK(test_rd(sw, ASW_REG_PFC_COUNTER(1, ASW_PCNT_SENT)) == 1);
   /* resume: the packets leave, hd falls to 3 -> XON */
   d.in_cr[2] = 1;
   d.in.credit_mask = 1u << 2;
   long out_flits = 0;
   for (; cyc < 60; cyc++) {
-    CHECK(pdrv_step(&d) == ASW_OK);
+    CHECK(test_drv_step(&d) == ASW_OK);
     out_flits += (long)(d.out.flit_mask >> 2 & 1u);
     if (d.out.credit_mask & 2u) {
       if (xon_at < 0) xon_at = cyc; else credits++;
@@ -124,26 +87,26 @@ void test_pfc_timeline(void) {
     CHECK((d.out.credit_mask & ~2ull) == 0);
   }
   CHECK(out_flits == 12 && credits == 0 && xon_at > 0);
-  CHECK(rd(sw, ASW_REG_PFC_STATE(1)) == 0 && rd(sw, ASW_REG_CRED(2, 1)) == 32);
-  CHECK(rd(sw, ASW_REG_PFC_COUNTER(1, ASW_PCNT_SENT)) == 2);
+  CHECK(test_rd(sw, ASW_REG_PFC_STATE(1)) == 0 && test_rd(sw, ASW_REG_CRED(2, 1)) == 32);
+  CHECK(test_rd(sw, ASW_REG_PFC_COUNTER(1, ASW_PCNT_SENT)) == 2);
   CHECK(asw_switch_idle(sw));
   /* CNT_CLEAR clears the PFC counters */
   CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 0) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_PFC_COUNTER(1, ASW_PCNT_SENT)) == 0);
+  CHECK(test_rd(sw, ASW_REG_PFC_COUNTER(1, ASW_PCNT_SENT)) == 0);
   /* a mode change resets the pause view: pause, then turn PFC off on 2 */
   d.in_cr[2] = 0;
   d.in.credit_mask = 1u << 2;
-  CHECK(pdrv_step(&d) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_CRED(2, 0)) == 0);
+  CHECK(test_drv_step(&d) == ASW_OK);
+  CHECK(test_rd(sw, ASW_REG_CRED(2, 0)) == 0);
   d.in.reg_en = d.in.reg_we = 1;
   d.in.reg_addr = ASW_REG_PFC_EN(0);
   d.in.reg_wdata = 0x2;
-  CHECK(pdrv_step(&d) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_CRED(2, 0)) == 32 && rd(sw, ASW_REG_PFC_EN(0)) == 2);
+  CHECK(test_drv_step(&d) == ASW_OK);
+  CHECK(test_rd(sw, ASW_REG_CRED(2, 0)) == 32 && test_rd(sw, ASW_REG_PFC_EN(0)) == 2);
   /* a frame for VC >= V is a protocol error */
   d.in_cr[1] = 2;
   d.in.credit_mask = 1u << 1;
-  CHECK(pdrv_step(&d) == ASW_EPROTO);
+  CHECK(test_drv_step(&d) == ASW_EPROTO);
   asw_switch_free(sw);
 }
 
@@ -156,8 +119,8 @@ void test_pfc_timeline(void) {
  * run ended in ASW_EPROTO. */
 static int pfc_random_run(unsigned seed, int obey, long *frames_out, long *paused_cycles) {
   enum { P = 4, V = 2, BUF = 24, LMAX = 6 };
-  pdrv d;
-  if (pdrv_init(&d, P, V, BUF, LMAX)) return 0;
+  test_drv d;
+  if (test_drv_init(&d, P, V, BUF, LMAX, 64)) return 0;
   asw_switch *sw = d.sw;
   CHECK(asw_reg_write(sw, ASW_REG_PFC_EN(0), 0xF) == ASW_OK);
   unsigned xoff = BUF - (LMAX + V + 2);
@@ -196,7 +159,7 @@ static int pfc_random_run(unsigned seed, int obey, long *frames_out, long *pause
       d.in.flit_mask |= 1u << p;
       sent++;
     }
-    int rc = pdrv_step(&d);
+    int rc = test_drv_step(&d);
     if (rc == ASW_EPROTO) { eproto = 1; break; }
     CHECK(rc == ASW_OK);
     recv += __builtin_popcountll(d.out.flit_mask);

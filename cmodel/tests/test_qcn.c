@@ -9,12 +9,7 @@
 #include "lfsr.h"
 #include "qcn_cp.h"
 #include "test.h"
-
-static uint32_t rd(asw_switch *sw, uint32_t a) {
-  uint32_t v = 0;
-  asw_reg_read(sw, a, &v);
-  return v;
-}
+#include "test_drv.h"
 
 void test_qcn_arithmetic(void) {
   /* Fb = -(Qoff + w Qdelta), Qoff = qlen - Qeq, Qdelta = qlen - qold */
@@ -57,10 +52,10 @@ void test_qcn_registers(void) {
   asw_switch *sw = asw_switch_new(&c, err, sizeof err);
   CHECKF(sw != NULL, "%s", err);
   if (!sw) return;
-  CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
-  CHECK(rd(sw, ASW_REG_QCN_QEQ) == 320 && rd(sw, ASW_REG_QCN_SAMPLE) == 2400);
-  CHECK(rd(sw, ASW_REG_QCN_SEED) == 1);
-  uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
+  CHECK(test_rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
+  CHECK(test_rd(sw, ASW_REG_QCN_QEQ) == 320 && test_rd(sw, ASW_REG_QCN_SAMPLE) == 2400);
+  CHECK(test_rd(sw, ASW_REG_QCN_SEED) == 1);
+  uint32_t e0 = test_rd(sw, ASW_REG_REG_ERRORS);
   CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, 1u << 3) == ASW_EINVAL);
   CHECK(strstr(asw_switch_error(sw), "QCN_CTRL") != NULL);
   CHECK(asw_reg_write(sw, ASW_REG_QCN_SAMPLE, 63) == ASW_EINVAL);
@@ -71,14 +66,14 @@ void test_qcn_registers(void) {
   CHECK(asw_reg_write(sw, ASW_REG_QCN_COUNTER(2, 0), 1) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_QCN_QLEN(2), 1) == ASW_EINVAL);
   CHECK(strstr(asw_switch_error(sw), "read-only") != NULL);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 7);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == e0 + 7);
   CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, 2, 3, 0xBEEF)) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(1, 2, 3, 0xBEEF));
+  CHECK(test_rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(1, 2, 3, 0xBEEF));
   CHECK(asw_reg_write(sw, ASW_REG_QCN_SAMPLE, 64) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_QCN_SAMPLE) == 64);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 7);
+  CHECK(test_rd(sw, ASW_REG_QCN_SAMPLE) == 64);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == e0 + 7);
   asw_switch_reset(sw);
-  CHECK(rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
+  CHECK(test_rd(sw, ASW_REG_QCN_CTRL) == asw_qcn_ctrl(0, 1, 5, 0));
   asw_switch_free(sw);
 }
 
@@ -148,12 +143,12 @@ void test_qcn_timeline(void) {
   CHECKF(cnm_step[1] == 1 + 8 * 11 + 3, "second CNM at step %ld", cnm_step[1]);
   CHECKF(cnm_msg[1] == asw_cnm_make(11, 1, 36, 1, 0x1234), "CNM %016llx",
          (unsigned long long)cnm_msg[1]);
-  CHECK(rd(sw, ASW_REG_QCN_QLEN(1)) == 16 * 8);
-  CHECK(rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_CNM)) == ncnm);
-  CHECK(rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_SAMPLES)) == ncnm); /* Fb < 0 from 7 on */
-  CHECK(rd(sw, ASW_REG_QCN_COUNTER(0, ASW_QCNT_SAMPLES)) == 0);
+  CHECK(test_rd(sw, ASW_REG_QCN_QLEN(1)) == 16 * 8);
+  CHECK(test_rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_CNM)) == ncnm);
+  CHECK(test_rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_SAMPLES)) == ncnm); /* Fb < 0 from 7 on */
+  CHECK(test_rd(sw, ASW_REG_QCN_COUNTER(0, ASW_QCNT_SAMPLES)) == 0);
   CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 0) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_CNM)) == 0);
+  CHECK(test_rd(sw, ASW_REG_QCN_COUNTER(1, ASW_QCNT_CNM)) == 0);
   /* resume: the queue drains to 0 */
   asw_inputs in = {0};
   in.credit_vc = in_cr;
@@ -161,7 +156,7 @@ void test_qcn_timeline(void) {
   in.credit_mask = 1u << 1;
   CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
   for (int k = 0; k < 300; k++) CHECK(asw_switch_step(sw, NULL, &out) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_QCN_QLEN(1)) == 0);
+  CHECK(test_rd(sw, ASW_REG_QCN_QLEN(1)) == 0);
   CHECK(asw_switch_idle(sw));
   asw_switch_free(sw);
 }
@@ -187,15 +182,15 @@ void test_route_hash(void) {
   asw_switch *sw = asw_switch_new(&c, err, sizeof err);
   CHECKF(sw != NULL, "%s", err);
   if (!sw) return;
-  CHECK(rd(sw, ASW_REG_ROUTE_HASH) == 0);
-  uint32_t e0 = rd(sw, ASW_REG_REG_ERRORS);
+  CHECK(test_rd(sw, ASW_REG_ROUTE_HASH) == 0);
+  uint32_t e0 = test_rd(sw, ASW_REG_REG_ERRORS);
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, 3) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(2, 0, 0)) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(2, 0, 9)) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, asw_route_hash_reg(1, 9, 0)) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_HASH, 1u << 12) == ASW_EINVAL);
   CHECK(strstr(asw_switch_error(sw), "ROUTE_HASH") != NULL);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == e0 + 5 && rd(sw, ASW_REG_ROUTE_HASH) == 0);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == e0 + 5 && test_rd(sw, ASW_REG_ROUTE_HASH) == 0);
   /* every destination: det port 0, candidates ports 2 and 3, oblivious */
   for (unsigned d = 0; d < 16; d++) asw_reg_write(sw, ASW_REG_FWD(d), asw_fwd_entry(0, 0, 0, 1));
   asw_reg_write(sw, ASW_REG_CSET(0, 0), 0xC);
@@ -226,7 +221,7 @@ void test_route_hash(void) {
   }
   CHECKF(seen == 16 && bad == 0, "%u packets, %u on the wrong port", seen, bad);
   asw_switch_reset(sw);
-  CHECK(rd(sw, ASW_REG_ROUTE_HASH) == 0);
+  CHECK(test_rd(sw, ASW_REG_ROUTE_HASH) == 0);
   asw_switch_free(sw);
 }
 
@@ -357,8 +352,8 @@ void test_qcn_random_shadow(void) {
   }
   uint32_t sent = 0, smp = 0;
   for (unsigned o = 0; o < P; o++) {
-    sent += rd(sw, ASW_REG_QCN_COUNTER(o, ASW_QCNT_CNM));
-    smp += rd(sw, ASW_REG_QCN_COUNTER(o, ASW_QCNT_SAMPLES));
+    sent += test_rd(sw, ASW_REG_QCN_COUNTER(o, ASW_QCNT_CNM));
+    smp += test_rd(sw, ASW_REG_QCN_COUNTER(o, ASW_QCNT_SAMPLES));
   }
   CHECKF(mism == 0 && qlen_mism == 0, "%u CNM mismatches, %u qlen mismatches", mism, qlen_mism);
   CHECKF(cnms > 50 && samples > cnms && sent == cnms && smp == samples,

@@ -4,6 +4,7 @@
 
 #include "asw_switch.h"
 #include "test.h"
+#include "test_drv.h"
 
 static asw_switch *make(unsigned P, unsigned V, unsigned BUF, unsigned table) {
   asw_config c;
@@ -18,38 +19,32 @@ static asw_switch *make(unsigned P, unsigned V, unsigned BUF, unsigned table) {
   CHECKF(sw != NULL, "%s", err);
   return sw;
 }
-static uint32_t rd(asw_switch *sw, uint32_t a) {
-  uint32_t d = 0xDEADBEEF;
-  CHECK(asw_reg_read(sw, a, &d) == ASW_OK);
-  return d;
-}
-
 void test_regs_reset_values(void) {
   asw_switch *sw = make(12, 3, 40, 100);
   if (!sw) return;
-  CHECK(rd(sw, ASW_REG_ID) == 0x41535731u);
-  CHECK(rd(sw, ASW_REG_PARAM0) == (12u | 3u << 8 | 1u << 12 | 1u << 15 | 16u << 16 | 32u << 24));
-  CHECK(rd(sw, ASW_REG_PARAM1) == (40u | 16u << 16));
-  CHECK(rd(sw, ASW_REG_PARAM2) == (100u | 8u << 17));
-  CHECK(rd(sw, ASW_REG_ARN_CTRL) == 0 && rd(sw, ASW_REG_ARN_UP(0)) == 0);
-  CHECK(rd(sw, ASW_REG_CD_THRESH) == (32u | 25u << 16)); /* 81%, 63% of 40 */
-  CHECK(rd(sw, ASW_REG_FCTH) == 31u && rd(sw, ASW_REG_CRT) == 1024u && rd(sw, ASW_REG_ARN_TTL) == 4096u);
-  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(0, 0, 0xFF, 1));
-  CHECK(rd(sw, ASW_REG_VC_CTRL) == 0);
-  CHECK(rd(sw, ASW_REG_THRESH) == (10u | 20u << 16));
-  CHECK(rd(sw, ASW_REG_LFSR_SEED) == 1);
-  CHECK(rd(sw, ASW_REG_DEFAULT_PORT) == 0);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
-  CHECK(rd(sw, ASW_REG_CNT_CLEAR) == 0);
-  for (unsigned c = 0; c < 4; c++) CHECK(rd(sw, ASW_REG_CSET(c, 0)) == 0 && rd(sw, ASW_REG_CSET(c, 1)) == 0);
+  CHECK(test_rd(sw, ASW_REG_ID) == 0x41535731u);
+  CHECK(test_rd(sw, ASW_REG_PARAM0) == (12u | 3u << 8 | 1u << 12 | 1u << 15 | 16u << 16 | 32u << 24));
+  CHECK(test_rd(sw, ASW_REG_PARAM1) == (40u | 16u << 16));
+  CHECK(test_rd(sw, ASW_REG_PARAM2) == (100u | 8u << 17));
+  CHECK(test_rd(sw, ASW_REG_ARN_CTRL) == 0 && test_rd(sw, ASW_REG_ARN_UP(0)) == 0);
+  CHECK(test_rd(sw, ASW_REG_CD_THRESH) == (32u | 25u << 16)); /* 81%, 63% of 40 */
+  CHECK(test_rd(sw, ASW_REG_FCTH) == 31u && test_rd(sw, ASW_REG_CRT) == 1024u && test_rd(sw, ASW_REG_ARN_TTL) == 4096u);
+  CHECK(test_rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(0, 0, 0xFF, 1));
+  CHECK(test_rd(sw, ASW_REG_VC_CTRL) == 0);
+  CHECK(test_rd(sw, ASW_REG_THRESH) == (10u | 20u << 16));
+  CHECK(test_rd(sw, ASW_REG_LFSR_SEED) == 1);
+  CHECK(test_rd(sw, ASW_REG_DEFAULT_PORT) == 0);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 0);
+  CHECK(test_rd(sw, ASW_REG_CNT_CLEAR) == 0);
+  for (unsigned c = 0; c < 4; c++) CHECK(test_rd(sw, ASW_REG_CSET(c, 0)) == 0 && test_rd(sw, ASW_REG_CSET(c, 1)) == 0);
   for (unsigned o = 0; o < 12; o++)
-    for (unsigned s = 0; s < 16; s++) CHECK(rd(sw, ASW_REG_SL2VC(o, s)) == s % 3);
+    for (unsigned s = 0; s < 16; s++) CHECK(test_rd(sw, ASW_REG_SL2VC(o, s)) == s % 3);
   for (unsigned o = 0; o < 12; o++)
-    for (unsigned v = 0; v < 3; v++) CHECK(rd(sw, ASW_REG_CRED(o, v)) == 40);
-  CHECK(rd(sw, ASW_REG_CRED(0, 3)) == 0); /* v >= V: unmapped */
-  CHECK(rd(sw, ASW_REG_OCC(11, 2, 11)) == 0);
-  CHECK(rd(sw, ASW_REG_FWD(99)) == 0);
-  CHECK(rd(sw, 0x00017) == 0 && rd(sw, 0x3000) == 0 && rd(sw, 0xFFFFF) == 0);
+    for (unsigned v = 0; v < 3; v++) CHECK(test_rd(sw, ASW_REG_CRED(o, v)) == 40);
+  CHECK(test_rd(sw, ASW_REG_CRED(0, 3)) == 0); /* v >= V: unmapped */
+  CHECK(test_rd(sw, ASW_REG_OCC(11, 2, 11)) == 0);
+  CHECK(test_rd(sw, ASW_REG_FWD(99)) == 0);
+  CHECK(test_rd(sw, 0x00017) == 0 && test_rd(sw, 0x3000) == 0 && test_rd(sw, 0xFFFFF) == 0);
   uint32_t d;
   CHECK(asw_reg_read(sw, 0x100000, &d) == ASW_EINVAL); /* wider than 20 bits */
   asw_switch_free(sw);
@@ -61,7 +56,7 @@ void test_regs_reset_values(void) {
   c.dest_bits = 7;
   c.table_entries = 128;
   sw = asw_switch_new(&c, NULL, 0);
-  CHECK(sw && rd(sw, ASW_REG_PARAM1) == (0x4000u | 7u << 16) && rd(sw, ASW_REG_PARAM2) == (128u | 8u << 17));
+  CHECK(sw && test_rd(sw, ASW_REG_PARAM1) == (0x4000u | 7u << 16) && test_rd(sw, ASW_REG_PARAM2) == (128u | 8u << 17));
   asw_switch_free(sw);
 }
 
@@ -86,18 +81,18 @@ void test_regs_legal_writes(void) {
   };
   for (unsigned k = 0; k < sizeof ok / sizeof ok[0]; k++) {
     CHECKF(asw_reg_write(sw, ok[k].addr, ok[k].data) == ASW_OK, "write 0x%x = 0x%x", ok[k].addr, ok[k].data);
-    CHECKF(rd(sw, ok[k].addr) == ok[k].data, "read-back of 0x%x", ok[k].addr);
+    CHECKF(test_rd(sw, ok[k].addr) == ok[k].data, "read-back of 0x%x", ok[k].addr);
   }
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 0);
   /* ROUTE_CTRL bits above 15 and LFSR_SEED bits above 15 are ignored and
    * read as 0; DEFAULT_PORT and SL2VC compare the whole value */
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, 0xFFFF0000u | asw_route_ctrl(1, 0, 0xFF, 1)) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(1, 0, 0xFF, 1));
-  CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 0x12345678u) == ASW_OK && rd(sw, ASW_REG_LFSR_SEED) == 0x5678);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
-  CHECK(asw_reg_write(sw, ASW_REG_SL2VC(0, 0), 0xF2u) == ASW_EINVAL && rd(sw, ASW_REG_SL2VC(0, 0)) == 0);
-  CHECK(asw_reg_write(sw, ASW_REG_DEFAULT_PORT, 0x105u) == ASW_EINVAL && rd(sw, ASW_REG_DEFAULT_PORT) == 39);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 2);
+  CHECK(test_rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(1, 0, 0xFF, 1));
+  CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 0x12345678u) == ASW_OK && test_rd(sw, ASW_REG_LFSR_SEED) == 0x5678);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 0);
+  CHECK(asw_reg_write(sw, ASW_REG_SL2VC(0, 0), 0xF2u) == ASW_EINVAL && test_rd(sw, ASW_REG_SL2VC(0, 0)) == 0);
+  CHECK(asw_reg_write(sw, ASW_REG_DEFAULT_PORT, 0x105u) == ASW_EINVAL && test_rd(sw, ASW_REG_DEFAULT_PORT) == 39);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 2);
   asw_switch_free(sw);
 }
 
@@ -149,25 +144,25 @@ void test_regs_illegal_writes(void) {
   for (unsigned k = 0; k < n; k++) {
     uint32_t before = 0, after = 0;
     int mapped = (bad[k].addr >> 20) == 0;
-    if (mapped) before = rd(sw, bad[k].addr);
+    if (mapped) before = test_rd(sw, bad[k].addr);
     CHECKF(asw_reg_write(sw, bad[k].addr, bad[k].data) == ASW_EINVAL, "write 0x%x = 0x%x accepted", bad[k].addr, bad[k].data);
     CHECKF(strlen(asw_switch_error(sw)) > 0, "no message for 0x%x", bad[k].addr);
     int ro = k >= first_ro && k < first_unmapped;
     CHECKF(strstr(asw_switch_error(sw), ro ? "read-only" : "") != NULL &&
                (ro || strstr(asw_switch_error(sw), "read-only") == NULL),
            "0x%x: '%s'", bad[k].addr, asw_switch_error(sw));
-    if (mapped) after = rd(sw, bad[k].addr);
+    if (mapped) after = test_rd(sw, bad[k].addr);
     if (bad[k].addr != ASW_REG_REG_ERRORS) /* it counts this write */
       CHECKF(before == after, "0x%x changed by an illegal write", bad[k].addr);
-    CHECK(rd(sw, ASW_REG_REG_ERRORS) == k + 1);
+    CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == k + 1);
   }
   CHECK(asw_reg_write(sw1, ASW_REG_VC_CTRL, 2) == ASW_EINVAL); /* afi with V = 1 */
   CHECK(asw_reg_write(sw1, ASW_REG_VC_CTRL, 1) == ASW_OK);
   CHECK(asw_reg_write(sw1, ASW_REG_SL2VC(0, 0), 1) == ASW_EINVAL);
-  CHECK(rd(sw1, ASW_REG_REG_ERRORS) == 2);
+  CHECK(test_rd(sw1, ASW_REG_REG_ERRORS) == 2);
   /* CNT_CLEAR does not clear REG_ERRORS */
   CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 0) == ASW_OK);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == n);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == n);
   asw_switch_free(sw);
   asw_switch_free(sw1);
 }

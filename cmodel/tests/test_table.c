@@ -6,18 +6,13 @@
 
 #include "asw_table.h"
 #include "test.h"
+#include "test_drv.h"
 
 static asw_switch *make(void) {
   asw_config c;
   asw_config_default(&c); /* P=8, V=2, TABLE=256 */
   return asw_switch_new(&c, NULL, 0);
 }
-static uint32_t rd(asw_switch *sw, uint32_t a) {
-  uint32_t v;
-  asw_reg_read(sw, a, &v);
-  return v;
-}
-
 void test_table_good(void) {
   asw_switch *sw = make();
   const char *t =
@@ -34,15 +29,15 @@ void test_table_good(void) {
       "\treg   LFSR_SEED    0xBEEF\r\n";
   char err[200] = "";
   CHECKF(asw_table_apply(sw, t, "t", err, sizeof err) == ASW_OK, "%s", err);
-  CHECK(rd(sw, ASW_REG_FWD(5)) == asw_fwd_entry(3, 0, 0, 0));
-  CHECK(rd(sw, ASW_REG_FWD(16)) == asw_fwd_entry(7, 12, 2, 1));
-  CHECK(rd(sw, ASW_REG_CSET(2, 0)) == 0xE5u && rd(sw, ASW_REG_CSET(2, 1)) == 0);
-  CHECK(rd(sw, ASW_REG_SL2VC(4, 9)) == 1);
-  CHECK(rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(2, 2, 3, 2));
-  CHECK(rd(sw, ASW_REG_THRESH) == 0x00100004u);
-  CHECK(rd(sw, ASW_REG_DEFAULT_PORT) == 6);
-  CHECK(rd(sw, ASW_REG_LFSR_SEED) == 0xBEEF);
-  CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0);
+  CHECK(test_rd(sw, ASW_REG_FWD(5)) == asw_fwd_entry(3, 0, 0, 0));
+  CHECK(test_rd(sw, ASW_REG_FWD(16)) == asw_fwd_entry(7, 12, 2, 1));
+  CHECK(test_rd(sw, ASW_REG_CSET(2, 0)) == 0xE5u && test_rd(sw, ASW_REG_CSET(2, 1)) == 0);
+  CHECK(test_rd(sw, ASW_REG_SL2VC(4, 9)) == 1);
+  CHECK(test_rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(2, 2, 3, 2));
+  CHECK(test_rd(sw, ASW_REG_THRESH) == 0x00100004u);
+  CHECK(test_rd(sw, ASW_REG_DEFAULT_PORT) == 6);
+  CHECK(test_rd(sw, ASW_REG_LFSR_SEED) == 0xBEEF);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 0);
   /* from a file */
   char path[512];
   snprintf(path, sizeof path, "%s/test_table_%d.txt", test_tmpdir, test_quick);
@@ -52,20 +47,20 @@ void test_table_good(void) {
     fputs("fwd 1 2\n", f);
     fclose(f);
     CHECKF(asw_table_load(sw, path, err, sizeof err) == ASW_OK, "%s", err);
-    CHECK(rd(sw, ASW_REG_FWD(1)) == asw_fwd_entry(2, 0, 0, 0));
+    CHECK(test_rd(sw, ASW_REG_FWD(1)) == asw_fwd_entry(2, 0, 0, 0));
     remove(path);
   }
   /* fuzz findings (cmodel/fuzz/corpus/table/regress-*): a leading 0 is not
    * octal; a cset list longer than 255 characters is read whole */
   CHECKF(asw_table_apply(sw, "reg LFSR_SEED 010\nfwd 010 3 lookahead=012\n", "t", err,
                          sizeof err) == ASW_OK, "%s", err);
-  CHECK(rd(sw, ASW_REG_LFSR_SEED) == 10);
-  CHECK(rd(sw, ASW_REG_FWD(10)) == asw_fwd_entry(3, 12, 0, 0));
+  CHECK(test_rd(sw, ASW_REG_LFSR_SEED) == 10);
+  CHECK(test_rd(sw, ASW_REG_FWD(10)) == asw_fwd_entry(3, 12, 0, 0));
   char longset[400] = "cset 1 ";
   for (int k = 0; k < 130; k++) strcat(longset, "0,");
   strcat(longset, "7\n");
   CHECKF(asw_table_apply(sw, longset, "t", err, sizeof err) == ASW_OK, "%s", err);
-  CHECK(rd(sw, ASW_REG_CSET(1, 0)) == 0x81u);
+  CHECK(test_rd(sw, ASW_REG_CSET(1, 0)) == 0x81u);
   asw_switch_free(sw);
 }
 
@@ -110,8 +105,8 @@ void test_table_bad(void) {
     CHECKF(asw_table_apply(sw, bad[k].text, "t", err, sizeof err) == ASW_EINVAL, "'%s' accepted", bad[k].text);
     CHECKF(strstr(err, bad[k].expect) != NULL, "'%s': message '%s' lacks '%s'", bad[k].text, err, bad[k].expect);
     CHECK(asw_table_apply(sw, text, "t", err, sizeof err) == ASW_EINVAL);
-    CHECK(rd(sw, ASW_REG_FWD(3)) == 0);
-    CHECK(rd(sw, ASW_REG_REG_ERRORS) == 0); /* checked on a scratch switch */
+    CHECK(test_rd(sw, ASW_REG_FWD(3)) == 0);
+    CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 0); /* checked on a scratch switch */
     asw_switch_free(sw);
   }
   asw_switch *sw = make();

@@ -1,0 +1,40 @@
+/* test_drv.c — see test_drv.h. */
+#include "test_drv.h"
+
+#include <string.h>
+
+#include "test.h"
+
+uint32_t test_rd(const asw_switch *sw, uint32_t a) {
+  uint32_t v = 0xDEADBEEFu;
+  CHECKF(asw_reg_read(sw, a, &v) == ASW_OK, "read of 0x%05x refused", (unsigned)a);
+  return v;
+}
+
+int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
+                  unsigned PW) {
+  memset(d, 0, sizeof *d);
+  asw_config c;
+  asw_config_default(&c);
+  c.ports = P;
+  c.vcs = V;
+  c.buf_flits = BUF;
+  c.max_packet = LMAX;
+  c.payload_bits = PW;
+  char err[200];
+  d->sw = asw_switch_new(&c, err, sizeof err);
+  CHECKF(d->sw != NULL, "%s", err);
+  d->out.flit = d->out_flit;
+  d->out.credit_vc = d->out_cr;
+  for (unsigned p = 0; p < P && d->sw; p++)
+    asw_reg_write(d->sw, ASW_REG_FWD(p), asw_fwd_entry(p, 0, 0, 0));
+  return d->sw ? 0 : -1;
+}
+
+int test_drv_step(test_drv *d) {
+  d->in.flit = d->in_flit;
+  d->in.credit_vc = d->in_cr;
+  int rc = asw_switch_step(d->sw, &d->in, &d->out);
+  memset(&d->in, 0, sizeof d->in);
+  return rc;
+}

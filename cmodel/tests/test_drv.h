@@ -1,0 +1,29 @@
+/* test_drv.h — helpers the C model's tests share: a register read that must
+ * succeed, and a one-switch cycle driver (inputs cleared after every step). */
+#ifndef ASW_TEST_DRV_H
+#define ASW_TEST_DRV_H
+
+#include <stdint.h>
+
+#include "asw_switch.h"
+
+/* The register at address a (a CHECK fails if the read is refused). */
+uint32_t test_rd(const asw_switch *sw, uint32_t a);
+
+typedef struct {
+  asw_switch *sw;
+  asw_flit in_flit[64], out_flit[64];
+  uint8_t in_cr[64], out_cr[64];
+  asw_inputs in;
+  asw_outputs out;
+} test_drv;
+
+/* A switch of P ports, V VCs, BUF flits per VC, packets up to LMAX flits and
+ * PW payload bits, every destination d < P forwarded to port d on VC 0.
+ * 0, or -1 (a CHECK failed) if the switch cannot be made. */
+int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
+                  unsigned PW);
+/* One asw_switch_step with d->in (then cleared); its return code. */
+int test_drv_step(test_drv *d);
+
+#endif
