@@ -172,7 +172,6 @@ module asw_switch #(
   // §17 PFC link mode (rtl/pfc.sv): register hook, per-port mode, frames
   logic         pfc_own, pfc_wr_ok;
   logic [31:0]  pfc_rd;
-  logic [31:0]  pfc_cnt_rdata;
   logic [P-1:0] pfc_en, pfc_chg, pfc_frame_valid;
   logic [P*3-1:0] pfc_frame_vc;
 
@@ -256,8 +255,7 @@ module asw_switch #(
     .dn_cnt_rdata_i  (bub_cnt_rdata),
     .pfc_own_i       (pfc_own),
     .pfc_wr_ok_i     (pfc_wr_ok),
-    .pfc_rd_i        (pfc_rd),
-    .pfc_cnt_rdata_i (pfc_cnt_rdata)
+    .pfc_rd_i        (pfc_rd)
   );
 
   // ---- per-input blocks ------------------------------------------------------------
@@ -569,7 +567,6 @@ module asw_switch #(
     .own_o         (pfc_own),
     .wr_ok_o       (pfc_wr_ok),
     .rd_o          (pfc_rd),
-    .cnt_rdata_o   (pfc_cnt_rdata),
     .iw_valid_i    (in_valid_i),
     .iw_head_i     (in_head_i),
     .iw_vc_i       (in_vc_i),

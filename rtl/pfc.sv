@@ -20,7 +20,6 @@ module pfc #(
   output logic              own_o,       // the address is a §17.2 register
   output logic              wr_ok_o,     // ... and a write of reg_wdata_i is legal
   output logic [31:0]       rd_o,        // its read value (start of the cycle)
-  output logic [31:0]       cnt_rdata_o, // counter read data, a cycle after the read (0 if none)
   // hd events of this cycle: flits written (IW) and released (ST) per input
   input  logic [P-1:0]      iw_valid_i,
   input  logic [P-1:0]      iw_head_i,
@@ -48,6 +47,7 @@ module pfc #(
   logic [CW-1:0] hd_q[P*V];
   logic [V-1:0]  want_q[P], sent_q[P];
   logic [VW-1:0] ptr_q[P];
+  logic [31:0]   sent_cnt_q[P], recv_cnt_q[P];
 
   // ---- registers -------------------------------------------------------------------
   logic [19:0] a, a_cnt_off, a_state_off;
@@ -115,7 +115,11 @@ module pfc #(
     end else if (is_thr) begin
       rd_o = {xon_q, xoff_q};
     end else if (is_cnt) begin
-      rd_o = 32'h0;  // from the counter RAM (cnt_rdata_o), a cycle later
+      unique case (a[1:0])
+        2'd0: rd_o = sent_cnt_q[cnt_p[asw_pkg::idx_w(P)-1:0]];
+        2'd1: rd_o = recv_cnt_q[cnt_p[asw_pkg::idx_w(P)-1:0]];
+        default: rd_o = 32'h0;
+      endcase
     end else if (is_state) begin
       for (int unsigned v = 0; v < V; v++) begin
         rd_o[v] = en_q[state_p[asw_pkg::idx_w(P)-1:0]] &&
@@ -188,6 +192,8 @@ module pfc #(
         want_q[i] <= '0;
         sent_q[i] <= '0;
         ptr_q[i] <= '0;
+        sent_cnt_q[i] <= '0;
+        recv_cnt_q[i] <= '0;
       end
     end else begin
       en_q <= en_d;
@@ -202,28 +208,16 @@ module pfc #(
         want_q[i] <= want_d[i];
         sent_q[i] <= sent_d[i];
         ptr_q[i] <= ptr_d[i];
+        if (cnt_clear) begin
+          sent_cnt_q[i] <= '0;
+          recv_cnt_q[i] <= '0;
+        end else begin
+          sent_cnt_q[i] <= sent_cnt_q[i] + 32'(frame_valid_o[i]);
+          recv_cnt_q[i] <= recv_cnt_q[i] + 32'(en_q[i] && cr_in_valid_i[i]);
+        end
       end
     end
   end
-
-  // Counters pfc_sent (2p) and pfc_received (2p+1) in the counter RAM, as §12's: one
-  // adder per cycle instead of 2P 32-bit adders; k = 2, 3 read 0 (no RAM read).
-  logic [2*P-1:0] cnt_ev;
-  always_comb begin
-    for (int unsigned i = 0; i < P; i++) begin
-      cnt_ev[2*i] = frame_valid_o[i];
-      cnt_ev[2*i + 1] = en_q[i] && cr_in_valid_i[i];
-    end
-  end
-  counter_ram #(.N(2*P), .EW(1)) u_counters (
-    .clk_i,
-    .rst_ni,
-    .ev_i     (cnt_ev),
-    .clear_i  (cnt_clear),
-    .rd_i     (reg_en_i && !reg_we_i && is_cnt && !a[1]),
-    .rd_idx_i (asw_pkg::idx_w(2*P)'({cnt_p, a[0]})),
-    .rdata_o  (cnt_rdata_o)
-  );
 
 `ifndef SYNTHESIS
   logic chk_en_q;

@@ -108,8 +108,7 @@ module regs #(
   // §17.2 registers, held by pfc.sv: address is one of them, write legal, read value
   input  logic                 pfc_own_i,
   input  logic                 pfc_wr_ok_i,
-  input  logic [31:0]          pfc_rd_i,
-  input  logic [31:0]          pfc_cnt_rdata_i  // PFC counter read data, a cycle after the read
+  input  logic [31:0]          pfc_rd_i
 );
   import asw_pkg::*;
 
@@ -688,7 +687,7 @@ module regs #(
 
   // ---- outputs -----------------------------------------------------------------
   assign reg_rvalid_o = rvalid_q;
-  assign reg_rdata_o = rdata_q | cnt_rdata | fwd_rdata | dn_cnt_rdata_i | pfc_cnt_rdata_i;
+  assign reg_rdata_o = rdata_q | cnt_rdata | fwd_rdata | dn_cnt_rdata_i;
   assign mode_o = mode_q;
   assign trigger_o = trigger_q;
   assign stage_mask_o = stage_mask_q;
