@@ -584,7 +584,6 @@ module asw_switch #(
     assign pfc_own = 1'b0;
     assign pfc_wr_ok = 1'b0;
     assign pfc_rd = '0;
-    assign pfc_cnt_rdata = '0;
     assign pfc_en = '0;
     assign pfc_chg = '0;
     assign pfc_frame_valid = '0;
