@@ -1007,11 +1007,13 @@ static int netcfg_fault_key(const key_desc *k) {
          k->off == offsetof(net_cfg, link_down_cycles) || k->off == offsetof(net_cfg, fm_delay);
 }
 
-/* 1 if key k is left out of the echo of c: a §17.3 key of a credit run or a
- * §18.6 key of a run without link faults, at its default value (a value
- * set is echoed, so the echo always reloads to the same configuration). */
+/* 1 if key k is left out of the echo of c: a §17.3 key of a credit run, a
+ * §17.5 key of a run without QCN or a §18.6 key of a run without link faults,
+ * at its default value (a value set is echoed, so the echo always reloads to
+ * the same configuration). */
 static int netcfg_quiet_key(const net_cfg *c, const key_desc *k) {
-  if (!(netcfg_pfc_key(k) && !c->flow_control) && !(netcfg_fault_key(k) && !netcfg_faulty(c)))
+  if (!(netcfg_pfc_key(k) && !c->flow_control) && !(netcfg_qcn_key(k) && !c->qcn) &&
+      !(netcfg_fault_key(k) && !netcfg_faulty(c)))
     return 0;
   net_cfg d;
   netcfg_default(&d);
@@ -1028,9 +1030,8 @@ void netcfg_json(const net_cfg *c, FILE *f) {
     if (keys[i].off == offsetof(net_cfg, threads) || keys[i].off == offsetof(net_cfg, ranks) ||
         keys[i].off == offsetof(net_cfg, sync_every))
       continue; /* same bytes for any */
-    if (netcfg_quiet_key(c, &keys[i])) continue; /* §17.3 credit runs, §18.6 no faults */
+    if (netcfg_quiet_key(c, &keys[i])) continue; /* §17.3, §17.5, §18.6 at their defaults */
     if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4: fat-trees */
-    if (netcfg_qcn_key(&keys[i]) && !c->qcn) continue;           /* §17.5 */
     fmt_value(c, &keys[i], v, sizeof v, 1);
     fprintf(f, "%s\"%s\": %s", i ? ", " : "", keys[i].name, v);
   }
@@ -1042,7 +1043,6 @@ void netcfg_write(const net_cfg *c, FILE *f) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */
     if (netcfg_quiet_key(c, &keys[i])) continue;
     if (netcfg_cube_key(c, &keys[i])) continue; /* §16.4 */
-    if (netcfg_qcn_key(&keys[i]) && !c->qcn) continue;
     fmt_value(c, &keys[i], v, sizeof v, 0);
     fprintf(f, "%s = %s\n", keys[i].name, v);
   }
