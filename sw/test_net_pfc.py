@@ -5,26 +5,12 @@ packet delivered once, pause frames sent, frames_dropped 0), pause storms are
 detected against pfc_storm, the credit mode's output carries no PFC keys,
 thresholds that break the headroom rule are rejected naming the key, and
 results do not depend on the thread count. Usage: test_net_pfc.py path/to/asw"""
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from checks import check, summary
-
-
-def net(asw, d, name, *args, expect=0):
-    j = os.path.join(d, name + ".json")
-    r = subprocess.run([asw, "net", *args, "--quiet", "--json", j],
-                       capture_output=True, text=True)
-    if r.returncode != expect:
-        check(False, f"{name}: exit {r.returncode} (expected {expect}): {r.stderr.strip()}")
-        return None, None, r.stderr
-    if expect:
-        return None, None, r.stderr
-    text = open(j).read()
-    return json.loads(text), text, r.stderr
+from checks import check, summary, run_net as net
 
 
 def conserved(js, what):

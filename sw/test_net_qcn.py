@@ -6,29 +6,14 @@ points (rl=on) the largest congestion-point queue is lower and the cold
 (victim) traffic gets more throughput than without (rl=off), with no frame
 dropped and every CNM delivered. Also: determinism, qcn=off output unchanged,
 bad settings rejected naming the key. Usage: test_net_qcn.py path/to/asw"""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-from checks import check, summary
+from checks import check, summary, run_net as net
 
 SEED004 = ["topology=kary", "k=2", "n=5", "flow_control=pfc", "packet_flits=24",
            "buffer_flits=1600", "cycle_ns=51.2", "warmup=0"]
-
-
-def net(asw, d, name, *args, expect=0):
-    j = os.path.join(d, name + ".json")
-    r = subprocess.run([asw, "net", *args, "--quiet", "--json", j],
-                       capture_output=True, text=True)
-    if r.returncode != expect:
-        check(False, f"{name}: exit {r.returncode} (expected {expect}): {r.stderr.strip()}")
-        return None, None, r.stderr
-    if expect:
-        return None, None, r.stderr
-    text = open(j).read()
-    return json.loads(text), text, r.stderr
 
 
 def strip(text):
