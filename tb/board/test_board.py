@@ -10,8 +10,9 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
     through the same sequence of tests;
  2. the comparison fails on a planted difference (the reference with another seed);
  3. bad frames (bad checksum, unknown command, bad address, illegal value, truncated
-    frame, garbage between frames) each get their error reply, while a traffic test runs,
-    and that test's counters still match the reference;
+    frame, garbage between frames, a UART framing error: a byte with stop bit 0 from the
+    simulation's --ferr-byte) each get their error reply, while a traffic test runs, and
+    that test's counters still match the reference;
  4. a misrouting table makes every packet a header error and the test fail, as in the
     reference;
  5. a refused table line and a bad option are reported with exit status 2;
@@ -102,12 +103,13 @@ def build_ref():
 class Sim:
     """The simulated board, listening on 127.0.0.1; stops by itself (bounded)."""
 
-    def __init__(self, exe, connections, max_seconds=600):
+    def __init__(self, exe, connections, max_seconds=600, ferr=None):
         self.portfile = tempfile.mktemp(prefix="board-port-", dir=BUILD)
         self.log = open(os.path.join(BUILD, "sim.log"), "w")
         self.proc = subprocess.Popen([exe, "--port", "0", "--port-file", self.portfile,
                                       "--connections", str(connections),
-                                      "--max-seconds", str(max_seconds)],
+                                      "--max-seconds", str(max_seconds)] +
+                                     (["--ferr-byte", ferr] if ferr else []),
                                      stdout=self.log, stderr=subprocess.STDOUT)
         end = time.time() + 20
         while not os.path.exists(self.portfile):
@@ -263,9 +265,10 @@ def cmd_test(_ns):
     with open(bad_table, "w") as f:
         f.write("fwd 0 0\nfwd 1 7   # port 7 does not exist on a 2-port switch\n")
     lint(r)
-    # 8 connections: info, runs 0 and 1, bad-frame session, counters of run 2, run 3
+    # 9 connections: info, runs 0 and 1, bad-frame session, framing-error session (its
+    # first frame's last byte goes to the board with stop bit 0), counters of run 2, run 3
     # (misrouting), bad table, bad option
-    sim = Sim(exe, connections=8)
+    sim = Sim(exe, connections=9, ferr=f"5:{len(asw_board.frame(asw_board.CMD_READ, 0))}")
     url = sim.url
     rc, out, err = tool(url, "info")
     r.check(rc == 0 and "P=2" in out and "BUF=4" in out, "host tool 'info' reads the board",
@@ -296,8 +299,20 @@ def cmd_test(_ns):
     running = asw_board.status_word(link)["running"]
     bad_frames(r, link)
     still = asw_board.status_word(link)["running"]
-    r.check(running and still, "the bad frames arrived while the test was running",
-            f"running at start {running}, after {still}")
+    link.close()
+    # a UART framing error (stop bit 0) inside a frame, on a new connection (the 5th,
+    # whose first frame's last byte the simulation sends with stop bit 0), still during the test
+    link = asw_board.Link(url, timeout=20)
+    link.send_raw(asw_board.frame(asw_board.CMD_READ, 0))
+    st, _ = link.reply(timeout=20)
+    r.check(st == 6, "bad frame 'stop bit 0 inside a frame' answered 'UART framing error'",
+            f"status {st}")
+    st2 = link.read(0)
+    r.check(st2 == asw_board.SW_ID, "link usable after the framing error", f"0x{st2:x}")
+    after = asw_board.status_word(link)["running"]
+    r.check(running and still and after, "the bad frames arrived while the test was running",
+            f"running at start {running}, after the bad frames {still}, after the framing "
+            f"error {after}")
     asw_board.wait_done(link, 500)
     link.close()
     js3 = os.path.join(BUILD, "run3.json")
