@@ -265,7 +265,8 @@ $(BUILD)/trace/asw_plant: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NE
 	$(CC) $(ASW_CFLAGS) -DASW_PLANT_TRACE_NODEPS -o $@ $(TRACE_ASW_SRCS) $(ASW_LDLIBS)
 
 .PHONY: test-trace study-trace
-test-trace: $(BUILD)/trace/asw_san $(BUILD)/trace/asw_plant
+# deps: bzip2 and gzip, which asw runs for compressed traces (APT_PKGS).
+test-trace: deps $(BUILD)/trace/asw_san $(BUILD)/trace/asw_plant
 	@rc=0; $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_san || rc=1; \
 	if $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_plant --plant > $(BUILD)/trace/plant.log 2>&1; then \
 	  echo "FAIL trace test passed with dependencies ignored (planted)"; echo "trace-planted: 0 passed, 1 failed"; rc=1; \
