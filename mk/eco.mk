@@ -74,7 +74,7 @@ install: lib $(BUILD)/asw
 
 # The example program built against an installation in build/lib-test/prefix.
 LIB_TEST_PREFIX := $(abspath $(BUILD))/lib-test/prefix
-lib-example:
+lib-example: deps
 	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
 	@bash cmodel/lib/test_lib.sh $(LIB_TEST_PREFIX) $(BUILD)/lib-test example
 
@@ -102,7 +102,7 @@ $(DPI_BIN): $(RTL_SRCS) $(DPI_SV) dpi/asw_dpi.c $(ASW_LIB_A) $(ASW_PUBLIC_HDRS)
 # make dpi-sim [DPI_CYCLES=N] [DPI_SEED=N]: the example testbench once
 DPI_CYCLES ?= 4000
 DPI_SEED ?= 1
-dpi-sim: $(DPI_BIN)
+dpi-sim: deps $(DPI_BIN)
 	@$(DPI_BIN) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED) | grep '^tb_dpi'
 
 # Three seeds must pass; a planted header corruption must be caught.
@@ -147,7 +147,7 @@ axi-sim: deps lib $(AXI_NETLIST)
 # Lint of the wrapper on several parameter sets (verilator -Wall).
 AXI_LINT_CONFIGS := "-GP=4 -GV=2 -GBUF=16 -GLMAX=8 -GPW=32 -GDW=8 -GTABLE=16" "" \
   "-GP=3 -GV=3 -GPW=0 -GDW=4 -GTABLE=16 -GVOQ=0 -GBUF=4 -GLMAX=4" "-GV=1 -GLMAX=1 -GBUF=1"
-lint-axi:
+lint-axi: deps
 	@pass=0; fail=0; for g in $(AXI_LINT_CONFIGS); do \
 	  if verilator --lint-only -Wall $$g --top-module asw_axis_switch $(RTL_SRCS) $(AXI_SRCS); then \
 	    pass=$$((pass+1)); else echo "FAIL lint asw_axis_switch $$g"; fail=$$((fail+1)); fi; done; \
