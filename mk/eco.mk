@@ -5,7 +5,8 @@
 # register description (rtl/regs.rdl). See cmodel/lib/README.md, dpi/README.md,
 # rtl/axi/README.md.
 #   make install PREFIX=/opt/arnswitch   lib/libarnswitch.{a,so}, include/arnswitch/,
-#                                        lib/pkgconfig/arnswitch.pc, bin/asw, share/arnswitch/
+#                                        lib/pkgconfig/arnswitch.pc, bin/asw, bin/asw-board,
+#                                        share/arnswitch/
 #   make lib                             build/lib/libarnswitch.{a,so} only
 #   make test-lib test-dpi test-axi test-fusesoc test-rdl
 
@@ -54,8 +55,9 @@ $(ASW_LIB_A): $(ASW_LIB_OBJS) $(ASW_LIB_SYMS)
 lib: $(ASW_LIB_A) $(ASW_LIB_SO)
 
 # make install PREFIX=DIR [DESTDIR=STAGE]: the libraries, the public headers
-# (include/arnswitch/), the pkg-config file, the asw program, the DPI wrapper
-# sources and the Python binding (share/arnswitch/).
+# (include/arnswitch/), the pkg-config file, the asw program, the boards' host tool
+# (bin/asw-board, docs/boards.md), the DPI wrapper sources and the Python binding
+# (share/arnswitch/).
 install: lib $(BUILD)/asw
 	@d='$(DESTDIR)$(abspath $(PREFIX))'; set -e; \
 	install -d "$$d/lib/pkgconfig" "$$d/include/arnswitch" "$$d/bin" \
@@ -68,6 +70,7 @@ install: lib $(BUILD)/asw
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(ASW_LIB_VERSION)|' \
 	  cmodel/lib/arnswitch.pc.in > "$$d/lib/pkgconfig/arnswitch.pc"; \
 	install -m 755 $(BUILD)/asw "$$d/bin/"; \
+	install -m 755 sw/asw_board.py "$$d/bin/asw-board"; \
 	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv "$$d/share/arnswitch/dpi/"; \
 	install -m 644 sw/arnswitch/*.py "$$d/share/arnswitch/python/arnswitch/"; \
 	echo "installed libarnswitch $(ASW_LIB_VERSION) in $$d"
