@@ -20,7 +20,9 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
     elaborates it;
  7. the iCEBreaker's smaller system (its switch configuration, OMIT=3 included, and
     counter width from synth/board.py) reports its OMIT through the host tool's info and
-    runs one traffic test through it with the same counters as the reference.
+    runs one traffic test through it with the same counters as the reference;
+ 8. the example run of docs/boards.md (its `run --seed 5 ...` command on a fresh simulated
+    board) prints the text docs/boards.md shows.
 
   test_board.py [test] | sim [--port N] [--connections N] [--max-seconds S]
 """
@@ -363,6 +365,7 @@ def cmd_test(_ns):
     rc = sim.finish()
     r.check(rc == 0, "the simulation stopped by itself after the last connection", f"exit {rc}")
     icebreaker(r, refexe)
+    docs_example(r, exe)
     print(f"board: {time.time() - t0:.0f} s")
     print(f"test-board: {r.passed} passed, {r.failed} failed")
     return 0 if r.failed == 0 else 1
@@ -395,6 +398,30 @@ def icebreaker(r, refexe):
             f"cycles, {sum(p['rx_pkts'] for p in want['ports'])} packets)", "; ".join(d[:6]))
     rc = sim.finish()
     r.check(rc == 0, "the iCEBreaker simulation stopped by itself", f"exit {rc}")
+
+
+def docs_example(r, exe):
+    """docs/boards.md's example run of the host tool, on a fresh simulated board (as
+    make board-sim serves it), must print the output the guide shows."""
+    doc = open(os.path.join(ROOT, "docs", "boards.md")).read()
+    cmd = next((ln.split("asw_board.py", 1)[1].split() for ln in doc.splitlines()
+                if "asw_board.py" in ln and " run --seed" in ln), None)
+    shown = doc.split("reads every counter and prints:", 1)[-1].split("```text\n", 1)[-1]
+    shown = shown.split("```", 1)[0] if "```" in shown else ""
+    if not cmd or not shown:
+        r.check(False, "docs/boards.md has the example run and its output")
+        return
+    args = cmd[2:]  # without --port DEVICE
+    if "--json" in args:  # the JSON file goes to build/board/
+        args[args.index("--json") + 1] = os.path.join(BUILD, "docs_example.json")
+    sim = Sim(exe, connections=1)
+    rc, out, err = tool(sim.url, *args)
+    sim.finish()
+    strip = lambda t: [ln.rstrip() for ln in t.strip().splitlines()]
+    diff = [f"doc: {a!r} / tool: {b!r}" for a, b in zip(strip(shown), strip(out)) if a != b]
+    same = rc == 0 and strip(shown) == strip(out)
+    r.check(same, f"docs/boards.md's example ({' '.join(args[:2])} ...) prints what the guide shows",
+            "; ".join(diff[:3]) or (out + err)[-300:])
 
 
 def cmd_sim(ns):
