@@ -53,6 +53,7 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_net_arn.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_net_pfc.py $(BUILD)/net/asw || rc=1; \
+	$(PYTHON) sw/test_net_topofile.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
 

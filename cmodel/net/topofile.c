@@ -86,7 +86,13 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
   int ntok;
   /* pass 1: the switches (so nodes and links may name switches in any order) */
   while (tf_next(&r, tok, &ntok)) {
-    if (strcmp(tok[0], "switch")) continue;
+    if (strcmp(tok[0], "switch")) {
+      if (strcmp(tok[0], "node") && strcmp(tok[0], "link")) {
+        snprintf(err, errlen, "%s:%u: unknown line `%s` (switch, node or link)", path, r.line, tok[0]);
+        goto fail;
+      }
+      continue;
+    }
     unsigned id, ports;
     if (ntok != 3) {
       snprintf(err, errlen, "%s:%u: a switch line is `switch ID PORTS` (%d fields)", path, r.line, ntok);
@@ -405,8 +411,8 @@ static int table_read(const char *path, const topo *t, unsigned vcs, fwd_tables 
       goto out;
     }
     if (vcmode >= 0 && vcmode != (ntok == 5)) {
-      snprintf(err, errlen, "%s:%u: %s a VC; every line must give one or none", path, r.line,
-               ntok == 5 ? "gives" : "gives no");
+      snprintf(err, errlen, "%s:%u: %s; every line must give a VC or none", path, r.line,
+               ntok == 5 ? "gives a VC" : "gives no VC");
       goto out;
     }
     vcmode = ntok == 5;
