@@ -278,6 +278,7 @@ uint64_t topo_up_mask(const topo *t, unsigned s) {
 }
 
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst) {
+  if (t->node_sw) return 0; /* §16.5: depends on the routing (topofile.h) */
   if (t->cube) return cube_distance(t->cube, src, dst) + 1; /* §16: minimal */
   unsigned l = 1;
   while (src / t->mprod[l] != dst / t->mprod[l]) l++;

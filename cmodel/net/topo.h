@@ -78,7 +78,7 @@ unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d);
 uint64_t topo_up_mask(const topo *t, unsigned s);
 /* Switch-to-switch hops (switches crossed) of the D-mod-K path src -> dst
  * (1 for nodes on one leaf; 2*(lowest common level)-1 in general); for a
- * torus / mesh the minimal hop count + 1. */
+ * torus / mesh the minimal hop count + 1; 0 for a file topology (§16.5). */
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst);
 /* Breadth-first search over the switch-to-switch links from switch root:
  * dist[s] = links crossed (UINT32_MAX: not reached), queue[S] scratch. With

@@ -374,9 +374,13 @@ static int route_updn(const topo *t, fwd_tables *ft, uint32_t *dist, uint32_t *q
       for (unsigned p = 0; p < P; p++) {
         topo_peer pe = topo_port_peer(t, s, p);
         if (pe.kind != PEER_SWITCH) continue;
+#ifdef ASW_PLANT_UPDN /* planted bug (make test-net-topofile): shortest, not up*\/down* */
+        if (godown ? down[pe.id] + 1 == down[s] : cost[pe.id] + 1 == cost[s]) cand[k++] = p;
+#else
         if (godown ? !UP(s, pe.id) && down[pe.id] + 1 == down[s]
                    : UP(s, pe.id) && cost[pe.id] + 1 == cost[s])
           cand[k++] = p;
+#endif
       }
       ft->port[(size_t)s * N + d] = (uint8_t)pick(cand, k, load + (size_t)s * P);
     }
@@ -472,7 +476,7 @@ out:
 static int check_routes(const topo *t, const fwd_tables *ft, const char *what, char *err, size_t errlen) {
   unsigned S = ft->S, N = ft->N;
   uint8_t *ok = malloc(S ? S : 1);
-  uint32_t *path = malloc(S * sizeof *path);
+  uint32_t *path = malloc((S + 1) * sizeof *path); /* a loop is seen at S + 1 switches */
   int rc = -1;
   if (!ok || !path) { snprintf(err, errlen, "out of memory"); goto out; }
   for (unsigned d = 0; d < N; d++) {
