@@ -264,6 +264,24 @@ def main(asw):
                 check(r.returncode == 0 and not longer and tab[(leaf, dd)] == port,
                       f"rand{i}: minhop routes are shortest paths {longer[:3]}")
 
+    # minhop balances equal-cost ports, deterministically: in a 2-ary 3-tree every switch
+    # below the top splits the destinations above it evenly over its two up ports
+    tp = os.path.join(d, "k23.topo")
+    run(asw, "topology=kary", "k=2", "n=3", "--write-topology", tp)
+    tabs = []
+    for k in range(2):
+        tb = os.path.join(d, f"k23-minhop{k}.fwd")
+        r = run(asw, f"topology=file:{tp}", "routing=minhop", "--write-table", tb)
+        tabs.append(open(tb).read() if r.returncode == 0 else f"exit {r.returncode}")
+    check(tabs[0] == tabs[1] and tabs[0].startswith("#"), "minhop tables are deterministic")
+    tab = read_table(os.path.join(d, "k23-minhop0.fwd"))
+    uneven = []
+    for s_ in range(8):  # leaves 0..3, second stage 4..7 (ports 2, 3 go up)
+        use = [sum(1 for dd in range(8) if tab[(s_, dd)] == p) for p in (2, 3)]
+        if abs(use[0] - use[1]) > 1 or sum(use) == 0:
+            uneven.append((s_, use))
+    check(not uneven, f"minhop spreads the destinations over equal-cost up ports {uneven}")
+
     # 4. cycles: minhop on a torus, a cyclic table; the watchdog finds the same cycle
     tp = os.path.join(d, "torus.topo")
     run(asw, "topology=torus", "dims=4x4", "--write-topology", tp)

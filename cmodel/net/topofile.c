@@ -585,55 +585,68 @@ static uint32_t sl_mask(unsigned sqs, unsigned q, unsigned N, unsigned d) {
 int fwd_tables_cdg(const topo *t, const fwd_tables *ft, unsigned vcs, unsigned q, unsigned sqs,
                    cdg_hop **cycle) {
   const unsigned S = ft->S, N = ft->N, P = topo_ports(t), V = vcs;
-  const size_t C = (size_t)S * P * V;
-  size_t *first = calloc(C + 2, sizeof *first), *fill = NULL, E = 0;
+  const size_t C = (size_t)S * P * V, PV = (size_t)P * V * V; /* PV: (o, vin, vout) per (s, i) */
+  /* edge bits: (s, i, o, vin, vout) -- each dependency once, however many nodes share it */
+  uint64_t *bm = calloc(((size_t)S * P * PV + 63) / 64, 8);
+  size_t *first = calloc(C + 1, sizeof *first);
   uint32_t *to = NULL;
   uint8_t *eo = NULL, *ew = NULL;
   int rc = -1;
-  if (!first) goto out;
-  /* edge (s, i, vin) -> (s', i', vout) when s forwards d from its input i (the
-   * upstream switch u sends d to s through i) on to s' */
-  for (int pass = 0; pass < 2; pass++) {
-    for (unsigned d = 0; d < N; d++) {
-      uint32_t mask = ft->has_vc ? 0 : sl_mask(sqs, q, N, d);
-      for (unsigned s = 0; s < S; s++) {
-        unsigned o = ft->port[(size_t)s * N + d];
-        topo_peer nx = topo_port_peer(t, s, o);
-        if (nx.kind != PEER_SWITCH) continue;
-        for (unsigned i = 0; i < P; i++) {
-          topo_peer up = topo_port_peer(t, s, i);
-          if (up.kind != PEER_SWITCH || ft->port[(size_t)up.id * N + d] != up.port) continue;
-          for (unsigned v = 0; v < V; v++) {
-            unsigned vin = v, vout = v;
-            if (ft->has_vc) {
-              if (v) break;
-              vin = ft->vc[(size_t)up.id * N + d];
-              vout = ft->vc[(size_t)s * N + d];
-            } else if (!(mask >> v & 1u)) continue;
-            size_t ch = ((size_t)s * P + i) * V + vin;
-            if (pass == 0) { first[ch + 1]++; continue; }
-            size_t e = fill[ch]++;
-            to[e] = (uint32_t)(((size_t)nx.id * P + nx.port) * V + vout);
-            eo[e] = (uint8_t)o;
-            ew[e] = (uint8_t)vout;
-          }
+  if (!bm || !first) goto out;
+  /* edge (s, i, vin) -> (s', i', vout) when s forwards node d's packets from its input i
+   * (the upstream switch sends d to s through i) on to s' */
+  for (unsigned d = 0; d < N; d++) {
+    uint32_t mask = ft->has_vc ? 0 : sl_mask(sqs, q, N, d);
+    for (unsigned s = 0; s < S; s++) {
+      unsigned o = ft->port[(size_t)s * N + d];
+      if (topo_port_peer(t, s, o).kind != PEER_SWITCH) continue;
+      for (unsigned i = 0; i < P; i++) {
+        topo_peer up = topo_port_peer(t, s, i);
+        if (up.kind != PEER_SWITCH || ft->port[(size_t)up.id * N + d] != up.port) continue;
+        size_t base = ((size_t)s * P + i) * PV + (size_t)o * V * V;
+        if (ft->has_vc) {
+          size_t b = base + (size_t)ft->vc[(size_t)up.id * N + d] * V + ft->vc[(size_t)s * N + d];
+          bm[b / 64] |= 1ull << (b % 64);
+        } else {
+          for (unsigned v = 0; v < V; v++)
+            if (mask >> v & 1u) {
+              size_t b = base + (size_t)v * V + v;
+              bm[b / 64] |= 1ull << (b % 64);
+            }
         }
       }
     }
+  }
+  for (int pass = 0; pass < 2; pass++) { /* count the edges, then fill them in */
+    size_t e = 0;
+    for (size_t c = 0; c < C; c++) {
+      size_t si = c / V, vin = c % V;
+      unsigned s = (unsigned)(si / P);
+      if (pass == 0) first[c] = e;
+      for (unsigned o = 0; o < P; o++)
+        for (unsigned w = 0; w < V; w++) {
+          size_t b = si * PV + ((size_t)o * V + vin) * V + w;
+          if (!(bm[b / 64] >> (b % 64) & 1u)) continue;
+          if (pass == 1) {
+            topo_peer nx = topo_port_peer(t, s, o);
+            to[e] = (uint32_t)(((size_t)nx.id * P + nx.port) * V + w);
+            eo[e] = (uint8_t)o;
+            ew[e] = (uint8_t)w;
+          }
+          e++;
+        }
+    }
     if (pass == 0) {
-      for (size_t c = 0; c < C; c++) first[c + 1] += first[c];
-      E = first[C];
-      fill = malloc((C ? C : 1) * sizeof *fill);
-      to = malloc((E ? E : 1) * sizeof *to);
-      eo = malloc(E ? E : 1);
-      ew = malloc(E ? E : 1);
-      if (!fill || !to || !eo || !ew) goto out;
-      memcpy(fill, first, C * sizeof *fill);
+      first[C] = e;
+      to = malloc((e ? e : 1) * sizeof *to);
+      eo = malloc(e ? e : 1);
+      ew = malloc(e ? e : 1);
+      if (!to || !eo || !ew) goto out;
     }
   }
   rc = cdg_find_cycle(C, P, V, first, to, eo, ew, cycle);
 out:
-  free(first); free(fill); free(to); free(eo); free(ew);
+  free(bm); free(first); free(to); free(eo); free(ew);
   return rc;
 }
 
