@@ -215,7 +215,9 @@ def main(asw):
                        ([f"topology=file:{gp}", "routing=adaptive"], "takes minhop, updn or table:FILE"),
                        ([f"topology=file:{gp}", "sqs=vftree", "vcs=2"], "topology=file takes 1q dbbm"),
                        ([f"topology=file:{gp}", "traffic=ihs"], "traffic: not with topology=file"),
-                       ([f"topology=file:{d}/none.topo"], "cannot open")):
+                       ([f"topology=file:{d}/none.topo"], "cannot open"),
+                       (["topology=file:"], "file:FILE needs a file name"),
+                       ([f"topology=file:{gp}", "routing=table:"], "table:FILE needs a file name")):
         r = run(asw, *args, "cycles=100")
         check(r.returncode == 2 and want in r.stderr, f"{' '.join(args)}: {r.stderr.strip()}")
 

@@ -302,7 +302,11 @@ static int bad(char *err, size_t errlen, const char *key, const char *value, con
 static int set_path(char *dst, const char *path, const char *key, const char *value, char *err,
                     size_t errlen) {
   size_t pl = strlen(path);
-  if (!pl) return bad(err, errlen, key, value, "needs a file name after the colon");
+  if (!pl) {
+    char why[48];
+    snprintf(why, sizeof why, "%.*sFILE needs a file name", (int)(path - value), value);
+    return bad(err, errlen, key, value, why);
+  }
   if (pl >= NETCFG_MAX_PATH) return bad(err, errlen, key, value, "file name longer than 511 characters");
   for (const char *q = path; *q; q++)
     if ((unsigned char)*q < 0x20 || *q == '#' || *q == '"' || *q == '\\' || *q == 0x7f)
