@@ -48,3 +48,44 @@ out:
   free(color); free(stk); free(it);
   return found;
 }
+
+typedef struct {
+  size_t e;
+  uint32_t *to;
+  uint8_t *eo, *ew; /* NULL: counting */
+} cdg_build;
+
+static void cdg_add(void *g, size_t to, unsigned out, unsigned out_vc) {
+  cdg_build *b = g;
+  if (b->to) {
+    b->to[b->e] = (uint32_t)to;
+    b->eo[b->e] = (uint8_t)out;
+    b->ew[b->e] = (uint8_t)out_vc;
+  }
+  b->e++;
+}
+
+int cdg_cycle_of(size_t C, unsigned P, unsigned V, cdg_edges_fn edges, void *ctx, cdg_hop **cycle) {
+  size_t *first = calloc(C + 1, sizeof *first);
+  cdg_build b = {0, NULL, NULL, NULL};
+  int rc = -1;
+  if (!first) goto out;
+  for (int pass = 0; pass < 2; pass++) { /* count the edges, then fill them in */
+    b.e = 0;
+    for (size_t c = 0; c < C; c++) {
+      if (pass == 0) first[c] = b.e;
+      edges(ctx, c, cdg_add, &b);
+    }
+    if (pass == 0) {
+      first[C] = b.e;
+      b.to = malloc((b.e ? b.e : 1) * sizeof *b.to);
+      b.eo = malloc(b.e ? b.e : 1);
+      b.ew = malloc(b.e ? b.e : 1);
+      if (!b.to || !b.eo || !b.ew) goto out;
+    }
+  }
+  rc = cdg_find_cycle(C, P, V, first, b.to, b.eo, b.ew, cycle);
+out:
+  free(first); free(b.to); free(b.eo); free(b.ew);
+  return rc;
+}

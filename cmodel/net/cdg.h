@@ -29,4 +29,11 @@ typedef struct {
 int cdg_find_cycle(size_t C, unsigned P, unsigned V, const size_t *first, const uint32_t *to,
                    const uint8_t *eo, const uint8_t *ew, cdg_hop **cycle);
 
+/* The same for a graph listed by a callback: edges(ctx, c, add, g) calls
+ * add(g, to, out, out_vc) for each edge of channel c (it is called twice per
+ * channel, in channel order, and must list the same edges both times). */
+typedef void (*cdg_add_fn)(void *g, size_t to, unsigned out, unsigned out_vc);
+typedef void (*cdg_edges_fn)(void *ctx, size_t c, cdg_add_fn add, void *g);
+int cdg_cycle_of(size_t C, unsigned P, unsigned V, cdg_edges_fn edges, void *ctx, cdg_hop **cycle);
+
 #endif

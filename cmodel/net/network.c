@@ -1399,6 +1399,22 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
   if (ws) ws->adapted += sum;
 }
 
+/* cdg_edges_fn: the waiting heads of channel c (switch, input, VC). */
+static void waiting_edges(void *ctx, size_t c, cdg_add_fn add, void *g) {
+  net *n = ctx;
+  const unsigned P = n->P, V = n->V, NQ = n->cfg.voq ? n->P : 1;
+  unsigned s = (unsigned)(c / ((size_t)P * V)), i = (unsigned)(c / V % P), v = (unsigned)(c % V);
+  for (unsigned q = 0; n->sw[s] && q < NQ; q++) {
+    unsigned o, w, len;
+    uint32_t cr = 0;
+    if (asw_switch_queue_head(n->sw[s], i, v, q, &o, &w, &len) != 1) continue;
+    if (asw_reg_read(n->sw[s], ASW_REG_CRED(o, w), &cr) || cr >= len) continue;
+    topo_peer pe = topo_port_peer(n->t, s, o);
+    if (pe.kind != PEER_SWITCH || !n->sw[pe.id]) continue;
+    add(g, ((size_t)pe.id * P + pe.port) * V + w, o, w);
+  }
+}
+
 /* Deadlock diagnosis (issue 14): the channel-dependency graph of the queue heads
  * that wait for credits. A channel is an input VC (switch s, input port i, VC v);
  * the head packet of one of its queues, routed to output o with next-hop VC w and
@@ -1410,52 +1426,13 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
  * Returns the cycle's length, 0 if there is none, -1 if out of memory. Only for
  * one-process runs (a rank does not see the other ranks' switches). */
 static int find_dependency_cycle(net *n) {
-  const unsigned P = n->P, V = n->V, NQ = n->cfg.voq ? n->P : 1;
-  const size_t C = (size_t)n->S * P * V;
-  size_t *first = calloc(C + 1, sizeof *first);
-  uint32_t *to = NULL;
-  uint8_t *eo = NULL, *ew = NULL;
-  int found = 0;
-  if (!first) { found = -1; goto out; }
-  for (int pass = 0; pass < 2; pass++) { /* count the edges, then fill them in */
-    size_t e = 0;
-    for (size_t c = 0; c < C; c++) {
-      unsigned s = (unsigned)(c / ((size_t)P * V)), i = (unsigned)(c / V % P), v = (unsigned)(c % V);
-      if (pass == 0) first[c] = e;
-      for (unsigned q = 0; n->sw[s] && q < NQ; q++) {
-        unsigned o, w, len;
-        uint32_t cr = 0;
-        if (asw_switch_queue_head(n->sw[s], i, v, q, &o, &w, &len) != 1) continue;
-        if (asw_reg_read(n->sw[s], ASW_REG_CRED(o, w), &cr) || cr >= len) continue;
-        topo_peer pe = topo_port_peer(n->t, s, o);
-        if (pe.kind != PEER_SWITCH || !n->sw[pe.id]) continue;
-        if (pass == 1) {
-          to[e] = (uint32_t)(((size_t)pe.id * P + pe.port) * V + w);
-          eo[e] = (uint8_t)o;
-          ew[e] = (uint8_t)w;
-        }
-        e++;
-      }
-    }
-    if (pass == 0) {
-      first[C] = e;
-      to = malloc((e ? e : 1) * sizeof *to);
-      eo = malloc(e ? e : 1);
-      ew = malloc(e ? e : 1);
-      if (!to || !eo || !ew) { found = -1; goto out; }
-    }
+  net_dl_hop *h = NULL;
+  int found = cdg_cycle_of((size_t)n->S * n->P * n->V, n->P, n->V, waiting_edges, n, &h);
+  if (found > 0) {
+    free(n->dl_cycle);
+    n->dl_cycle = h;
+    n->dl_len = (unsigned)found;
   }
-  {
-    net_dl_hop *h = NULL;
-    found = cdg_find_cycle(C, P, V, first, to, eo, ew, &h);
-    if (found > 0) {
-      free(n->dl_cycle);
-      n->dl_cycle = h;
-      n->dl_len = (unsigned)found;
-    }
-  }
-out:
-  free(first); free(to); free(eo); free(ew);
   return found;
 }
 

@@ -582,17 +582,34 @@ static uint32_t sl_mask(unsigned sqs, unsigned q, unsigned N, unsigned d) {
   return 1u << sqs_sl((sqs_kind)sqs, q, N, 1, bits, 0, d);
 }
 
+/* cdg_edges_fn over the edge bits of fwd_tables_cdg. */
+typedef struct {
+  const topo *t;
+  const uint64_t *bm;
+  unsigned P, V;
+} cdg_bits;
+
+static void bit_edges(void *ctx, size_t c, cdg_add_fn add, void *g) {
+  const cdg_bits *cb = ctx;
+  const unsigned P = cb->P, V = cb->V;
+  const size_t si = c / V, vin = c % V, PV = (size_t)P * V * V;
+  for (unsigned o = 0; o < P; o++)
+    for (unsigned w = 0; w < V; w++) {
+      size_t b = si * PV + ((size_t)o * V + vin) * V + w;
+      if (!(cb->bm[b / 64] >> (b % 64) & 1u)) continue;
+      topo_peer nx = topo_port_peer(cb->t, (unsigned)(si / P), o);
+      add(g, ((size_t)nx.id * P + nx.port) * V + w, o, w);
+    }
+}
+
 int fwd_tables_cdg(const topo *t, const fwd_tables *ft, unsigned vcs, unsigned q, unsigned sqs,
                    cdg_hop **cycle) {
   const unsigned S = ft->S, N = ft->N, P = topo_ports(t), V = vcs;
   const size_t C = (size_t)S * P * V, PV = (size_t)P * V * V; /* PV: (o, vin, vout) per (s, i) */
   /* edge bits: (s, i, o, vin, vout) -- each dependency once, however many nodes share it */
   uint64_t *bm = calloc(((size_t)S * P * PV + 63) / 64, 8);
-  size_t *first = calloc(C + 1, sizeof *first);
-  uint32_t *to = NULL;
-  uint8_t *eo = NULL, *ew = NULL;
   int rc = -1;
-  if (!bm || !first) goto out;
+  if (!bm) goto out;
   /* edge (s, i, vin) -> (s', i', vout) when s forwards node d's packets from its input i
    * (the upstream switch sends d to s through i) on to s' */
   for (unsigned d = 0; d < N; d++) {
@@ -617,36 +634,10 @@ int fwd_tables_cdg(const topo *t, const fwd_tables *ft, unsigned vcs, unsigned q
       }
     }
   }
-  for (int pass = 0; pass < 2; pass++) { /* count the edges, then fill them in */
-    size_t e = 0;
-    for (size_t c = 0; c < C; c++) {
-      size_t si = c / V, vin = c % V;
-      unsigned s = (unsigned)(si / P);
-      if (pass == 0) first[c] = e;
-      for (unsigned o = 0; o < P; o++)
-        for (unsigned w = 0; w < V; w++) {
-          size_t b = si * PV + ((size_t)o * V + vin) * V + w;
-          if (!(bm[b / 64] >> (b % 64) & 1u)) continue;
-          if (pass == 1) {
-            topo_peer nx = topo_port_peer(t, s, o);
-            to[e] = (uint32_t)(((size_t)nx.id * P + nx.port) * V + w);
-            eo[e] = (uint8_t)o;
-            ew[e] = (uint8_t)w;
-          }
-          e++;
-        }
-    }
-    if (pass == 0) {
-      first[C] = e;
-      to = malloc((e ? e : 1) * sizeof *to);
-      eo = malloc(e ? e : 1);
-      ew = malloc(e ? e : 1);
-      if (!to || !eo || !ew) goto out;
-    }
-  }
-  rc = cdg_find_cycle(C, P, V, first, to, eo, ew, cycle);
+  cdg_bits cb = {t, bm, P, V};
+  rc = cdg_cycle_of(C, P, V, bit_edges, &cb, cycle);
 out:
-  free(bm); free(first); free(to); free(eo); free(ew);
+  free(bm);
   return rc;
 }
 
