@@ -3,6 +3,7 @@
 NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/trace.c cmodel/net/qcn_net.c \
   cmodel/net/network.c cmodel/net/cube.c cmodel/net/cube_tables.c
 NET_SRCS += cmodel/net/faults.c # link faults (contract §18.6)
+NET_SRCS += cmodel/net/cdg.c cmodel/net/topofile.c # any topology from a file (contract §16.5)
 ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c cmodel/app/trace_cmd.c
 NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildcard cmodel/*.h)
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)
@@ -66,6 +67,24 @@ $(BUILD)/net/test_net_cube_san: cmodel/net/tests/test_net_cube.c $(NET_SRCS) $(N
 test-net-cube: $(BUILD)/net/test_net_cube $(BUILD)/net/test_net_cube_san
 	@rc=0; $(BUILD)/net/test_net_cube || rc=1; $(BUILD)/net/test_net_cube_san --quick || rc=1; exit $$rc
 TEST_TARGETS += test-net-cube
+
+# Any topology from a file (contract §16.5, docs/topology-file.md): sw/test_net_topofile.py
+# on an ASan+UBSan build of asw, then on a build with a planted bug (ASW_PLANT_UPDN: updn
+# takes any shortest legal-cost neighbour, turning down then up) that the test must catch.
+$(BUILD)/net/asw_san: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -o $@ $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS) $(ASW_LDLIBS)
+$(BUILD)/net/asw_plant_updn: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NET_HDRS) $(wildcard cmodel/app/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) -DASW_PLANT_UPDN -o $@ $(CMODEL_SRCS) $(ASW_APP_SRCS) $(ASW_EXTRA_SRCS) $(ASW_LDLIBS)
+.PHONY: test-net-topofile
+test-net-topofile: $(BUILD)/net/asw_san $(BUILD)/net/asw_plant_updn
+	@rc=0; $(PYTHON) sw/test_net_topofile.py $(BUILD)/net/asw_san || rc=1; \
+	if $(PYTHON) sw/test_net_topofile.py $(BUILD)/net/asw_plant_updn > $(BUILD)/net/plant_updn.log 2>&1; then \
+	  echo "FAIL topology-file test passed with updn not up*/down* (planted)"; echo "topofile-planted: 0 passed, 1 failed"; rc=1; \
+	else grep '^FAIL' $(BUILD)/net/plant_updn.log | head -3 | sed 's/^FAIL/  expected on the planted build: FAIL/'; \
+	  echo "topofile-planted: 1 passed, 0 failed"; fi; exit $$rc
+TEST_TARGETS += test-net-topofile
 
 # Flit-hops per second, single thread (closing-note figures, not a test).
 NET_BENCH_512 := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \

@@ -9,6 +9,7 @@
 
 #include "../net/netcfg.h"
 #include "../net/network.h"
+#include "../net/topofile.h"
 #include "../net/trace.h"
 #include "commands.h"
 #ifdef ASW_MPI
@@ -19,7 +20,9 @@ static void net_usage(FILE *f) {
   fprintf(f,
           "usage: asw net [CONFIG_FILE] [key=value ...] [--seed N] [--json FILE]\n"
           "               [--csv FILE] [--trace-out FILE] [--quiet] [--print-config] [--help]\n"
-          "Simulates a fat-tree of arnswitch C-model switches. Settings apply in\n"
+          "               [--write-topology FILE] [--write-table FILE]\n"
+          "Simulates a network of arnswitch C-model switches: a fat-tree, a torus or\n"
+          "mesh, or any topology from a file. Settings apply in\n"
           "order: defaults, CONFIG_FILE (`key = value` lines, # comments), then\n"
           "key=value arguments. --json writes the summary (configuration echoed),\n"
           "--csv the per-window series ('-' = stdout), --trace-out the packets the\n"
@@ -28,6 +31,10 @@ static void net_usage(FILE *f) {
           "usage or configuration, 1 simulation error, 3 watchdog (deadlock or\n"
           "starvation; the report names the blocked resources and, for a\n"
           "deadlock, the cycle of waiting channels).\n"
+          "--write-topology / --write-table write the configured network as a\n"
+          "topology file and its forwarding tables as a table file\n"
+          "(docs/topology-file.md; topology=file:FILE routing=table:FILE runs them)\n"
+          "and exit without running.\n"
           "Keys:\n");
   netcfg_help(f);
 }
@@ -101,13 +108,47 @@ int cmd_net(int argc, char **argv) {
   return rc;
 }
 
+/* --write-topology / --write-table (contract §16.5): the network c configures
+ * as files. 0, or 2 with a message. */
+static int write_network(const net_cfg *c, const char *wtopo, const char *wtable) {
+  char err[512];
+  unsigned lat = 0;
+  topo *t = topofile_topo_for(c, &lat, err, sizeof err);
+  fwd_tables ft = {0};
+  int rc = 2;
+  if (!t || (wtable && fwd_tables_for(c, t, &ft, err, sizeof err))) {
+    fprintf(stderr, "asw net: %s\n", err);
+    goto out;
+  }
+  const char *path[2] = {wtopo, wtable};
+  for (int k = 0; k < 2; k++) {
+    if (!path[k]) continue;
+    FILE *f = fopen(path[k], "w");
+    if (!f) {
+      fprintf(stderr, "asw net: %s: cannot write\n", path[k]);
+      goto out;
+    }
+    if (k == 0) topofile_write(t, c->link_latency, f);
+    else fwd_tables_write(t, &ft, f);
+    if (fclose(f)) {
+      fprintf(stderr, "asw net: %s: write error\n", path[k]);
+      goto out;
+    }
+  }
+  rc = 0;
+out:
+  fwd_tables_free(&ft);
+  topo_free(t);
+  return rc;
+}
+
 /* Messages about the command line: once (rank 0). */
 #define SAY(...) do { if (pr->rank == 0) fprintf(stderr, __VA_ARGS__); } while (0)
 
 static int net_main(int argc, char **argv, net_proc *pr) {
   net_cfg cfg;
   netcfg_default(&cfg);
-  const char *json = NULL, *csv = NULL, *trace_out = NULL;
+  const char *json = NULL, *csv = NULL, *trace_out = NULL, *wtopo = NULL, *wtable = NULL;
   int quiet = 0, print_cfg = 0;
   char err[512];
   for (int i = 1; i < argc; i++) {
@@ -116,7 +157,8 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       if (pr->rank == 0) net_usage(stdout);
       return 0;
     } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--seed") ||
-               !strcmp(a, "--trace-out")) {
+               !strcmp(a, "--trace-out") || !strcmp(a, "--write-topology") ||
+               !strcmp(a, "--write-table")) {
       if (i + 1 >= argc) {
         SAY("asw net: %s needs an argument\n", a);
         return 2;
@@ -125,6 +167,8 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       if (!strcmp(a, "--json")) json = v;
       else if (!strcmp(a, "--csv")) csv = v;
       else if (!strcmp(a, "--trace-out")) trace_out = v;
+      else if (!strcmp(a, "--write-topology")) wtopo = v;
+      else if (!strcmp(a, "--write-table")) wtable = v;
       else if (netcfg_set(&cfg, "seed", v, err, sizeof err)) {
         SAY("asw net: --seed: %s\n", err);
         return 2;
@@ -159,6 +203,7 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     if (pr->rank == 0) netcfg_write(&cfg, stdout);
     return 0;
   }
+  if (wtopo || wtable) return pr->rank == 0 ? write_network(&cfg, wtopo, wtable) : 0; /* §16.5 */
   if (cfg.ranks != pr->ranks && (pr->ranks > 1 || cfg.ranks > 1)) {
 #ifdef ASW_MPI
     SAY("asw net: ranks: %u configured but mpirun started %u processes (mpirun -np %u)\n",
@@ -185,6 +230,7 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     SAY("asw net: %s\n", err);
     return 2;
   }
+  if (net_routing_check(n)[0]) SAY("asw net: warning: the routing may deadlock: %s\n", net_routing_check(n));
   trace *rec = NULL; /* --trace-out */
   if (trace_out && (!(rec = trace_new()) || net_record_trace(n, rec))) {
     SAY("asw net: --trace-out: needs synthetic traffic in one process (not traffic=trace, ranks = 1)\n");

@@ -203,21 +203,7 @@ uint64_t faults_fm(net_faults *f, asw_switch *const *sw) {
   f->fm_runs++;
   for (unsigned d = 0; d < f->N; d++) {
     unsigned leaf = topo_node_switch(t, d);
-    for (unsigned s = 0; s < f->S; s++) f->dist[s] = UINT32_MAX;
-    unsigned qh = 0, qt = 0;
-    f->dist[leaf] = 0;
-    f->queue[qt++] = leaf;
-    while (qh < qt) { /* BFS over the links up now */
-      unsigned s = f->queue[qh++];
-      for (unsigned p = 0; p < f->P; p++) {
-        if (!link_ok(f, s, p)) continue;
-        unsigned x = topo_port_peer(t, s, p).id;
-        if (f->dist[x] == UINT32_MAX) {
-          f->dist[x] = f->dist[s] + 1;
-          f->queue[qt++] = x;
-        }
-      }
-    }
+    topo_bfs(t, leaf, f->up, f->dist, f->queue); /* over the links up now */
     for (unsigned s = 0; s < f->S; s++) {
       if (s == leaf || f->dist[s] == UINT32_MAX) continue; /* unreachable: left as is */
       uint32_t orig = tables_fwd_entry(t, s, d), cur;

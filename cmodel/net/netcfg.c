@@ -24,7 +24,8 @@ typedef struct {
   const char *help;
 } key_desc;
 
-static const char *const topo_names[] = {"rlft", "kary", "torus", "mesh", NULL};
+static const char *const topo_names[] = {"rlft", "kary", "torus", "mesh", NULL}; /* and file:PATH */
+static const char *const cdg_names[] = {"refuse", "warn", NULL}; /* §16.5 */
 static const char *const bubble_names[] = {"off", "on", "auto", NULL}; /* §16.4 */
 static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
                                             NULL};
@@ -44,7 +45,8 @@ static const char *const order_names[] = {"0", "1", "auto", NULL};
 static const key_desc keys[] = {
     {"topology", K_ENUM, F(topology), 0, 0, topo_names,
      "rlft (P-port switches, N = 2(P/2)^T), kary (k-ary n-tree), or torus / mesh "
-     "(k-ary n-cube of dims, contract 16.4)"},
+     "(k-ary n-cube of dims, contract 16.4), or file:PATH (any topology, docs/topology-file.md, "
+     "contract 16.5)"},
     {"ports", K_UINT, F(ports), 4, 64, NULL, "RLFT switch ports P (even)"},
     {"stages", K_UINT, F(stages), 1, 8, NULL, "RLFT stages T"},
     {"k", K_UINT, F(k), 2, 32, NULL, "k-ary n-tree arity"},
@@ -63,7 +65,8 @@ static const key_desc keys[] = {
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
      "dmodk, oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive (fat-trees), "
-     "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), or a Table 2 name adap-<noth|th|2th>-"
+     "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), minhop, updn or "
+     "table:FILE (topology=file: shortest paths, up*/down*, a forwarding-table file), or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
     {"arn", K_ENUM, F(arn), 0, 0, arn_names,
      "ARN mechanism (contract §15): off, arn (ARN_CTRL.mode 1), afi (ARN+AFI, "
@@ -138,6 +141,9 @@ static const key_desc keys[] = {
      "high trigger threshold, credits (0 with ltth=0: BUF/2)"},
     {"lfsr_seed", K_UINT, F(lfsr_seed), 0, 65535, NULL,
      "LFSR_SEED of every switch (oblivious routing)"},
+    {"cdg_check", K_ENUM, F(cdg_check), 0, 0, cdg_names,
+     "topology=file: a routing whose channel-dependency graph has a cycle is refused "
+     "(refuse) or reported and run (warn)"},
     {"sqs", K_ENUM, F(sqs), 0, 0, sqs_names_tab,
      "queuing scheme: 1q dbbm vftree flow2sl obqa xordet (fat-trees); 1q dbbm bbq "
      "iodet xordet voqsw (tori and meshes)"},
@@ -290,6 +296,28 @@ void netcfg_default(net_cfg *c) {
   c->bubble = 2; /* auto */
 }
 
+/* A file name of a key's value (traffic=trace:FILE, topology=file:PATH,
+ * routing=table:PATH) into dst[NETCFG_MAX_PATH]. */
+static int bad(char *err, size_t errlen, const char *key, const char *value, const char *why);
+static int set_path(char *dst, const char *path, const char *key, const char *value, char *err,
+                    size_t errlen) {
+  size_t pl = strlen(path);
+  if (!pl) {
+    char why[48];
+    snprintf(why, sizeof why, "%.*sFILE needs a file name", (int)(path - value), value);
+    return bad(err, errlen, key, value, why);
+  }
+  if (pl >= NETCFG_MAX_PATH) return bad(err, errlen, key, value, "file name longer than 511 characters");
+  for (const char *q = path; *q; q++)
+    if ((unsigned char)*q < 0x20 || *q == '#' || *q == '"' || *q == '\\' || *q == 0x7f)
+      return bad(err, errlen, key, value, "the file name must not hold #, \", \\ or control characters");
+  if (isspace((unsigned char)path[0]) || isspace((unsigned char)path[pl - 1]))
+    return bad(err, errlen, key, value, "the file name must not start or end with a blank");
+  memset(dst, 0, NETCFG_MAX_PATH); /* no bytes of an earlier name */
+  memcpy(dst, path, pl);
+  return 0;
+}
+
 static const key_desc *find_key(const char *name) {
   for (unsigned i = 0; i < NKEYS; i++)
     if (!strcmp(keys[i].name, name)) return &keys[i];
@@ -420,8 +448,12 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     if (k->off == offsetof(net_cfg, routing)) c->route_hash = 0; /* §17.6 */
     if (!strcmp(key, "routing")) { /* §16.4: a cube routing name sets cube_order */
       c->cube_order = !strcmp(value, "dor") ? 1 : !strcmp(value, "direction-order") ? 2 : 0;
-      if (c->cube_order) { c->routing = 0; return 0; }
+      c->file_routing = !strcmp(value, "minhop") ? 1 : !strcmp(value, "updn") ? 2 : 0; /* §16.5 */
+      if (c->file_routing) memset(c->table_path, 0, sizeof c->table_path);
+      if (c->cube_order || c->file_routing) { c->routing = 0; return 0; }
+      memset(c->table_path, 0, sizeof c->table_path);
     }
+    if (!strcmp(key, "topology")) memset(c->topo_path, 0, sizeof c->topo_path); /* §16.5 */
     if (!strcmp(key, "sqs") && (!strcmp(value, "oodet") || !strcmp(value, "voqnet")))
       return bad(err, errlen, key, value, !strcmp(value, "oodet")
                  ? "not implemented: OODET picks any VC of the dimension at each hop, which the "
@@ -434,18 +466,20 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         return 0;
       }
     if (!strcmp(key, "traffic") && !strncmp(value, "trace:", 6)) { /* traffic=trace:FILE */
-      const char *path = value + 6;
-      size_t pl = strlen(path);
-      if (!pl) return bad(err, errlen, key, value, "trace:FILE needs a file name");
-      if (pl >= NETCFG_MAX_PATH) return bad(err, errlen, key, value, "file name longer than 511 characters");
-      for (const char *q = path; *q; q++)
-        if ((unsigned char)*q < 0x20 || *q == '#' || *q == '"' || *q == '\\' || *q == 0x7f)
-          return bad(err, errlen, key, value, "the file name must not hold #, \", \\ or control characters");
-      if (isspace((unsigned char)path[0]) || isspace((unsigned char)path[pl - 1]))
-        return bad(err, errlen, key, value, "the file name must not start or end with a blank");
+      if (set_path(c->trace_path, value + 6, key, value, err, errlen)) return -1;
       c->traffic = TRAFFIC_TRACE;
-      memset(c->trace_path, 0, sizeof c->trace_path); /* no bytes of an earlier name */
-      memcpy(c->trace_path, path, pl);
+      return 0;
+    }
+    if (!strcmp(key, "topology") && !strncmp(value, "file:", 5)) { /* §16.5 */
+      if (set_path(c->topo_path, value + 5, key, value, err, errlen)) return -1;
+      c->topology = TOPO_FILE;
+      return 0;
+    }
+    if (!strcmp(key, "routing") && !strncmp(value, "table:", 6)) { /* §16.5 */
+      if (set_path(c->table_path, value + 6, key, value, err, errlen)) return -1;
+      c->routing = 0;
+      c->cube_order = 0;
+      c->file_routing = 3;
       return 0;
     }
     if (!strcmp(key, "routing")) {
@@ -499,11 +533,13 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " dor direction-order smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+      strncat(why, " dor direction-order minhop updn table:FILE smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
       strncat(why, " hsX-Y trace:FILE", sizeof why - strlen(why) - 1);
+    if (!strcmp(key, "topology"))
+      strncat(why, " file:PATH", sizeof why - strlen(why) - 1);
     return bad(err, errlen, key, value, why);
   }
   case K_STAGES: {
@@ -686,8 +722,9 @@ static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
   if (!cubic) {
     if (c->dims[0]) {
       snprintf(err, errlen, "dims: only for topology=torus or mesh (topology=%s: use %s)",
-               c->topology == TOPO_RLFT ? "rlft" : "kary",
-               c->topology == TOPO_RLFT ? "ports and stages" : "k and n");
+               c->topology == TOPO_RLFT ? "rlft" : c->topology == TOPO_KARY ? "kary" : "file",
+               c->topology == TOPO_RLFT ? "ports and stages" : c->topology == TOPO_KARY
+               ? "k and n" : "the file's switches");
       return -1;
     }
     if (c->bubble != 2) {
@@ -752,8 +789,56 @@ static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
   return 0;
 }
 
+/* §16.5: the keys of file topologies against the rest. */
+static int netcfg_check_file(const net_cfg *c, char *err, size_t errlen) {
+  if (c->topology != TOPO_FILE) {
+    if (c->file_routing) {
+      snprintf(err, errlen, "routing: %s%s is for topology=file:PATH",
+               c->file_routing == 1 ? "minhop" : c->file_routing == 2 ? "updn" : "table:",
+               c->file_routing == 3 ? c->table_path : "");
+      return -1;
+    }
+    if (c->cdg_check) {
+      snprintf(err, errlen, "cdg_check: only for topology=file:PATH (the built-in topologies' "
+               "routings are fixed)");
+      return -1;
+    }
+    return 0;
+  }
+  if (c->routing != 0 || c->route_hash) {
+    snprintf(err, errlen, "routing: topology=file takes minhop, updn or table:FILE (%s routing "
+             "is for fat-trees)", c->route_hash == 1 ? "hashed" : c->route_hash == 2 ? "smodk"
+             : c->routing == 1 ? "oblivious" : "adaptive");
+    return -1;
+  }
+  if (c->sqs != SQS_1Q && c->sqs != SQS_DBBM && c->sqs != SQS_FLOW2SL && c->sqs != SQS_XORDET) {
+    snprintf(err, errlen, "sqs: %s needs the structure of a fat-tree or a torus; topology=file "
+             "takes 1q dbbm flow2sl xordet (or VCs in a table file)", sqs_names_tab[c->sqs]);
+    return -1;
+  }
+  if (c->sqs != SQS_1Q && c->vcs < 2) {
+    snprintf(err, errlen, "sqs: %s classifies packets into VCs: needs vcs >= 2",
+             sqs_names_tab[c->sqs]);
+    return -1;
+  }
+  const char *no = c->arn || c->afi ? (c->arn ? "arn" : "afi") : c->qcn ? "qcn"
+                   : c->lf_count ? "link_fault" : c->link_fault_rate > 0 ? "link_fault_rate"
+                   : c->ranks > 1 ? "ranks" : c->traffic == TRAFFIC_IHS ? "traffic" : NULL;
+  if (no) {
+    snprintf(err, errlen, "%s: not with topology=file (%s)", no,
+             c->ranks > 1 && !strcmp(no, "ranks") ? "a file topology runs in one process"
+             : !strcmp(no, "traffic") ? "ihs is a fat-tree pattern"
+             : !strcmp(no, "qcn") ? "the CNM transport knows fat-trees only"
+             : !strncmp(no, "link", 4) ? "the fabric manager knows D-mod-K only"
+             : "the ARN/AFI mechanism (contract 15) is for fat-trees");
+    return -1;
+  }
+  return 0;
+}
+
 int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
   if (netcfg_check_cube(c, err, errlen)) return -1;
+  if (netcfg_check_file(c, err, errlen)) return -1;
   if (c->topology == TOPO_RLFT && c->ports % 2) {
     snprintf(err, errlen, "ports: %u must be even (K = P/2)", c->ports);
     return -1;
@@ -921,6 +1006,17 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     snprintf(out, len, json ? "\"%s\"" : "%s", c->dims[0] || json ? c->dims : "none");
     return;
   case K_ENUM:
+    if (k->off == offsetof(net_cfg, topology) && c->topology == TOPO_FILE) { /* §16.5 */
+      snprintf(out, len, json ? "\"file:%s\"" : "file:%s", c->topo_path);
+      return;
+    }
+    if (k->off == offsetof(net_cfg, routing) && (c->topology == TOPO_FILE || c->file_routing)) {
+      if (c->file_routing == 3)
+        snprintf(out, len, json ? "\"table:%s\"" : "table:%s", c->table_path);
+      else
+        snprintf(out, len, json ? "\"%s\"" : "%s", c->file_routing == 2 ? "updn" : "minhop");
+      return; /* §16.5 */
+    }
     if (k->off == offsetof(net_cfg, routing) && (c->topology == TOPO_TORUS || c->topology == TOPO_MESH)) {
       snprintf(out, len, json ? "\"%s\"" : "%s", c->cube_order == 2 ? "direction-order" : "dor");
       return; /* §16.4 */
@@ -987,6 +1083,7 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
 
 /* The §16.4 keys, echoed only for tori and meshes (fat-tree bytes unchanged). */
 static int netcfg_cube_key(const net_cfg *c, const key_desc *k) {
+  if (k->off == offsetof(net_cfg, cdg_check)) return c->topology != TOPO_FILE; /* §16.5 */
   return (k->off == offsetof(net_cfg, dims) || k->off == offsetof(net_cfg, bubble)) &&
          c->topology != TOPO_TORUS && c->topology != TOPO_MESH;
 }

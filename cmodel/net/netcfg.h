@@ -95,6 +95,12 @@ typedef struct {
   char dims[32];       /* "16x16", "8x8x8"; empty: not given */
   unsigned bubble;     /* 0 off, 1 on, 2 auto (on for tori, off for meshes) */
   unsigned cube_order; /* routing: 0 not a cube routing, 1 dor, 2 direction-order */
+  /* any topology from a file (contract §16.5, cmodel/net/topofile.h; echoed
+   * only with topology = file:PATH) */
+  char topo_path[NETCFG_MAX_PATH];  /* topology=file:PATH */
+  unsigned file_routing;            /* routing: 0 not a file routing, 1 minhop, 2 updn, 3 table */
+  char table_path[NETCFG_MAX_PATH]; /* routing=table:PATH */
+  unsigned cdg_check;               /* 0 refuse a routing with a dependency cycle, 1 warn and run */
 } net_cfg;
 
 void netcfg_default(net_cfg *c);

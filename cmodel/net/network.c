@@ -11,6 +11,7 @@
 #include "../asw_switch.h"
 #include "faults.h"
 #include "cube_tables.h" /* §16.4 */
+#include "topofile.h"  /* §16.5 */
 #include "qcn_net.h"
 #include "tables.h"
 #include "trace.h"
@@ -149,6 +150,8 @@ struct net {
   topo_peer *peer;        /* [S*P] copy of the topology's links (hot path) */
   const cube *cube;       /* §16.4 tori and meshes (the topology's geometry), else NULL */
   cube_route_cfg crc;     /* §16.4 their routing and VC selection */
+  fwd_tables ft;          /* §16.5 topology=file: the forwarding tables (port NULL otherwise) */
+  char *cdg_note;         /* §16.5 cdg_check=warn: the cycle found, else NULL */
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
   uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
@@ -303,6 +306,17 @@ unsigned net_deadlock_cycle(const net *n, const net_dl_hop **hops) {
   return n->dl_len;
 }
 const topo *net_topo(const net *n) { return n->t; }
+
+/* The SL (= VC) source s gives a packet to dest: a function of both. */
+static unsigned source_sl(const net *n, unsigned s, unsigned dest) {
+  const net_cfg *c = &n->cfg;
+  if (n->cube) return cube_route_vc(n->cube, &n->crc, s, dest); /* §16.4: the first hop's VC */
+  if (n->ft.has_vc) return n->ft.vc[(size_t)n->node_leaf[s] * n->N + dest]; /* §16.5: likewise */
+  if (c->sqs == SQS_OBQA) return topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
+  return sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
+}
+
+const char *net_routing_check(const net *n) { return n->cdg_note ? n->cdg_note : ""; }
 
 static int reg_write_cb(void *ctx, uint32_t addr, uint32_t data) {
   net *n = ctx;
@@ -482,6 +496,43 @@ static void geometric_next(net *n, node *nd, uint64_t from) {
   nd->next_gen = from + 1 + (k > 4e18 ? (uint64_t)4e18 : (uint64_t)k);
 }
 
+/* §16.5 topology=file: the tables of the routing, the link latency the file
+ * gives, and the channel-dependency check (refuse, or note the cycle). */
+static int file_routing(net *n, unsigned file_latency, char *err, size_t errlen) {
+  const net_cfg *c = &n->cfg;
+  if (file_latency && file_latency != c->link_latency) {
+    snprintf(err, errlen, "link_latency: %u, but %s gives its links latency %u (set link_latency=%u)",
+             c->link_latency, c->topo_path, file_latency, file_latency);
+    return -1;
+  }
+  if (fwd_tables_for(c, n->t, &n->ft, err, errlen)) return -1;
+  if (n->ft.has_vc && c->sqs != SQS_1Q) {
+    snprintf(err, errlen, "sqs: %s gives the VCs; leave sqs at 1q", c->table_path);
+    return -1;
+  }
+  unsigned q = c->vcs; /* no AFC with a file topology */
+  cdg_hop *h = NULL;
+  int k = fwd_tables_cdg(n->t, &n->ft, c->vcs, q, c->sqs, &h);
+  if (k < 0) {
+    snprintf(err, errlen, "routing: out of memory for the channel-dependency graph");
+    return -1;
+  }
+  if (k == 0) return 0;
+  size_t len = 64 + (size_t)k * 64;
+  char *buf = malloc(len);
+  if (!buf) { free(h); snprintf(err, errlen, "out of memory"); return -1; }
+  cdg_describe(h, (unsigned)k, buf, len);
+  free(h);
+  if (c->cdg_check == 0) {
+    snprintf(err, errlen, "routing: %s may deadlock: %s (cdg_check=warn runs it anyway)",
+             c->file_routing == 3 ? c->table_path : c->file_routing == 2 ? "updn" : "minhop", buf);
+    free(buf);
+    return -1;
+  }
+  n->cdg_note = buf;
+  return 0;
+}
+
 static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_comm *comm,
                       char *err, size_t errlen);
 
@@ -572,18 +623,19 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     n->R = comm->ranks;
   }
   const net_cfg *c = &n->cfg;
+  unsigned file_latency = 0;
+  n->t = topofile_topo_for(c, &file_latency, err, errlen); /* any kind */
+  if (!n->t) { free(n); return NULL; }
   if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) { /* §16.4 tori and meshes */
-    cube cb;
-    if (cube_parse(&cb, c->dims, c->topology == TOPO_TORUS, err, errlen)) { free(n); return NULL; }
-    n->t = topo_new_cube(&cb, err, errlen);
-    n->cube = n->t ? topo_cube(n->t) : NULL;
+    n->cube = topo_cube(n->t);
     n->crc = (cube_route_cfg){.order = c->cube_order == 2 ? CUBE_ORDER_DIRECTION : CUBE_ORDER_DOR,
                               .sqs = c->sqs, .vcs = c->vcs, .lfsr_seed = c->lfsr_seed,
                               .bubble = c->bubble == 2 ? c->topology == TOPO_TORUS : c->bubble};
-  } else
-  n->t = c->topology == TOPO_RLFT ? topo_new_rlft(c->ports, c->stages, err, errlen)
-                                  : topo_new_kary(c->k, c->n, err, errlen);
-  if (!n->t) { free(n); return NULL; }
+  }
+  if (c->topology == TOPO_FILE && file_routing(n, file_latency, err, errlen)) { /* §16.5 */
+    net_free(n);
+    return NULL;
+  }
   n->N = topo_nodes(n->t);
   n->S = topo_switches(n->t);
   n->P = topo_ports(n->t);
@@ -799,7 +851,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     }
     n->prog_switch = s;
     int rv = n->cube ? cube_tables_program_switch(n->cube, &n->crc, s, reg_write_cb, n) /* §16.4 */
-                     : tables_program_switch(n->t, s, &rc, reg_write_cb, n);
+             : n->ft.port ? fwd_tables_program_switch(&n->ft, s, c->lfsr_seed, reg_write_cb, n) /* §16.5 */
+             : tables_program_switch(n->t, s, &rc, reg_write_cb, n);
     if (!rv && n->pfc) { /* §17.2: every port a PFC port */
       uint64_t all = n->P == 64 ? ~0ull : (1ull << n->P) - 1;
       rv = reg_write_cb(n, ASW_REG_PFC_THRESH, asw_pfc_thresh(n->pfc_xoff, n->pfc_xon));
@@ -863,6 +916,9 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   if (n->cube) /* §16.4 */
     snprintf(n->routing_name, sizeof n->routing_name, "%s",
              n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
+  else if (n->ft.port) /* §16.5 */
+    snprintf(n->routing_name, sizeof n->routing_name, "%s",
+             c->file_routing == 3 ? "table" : c->file_routing == 2 ? "updn" : "minhop");
   else if (c->route_hash)
     snprintf(n->routing_name, sizeof n->routing_name, c->route_hash == 1 ? "hashed" : "smodk");
   else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
@@ -948,6 +1004,7 @@ void net_free(net *n) {
   free(n->sink_want); free(n->sink_sent); free(n->sink_ptr); free(n->pause_since);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
   free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
+  fwd_tables_free(&n->ft); free(n->cdg_note);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
   qcn_net_free(n->qcn); free(n->cnm_buf); /* §17.5 */
   topo_free(n->t);
@@ -1167,10 +1224,7 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   if (ws) ws->offered += n->len;
   if (measuring) n->r.offered_load += n->len;
   /* SL and VC are functions of (source, destination) */
-  unsigned sl;
-  if (n->cube) sl = cube_route_vc(n->cube, &n->crc, s, dest); /* §16.4: the first hop's VC */
-  else if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
-  else sl = sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
+  unsigned sl = source_sl(n, s, dest);
   unsigned vc = sl % n->Q; /* identity SL2VC on the injection link; never the AFC */
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   unsigned qi = NIL16;
@@ -1345,6 +1399,22 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
   if (ws) ws->adapted += sum;
 }
 
+/* cdg_edges_fn: the waiting heads of channel c (switch, input, VC). */
+static void waiting_edges(void *ctx, size_t c, cdg_add_fn add, void *g) {
+  net *n = ctx;
+  const unsigned P = n->P, V = n->V, NQ = n->cfg.voq ? n->P : 1;
+  unsigned s = (unsigned)(c / ((size_t)P * V)), i = (unsigned)(c / V % P), v = (unsigned)(c % V);
+  for (unsigned q = 0; n->sw[s] && q < NQ; q++) {
+    unsigned o, w, len;
+    uint32_t cr = 0;
+    if (asw_switch_queue_head(n->sw[s], i, v, q, &o, &w, &len) != 1) continue;
+    if (asw_reg_read(n->sw[s], ASW_REG_CRED(o, w), &cr) || cr >= len) continue;
+    topo_peer pe = topo_port_peer(n->t, s, o);
+    if (pe.kind != PEER_SWITCH || !n->sw[pe.id]) continue;
+    add(g, ((size_t)pe.id * P + pe.port) * V + w, o, w);
+  }
+}
+
 /* Deadlock diagnosis (issue 14): the channel-dependency graph of the queue heads
  * that wait for credits. A channel is an input VC (switch s, input port i, VC v);
  * the head packet of one of its queues, routed to output o with next-hop VC w and
@@ -1356,82 +1426,13 @@ static void accumulate_adaptive(net *n, window_stat *ws) {
  * Returns the cycle's length, 0 if there is none, -1 if out of memory. Only for
  * one-process runs (a rank does not see the other ranks' switches). */
 static int find_dependency_cycle(net *n) {
-  const unsigned P = n->P, V = n->V, NQ = n->cfg.voq ? n->P : 1;
-  const size_t C = (size_t)n->S * P * V;
-  size_t *first = calloc(C + 1, sizeof *first);
-  uint8_t *color = calloc(C, 1);
-  size_t *stk = malloc(C * sizeof *stk), *it = malloc(C * sizeof *it);
-  uint32_t *to = NULL;
-  uint8_t *eo = NULL, *ew = NULL;
-  int found = 0;
-  if (!first || !color || !stk || !it) { found = -1; goto out; }
-  for (int pass = 0; pass < 2; pass++) { /* count the edges, then fill them in */
-    size_t e = 0;
-    for (size_t c = 0; c < C; c++) {
-      unsigned s = (unsigned)(c / ((size_t)P * V)), i = (unsigned)(c / V % P), v = (unsigned)(c % V);
-      if (pass == 0) first[c] = e;
-      for (unsigned q = 0; n->sw[s] && q < NQ; q++) {
-        unsigned o, w, len;
-        uint32_t cr = 0;
-        if (asw_switch_queue_head(n->sw[s], i, v, q, &o, &w, &len) != 1) continue;
-        if (asw_reg_read(n->sw[s], ASW_REG_CRED(o, w), &cr) || cr >= len) continue;
-        topo_peer pe = topo_port_peer(n->t, s, o);
-        if (pe.kind != PEER_SWITCH || !n->sw[pe.id]) continue;
-        if (pass == 1) {
-          to[e] = (uint32_t)(((size_t)pe.id * P + pe.port) * V + w);
-          eo[e] = (uint8_t)o;
-          ew[e] = (uint8_t)w;
-        }
-        e++;
-      }
-    }
-    if (pass == 0) {
-      first[C] = e;
-      to = malloc((e ? e : 1) * sizeof *to);
-      eo = malloc(e ? e : 1);
-      ew = malloc(e ? e : 1);
-      if (!to || !eo || !ew) { found = -1; goto out; }
-    }
+  net_dl_hop *h = NULL;
+  int found = cdg_cycle_of((size_t)n->S * n->P * n->V, n->P, n->V, waiting_edges, n, &h);
+  if (found > 0) {
+    free(n->dl_cycle);
+    n->dl_cycle = h;
+    n->dl_len = (unsigned)found;
   }
-  /* iterative DFS: color 0 new, 1 on the stack, 2 done */
-  for (size_t root = 0; root < C && !found; root++) {
-    if (color[root] || first[root] == first[root + 1]) continue;
-    size_t sp = 0;
-    stk[sp] = root; it[sp] = first[root]; color[root] = 1; sp++;
-    while (sp && !found) {
-      size_t c = stk[sp - 1];
-      if (it[sp - 1] == first[c + 1]) { color[c] = 2; sp--; continue; }
-      size_t e = it[sp - 1]++;
-      size_t d = to[e];
-      if (color[d] == 0) {
-        stk[sp] = d; it[sp] = first[d]; color[d] = 1; sp++;
-      } else if (color[d] == 1) { /* back edge: the stack from d up is a cycle */
-        size_t k = sp - 1;
-        while (stk[k] != d) k--;
-        unsigned len = (unsigned)(sp - k);
-        net_dl_hop *h = malloc(len * sizeof *h);
-        if (!h) { found = -1; break; }
-        size_t lo = 0;
-        for (unsigned j = 0; j < len; j++)
-          if (stk[k + j] < stk[k + lo]) lo = j;
-        for (unsigned j = 0; j < len; j++) {
-          size_t pos = k + (lo + j) % len, ch = stk[pos];
-          size_t edge = it[pos] - 1; /* the edge the search took from ch */
-          h[j].sw = (uint32_t)(ch / ((size_t)P * V));
-          h[j].in = (uint8_t)(ch / V % P);
-          h[j].vc = (uint8_t)(ch % V);
-          h[j].out = eo[edge];
-          h[j].out_vc = ew[edge];
-        }
-        free(n->dl_cycle);
-        n->dl_cycle = h;
-        n->dl_len = len;
-        found = (int)len;
-      }
-    }
-  }
-out:
-  free(first); free(color); free(stk); free(it); free(to); free(eo); free(ew);
   return found;
 }
 
@@ -2455,6 +2456,11 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
     fprintf(f, ", \"traffic_name\": \"trace\"");
   else
     fprintf(f, ", \"traffic_name\": \"%s\"", tnames[n->cfg.traffic]);
+  if (n->ft.port) { /* §16.5: the cycle cdg_check=warn let through, else null */
+    fprintf(f, ", \"cdg_cycle\": ");
+    if (n->cdg_note) fprintf(f, "\"%s\"", n->cdg_note); /* no quotes or backslashes in it */
+    else fprintf(f, "null");
+  }
   fprintf(f, ",\n  \"topology\": {\"nodes\": %u, \"switches\": %u, \"ports\": %u, "
           "\"stages\": %u},\n", n->N, n->S, n->P, topo_levels(n->t));
   fprintf(f, "  \"cycles_run\": %llu, \"measured_cycles\": %llu, \"time_us\": %.3f,\n",
@@ -2528,7 +2534,8 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
         if (n->reduced) v = n->red_fout[(size_t)sw * n->P + p];
         else if (n->sw[sw]) asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
         double u = n->cycle ? (double)v / (double)n->cycle : 0.0;
-        int up = n->cube ? p + 1 < n->P : p >= down; /* §16.4 cube: "up" = network links */
+        int up = n->cube || n->ft.port /* §16.4, §16.5: "up" = network links */
+                 ? n->peer[(size_t)sw * n->P + p].kind == PEER_SWITCH : p >= down;
         sum[up] += u;
         cnt[up]++;
         if (u > mx[up]) mx[up] = u;
@@ -2596,6 +2603,9 @@ void net_write_text(const net *n, FILE *f) {
     fprintf(f, "network: %u nodes, %u switches of %u ports, %s %s%s\n", n->N, n->S, n->P,
             n->cube->torus ? "torus" : "mesh", n->cfg.dims,
             n->cube->torus ? (n->crc.bubble ? " (bubble flow control)" : " (no bubble flow control)") : "");
+  else if (n->ft.port) /* §16.5 */
+    fprintf(f, "network: %u nodes, %u switches of up to %u ports, from %s (%s routing%s)\n", n->N,
+            n->S, n->P, n->cfg.topo_path, n->routing_name, n->cdg_note ? "; may deadlock" : "");
   else
   fprintf(f, "network: %u nodes, %u switches of %u ports, %u stages\n", n->N, n->S,
           n->P, topo_levels(n->t));
@@ -2700,11 +2710,7 @@ static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
 
 /* Queues one packet of `len` flits for dest; 0 if the admission queues are full. */
 static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len, int measuring) {
-  const net_cfg *c = &n->cfg;
-  unsigned sl;
-  if (n->cube) sl = cube_route_vc(n->cube, &n->crc, s, dest); /* §16.4: the first hop's VC */
-  else if (c->sqs == SQS_OBQA) sl = topo_dmodk_port(n->t, n->node_leaf[s], dest) % n->Q;
-  else sl = sqs_sl((sqs_kind)c->sqs, n->Q, n->N, n->leaf_arity, n->dest_bits, s, dest);
+  unsigned sl = source_sl(n, s, dest);
   unsigned vc = sl % n->Q;
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   unsigned qi = NIL16;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "../asw_switch.h"
+#include "cdg.h"
 #include "netcfg.h"
 #include "topo.h"
 
@@ -96,16 +97,17 @@ enum {
 int net_run(net *n, net_progress_fn progress, void *ctx);
 
 const char *net_error(const net *n);
+/* topology=file with cdg_check=warn (contract §16.5): the channel-dependency
+ * cycle of the routing ("channel-dependency cycle of K channels: ..."), or ""
+ * when the routing has none (or the topology is not a file). */
+const char *net_routing_check(const net *n);
 /* Multi-line report of the blocked resources when the watchdog fired. */
 const char *net_watchdog_report(const net *n);
 
 /* One channel of a channel-dependency cycle: input port `in`, VC `vc` of switch
  * `sw`, whose head packet waits for the credits of output `out`, VC `out_vc`
  * (the far end of that link is the next hop's switch, input and VC). */
-typedef struct {
-  uint32_t sw;
-  uint8_t in, vc, out, out_vc;
-} net_dl_hop;
+typedef cdg_hop net_dl_hop; /* cdg.h */
 
 /* After a deadlock stop (NET_RUN_WATCHDOG, "deadlock" report) of a one-process
  * run: the cycle of waiting channels the watchdog found, starting at its

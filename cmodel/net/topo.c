@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cube.h"
 
@@ -19,6 +20,8 @@ struct topo {
   topo_peer *peer;  /* [switches * ports] */
   unsigned node_port0; /* §16 tori / meshes: the local port 2n (0 for fat-trees) */
   cube *cube;          /* §16 tori / meshes: the geometry, NULL for fat-trees */
+  uint32_t *node_sw;   /* §16.5 any graph: switch and port of each node, else NULL */
+  uint8_t *node_port;
 };
 
 static topo *build(topo_kind kind, unsigned h, const unsigned *m,
@@ -178,9 +181,47 @@ topo *topo_new_cube(const cube *c, char *err, size_t errlen) {
 
 const cube *topo_cube(const topo *t) { return t->cube; }
 
+topo *topo_new_graph(unsigned S, unsigned P, unsigned N, const topo_peer *peer,
+                     const uint32_t *node_sw, const uint8_t *node_port, char *err,
+                     size_t errlen) {
+  if (N > 65536) {
+    snprintf(err, errlen, "%u end nodes; at most 65536 (16-bit destination ids)", N);
+    return NULL;
+  }
+  topo *t = calloc(1, sizeof *t);
+  if (!t) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  t->kind = TOPO_FILE;
+  t->h = 1;
+  t->ports = P;
+  t->nodes = N;
+  t->switches = S;
+  t->m[1] = 1; /* no leaf arity: one node per leaf as far as topo_node_port goes */
+  t->mprod[0] = t->wprod[0] = t->mprod[1] = t->wprod[1] = 1;
+  t->count[1] = S;
+  t->level = malloc(S ? S : 1);
+  t->peer = malloc((size_t)S * P * sizeof *t->peer);
+  t->node_sw = malloc(N * sizeof *t->node_sw);
+  t->node_port = malloc(N ? N : 1);
+  if (!t->level || !t->peer || !t->node_sw || !t->node_port) {
+    snprintf(err, errlen, "out of memory for %u switches", S);
+    topo_free(t);
+    return NULL;
+  }
+  memset(t->level, 1, S);
+  memcpy(t->peer, peer, (size_t)S * P * sizeof *t->peer);
+  memcpy(t->node_sw, node_sw, N * sizeof *t->node_sw);
+  memcpy(t->node_port, node_port, N);
+  return t;
+}
+
 void topo_free(topo *t) {
   if (!t) return;
   free(t->cube);
+  free(t->node_sw);
+  free(t->node_port);
   free(t->level);
   free(t->peer);
   free(t);
@@ -202,9 +243,13 @@ topo_peer topo_port_peer(const topo *t, unsigned s, unsigned port) {
 }
 
 unsigned topo_node_switch(const topo *t, unsigned d) {
+  if (t->node_sw) return t->node_sw[d]; /* §16.5 */
   return t->first[1] + d / t->m[1];
 }
-unsigned topo_node_port(const topo *t, unsigned d) { return d % t->m[1] + t->node_port0; }
+unsigned topo_node_port(const topo *t, unsigned d) {
+  if (t->node_sw) return t->node_port[d]; /* §16.5 */
+  return d % t->m[1] + t->node_port0;
+}
 
 static unsigned dpart_of(const topo *t, unsigned s) {
   unsigned l = t->level[s];
@@ -212,11 +257,13 @@ static unsigned dpart_of(const topo *t, unsigned s) {
 }
 
 int topo_below(const topo *t, unsigned s, unsigned d) {
+  if (t->node_sw) return t->node_sw[d] == s; /* §16.5 */
   unsigned l = t->level[s];
   return d / t->mprod[l] == dpart_of(t, s);
 }
 
 unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d) {
+  if (t->node_sw) return t->node_sw[d] == s ? t->node_port[d] : 0; /* §16.5: not defined */
   if (t->cube) return cube_dor_port(t->cube, s, d); /* §16: DOR */
   unsigned l = t->level[s];
   if (topo_below(t, s, d)) return (d / t->mprod[l - 1]) % t->m[l];
@@ -231,8 +278,30 @@ uint64_t topo_up_mask(const topo *t, unsigned s) {
 }
 
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst) {
+  if (t->node_sw) return 0; /* §16.5: depends on the routing (topofile.h) */
   if (t->cube) return cube_distance(t->cube, src, dst) + 1; /* §16: minimal */
   unsigned l = 1;
   while (src / t->mprod[l] != dst / t->mprod[l]) l++;
   return 2 * l - 1;
+}
+
+unsigned topo_bfs(const topo *t, unsigned root, const uint64_t *up, uint32_t *dist,
+                  uint32_t *queue) {
+  for (unsigned s = 0; s < t->switches; s++) dist[s] = UINT32_MAX;
+  unsigned qh = 0, qt = 0;
+  dist[root] = 0;
+  queue[qt++] = root;
+  while (qh < qt) {
+    unsigned s = queue[qh++];
+    const topo_peer *pp = &t->peer[(size_t)s * t->ports];
+    for (unsigned p = 0; p < t->ports; p++) {
+      if (pp[p].kind != PEER_SWITCH || (up && !(up[s] >> p & 1u))) continue;
+      unsigned x = pp[p].id;
+      if (dist[x] == UINT32_MAX) {
+        dist[x] = dist[s] + 1;
+        queue[qt++] = x;
+      }
+    }
+  }
+  return qt;
 }

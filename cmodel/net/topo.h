@@ -17,7 +17,9 @@ enum { TOPO_MAX_LEVELS = 8 };
 
 /* TOPO_TORUS / TOPO_MESH: k-ary n-cubes (contract §16, cmodel/net/cube.h), one
  * level of switches, switch s = node s, ports 2d (+d), 2d+1 (-d), 2n (local). */
-typedef enum { TOPO_RLFT = 0, TOPO_KARY = 1, TOPO_TORUS = 2, TOPO_MESH = 3 } topo_kind;
+/* TOPO_FILE: any graph (contract §16.5, cmodel/net/topofile.h), one level of
+ * switches, end nodes on any switch ports. */
+typedef enum { TOPO_RLFT = 0, TOPO_KARY = 1, TOPO_TORUS = 2, TOPO_MESH = 3, TOPO_FILE = 4 } topo_kind;
 
 /* What is on the far side of one switch port. */
 typedef enum { PEER_NONE = 0, PEER_SWITCH = 1, PEER_NODE = 2 } peer_kind;
@@ -39,6 +41,14 @@ struct cube;
 topo *topo_new_cube(const struct cube *c, char *err, size_t errlen);
 /* The geometry of a torus / mesh topology, NULL for a fat-tree. */
 const struct cube *topo_cube(const topo *t);
+/* Any graph (§16.5): S switches of P ports, peer[s * P + p] the far side of
+ * each port (both ends of a link given, a node's port PEER_NODE with its id),
+ * end node d on port node_port[d] of switch node_sw[d], N nodes. The arrays
+ * are copied. One level; topo_below(s, d) is node_sw[d] == s;
+ * topo_dmodk_port is not defined (the tables come from topofile.h). */
+topo *topo_new_graph(unsigned S, unsigned P, unsigned N, const topo_peer *peer,
+                     const uint32_t *node_sw, const uint8_t *node_port, char *err,
+                     size_t errlen);
 void topo_free(topo *t);
 
 topo_kind topo_get_kind(const topo *t);
@@ -68,7 +78,13 @@ unsigned topo_dmodk_port(const topo *t, unsigned s, unsigned d);
 uint64_t topo_up_mask(const topo *t, unsigned s);
 /* Switch-to-switch hops (switches crossed) of the D-mod-K path src -> dst
  * (1 for nodes on one leaf; 2*(lowest common level)-1 in general); for a
- * torus / mesh the minimal hop count + 1. */
+ * torus / mesh the minimal hop count + 1; 0 for a file topology (§16.5). */
 unsigned topo_path_switches(const topo *t, unsigned src, unsigned dst);
+/* Breadth-first search over the switch-to-switch links from switch root:
+ * dist[s] = links crossed (UINT32_MAX: not reached), queue[S] scratch. With
+ * up != NULL only the ports whose bit is set in up[s] are used. Returns the
+ * number of switches reached. */
+unsigned topo_bfs(const topo *t, unsigned root, const uint64_t *up, uint32_t *dist,
+                  uint32_t *queue);
 
 #endif
