@@ -64,7 +64,7 @@ static const key_desc keys[] = {
      "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
-     "dmodk, oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive (fat-trees), "
+     "dmodk (also det: deterministic), oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive (fat-trees), "
      "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), minhop, updn or "
      "table:FILE (topology=file: shortest paths, up*/down*, a forwarding-table file), or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
