@@ -105,6 +105,11 @@ MATRIX = [
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
     ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f"}),
+    # §18 link faults (LINKFAULT=R; 7th field {"linkfault": R}): outputs and inputs go down
+    # and up at random in lockstep; each run must discard, self-credit and pad (end check)
+    ("c", "ada", "sl", "random", 40000, "off", {"linkfault": "0.002"}),
+    ("d", "obl", "id", "full", 30000, "off", {"linkfault": "0.003"}),
+    ("b", "det", "afi", "random", 30000, "afi", {"linkfault": "0.002"}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -372,6 +377,15 @@ def cmd_cosim(ns):
         if not re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", str(ns.PFC)) or int(str(ns.PFC), 0) >> cfg["P"]:
             sys.exit(f"cosim: PFC={ns.PFC} is not a mask of ports < P = {cfg['P']}")
         pfc = ["--pfc", hex(int(str(ns.PFC), 0))]
+    if ns.LINKFAULT is not None:
+        try:
+            r = float(ns.LINKFAULT)
+        except ValueError:
+            r = -1.0
+        if not 0.0 <= r <= 1.0:
+            sys.exit(f"cosim: LINKFAULT={ns.LINKFAULT} is not a probability per link and cycle "
+                     f"in 0..1")
+        pfc += ["--linkfault", str(ns.LINKFAULT)]
     exe = build(cfg, "ref" if ns.REFONLY else "rtl")
     if str(ns.BUBBLE) not in BOOL_WORDS:
         sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
@@ -397,13 +411,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             opts = entry[6] if len(entry) > 6 else {}  # §16.1 bubble, §17.1 PFC port mask
             bubble = opts.get("bubble", 0)
             pfc = opts.get("pfc")
+            lf = opts.get("linkfault")
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
-                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else ""))
+                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
+                     + (f"-lf{lf}" if lf else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
+            extra += ("--linkfault", lf) if lf else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -420,6 +437,9 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             b = re.search(r"^bubble (.*)$", out, re.M)
             if b and bubble:
                 info += " | " + b.group(1)
+            lk = re.search(r"^link (.*)$", out, re.M)
+            if lk and lf:
+                info += " | " + lk.group(1)
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
             status = "PASS" if ok else "FAIL"
@@ -589,6 +609,8 @@ def main():
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
     ap.add_argument("--PFC", default=None, help="port mask of PFC ports (contract §17.1)")
+    ap.add_argument("--LINKFAULT", default=None, help="§18 link faults: probability per link "
+                    "and cycle that it goes down (for V*PKT..5*V*PKT cycles)")
     ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
     ap.add_argument("--ROUTING", default=None)
