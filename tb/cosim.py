@@ -29,6 +29,9 @@ ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CR
             ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
 ARNS = ("off", "arn", "afi", "adaptive-th-afi")
 JOBS = os.environ.get("COSIM_JOBS", "2")
+# RTL_DIR=<dir>: `make cosim` builds the copy of rtl/ in <dir> instead (its own build
+# directory, build/cosim/rtl-<dir name>-<params>), e.g. to show a planted bug is caught.
+RTL_DIR = os.environ.get("RTL_DIR", "")
 # COSIM_CXX (e.g. clang++-14): the C++ compiler of the Verilated model and harness, in
 # build directories of their own; unset: Verilator's (g++). docs/results.md, Speed.
 CXX = os.environ.get("COSIM_CXX", "")
@@ -254,10 +257,14 @@ def build(cfg, kind="rtl"):
     if kind == "ref":
         return build_refsim(cfg)
     lib = libref()
+    rtl = RTL
+    if RTL_DIR and kind == "rtl":  # a copy of rtl/ (e.g. a planted bug), built apart
+        rtl = [os.path.join(os.path.abspath(RTL_DIR), os.path.basename(f)) for f in RTL]
+        kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR))
     d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}" + (f"-{os.path.basename(CXX)}" if CXX else ""))
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "obj", "cosim")
-    deps = RTL + tb_sources() + [lib, os.path.abspath(__file__)]
+    deps = rtl + tb_sources() + [lib, os.path.abspath(__file__)]
     if newest(deps) <= newest([exe]):
         return exe
     defs = " ".join(f"-DASW_{k}={v}" for k, v in all_params(cfg))
@@ -283,7 +290,7 @@ def build(cfg, kind="rtl"):
     else:
         cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + ["--assert"]
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
-        cmd += RTL
+        cmd += rtl
     cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
     if os.path.exists(exe):
         os.remove(exe)  # the library is not a make dependency: force the link

@@ -296,6 +296,12 @@ void faults_fm_busy(net_faults *f, uint32_t *list, uint32_t *n) {
   f->wq_left = left;
 }
 
+void faults_rx_down(const net_faults *f, uint32_t *list, uint32_t *n) {
+  const uint64_t all = f->P == 64 ? ~0ull : (1ull << f->P) - 1;
+  for (unsigned s = 0; s < f->S; s++)
+    if (f->rx_up[s] != all) list[(*n)++] = s;
+}
+
 void faults_pins(const net_faults *f, unsigned s, uint64_t *up, uint64_t *rx_up) {
   *up = f->up[s];
   *rx_up = f->rx_up[s];

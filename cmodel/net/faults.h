@@ -52,6 +52,11 @@ int faults_fm_take(net_faults *f, unsigned s, uint32_t *addr, uint32_t *data);
  * stepped this cycle); called once a cycle before the switches step. */
 void faults_fm_busy(net_faults *f, uint32_t *list, uint32_t *n);
 
+/* Appends the switches with an input link down to list: they are stepped every cycle
+ * (a cut packet there is padded one flit per cycle, §18.3, even when the switch has
+ * nothing else to do; stepping an idle switch changes nothing). */
+void faults_rx_down(const net_faults *f, uint32_t *list, uint32_t *n);
+
 /* The pins of switch s now. */
 void faults_pins(const net_faults *f, unsigned s, uint64_t *up, uint64_t *rx_up);
 

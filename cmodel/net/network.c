@@ -248,8 +248,9 @@ struct net {
   uint64_t trace_errors;     /* deliveries the replay did not expect */
   /* link faults (§18.6, faults.h; NULL without link_fault / link_fault_rate) */
   net_faults *faults;
-  uint32_t *fault_touch, fault_touch_n; /* [2S] switches whose pins changed this cycle, then
-                                         * those with fabric-manager writes queued */
+  uint32_t *fault_touch, fault_touch_n; /* [3S] switches whose pins changed this cycle, then
+                                         * those with fabric-manager writes queued, then
+                                         * those with an input link down */
   uint64_t pad_payload;      /* payload of a padding flit: PW ones */
   uint64_t pkts_damaged, pkts_bad; /* arrived padded; arrived with a wrong flit */
   uint64_t fault_fd, fault_pd, fault_pad; /* sums of the switches' §18.4 counters */
@@ -895,7 +896,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   }
   if (c->lf_count || c->link_fault_rate > 0) { /* §18.6 */
     n->faults = faults_new(c, n->t, n->total, err, errlen);
-    n->fault_touch = calloc(2 * (size_t)n->S, sizeof *n->fault_touch);
+    n->fault_touch = calloc(3 * (size_t)n->S, sizeof *n->fault_touch);
     if (!n->faults || !n->fault_touch) {
       if (n->faults) snprintf(err, errlen, "link_fault: out of memory");
       net_free(n);
@@ -1885,6 +1886,7 @@ static int step_cycle(net *n, int generating, int measuring) {
       }
     }
     faults_fm_busy(n->faults, n->fault_touch, &n->fault_touch_n); /* their writes: stepped */
+    faults_rx_down(n->faults, n->fault_touch, &n->fault_touch_n);  /* padding: stepped */
     counts[2] = n->fault_touch_n;
   }
   uint32_t nt = 0;
