@@ -1382,8 +1382,12 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   }
   if (o->linkfault > 0 && (o->pfc || o->scenario >= TB_FIRST_ARN_SCEN ||
                            o->scenario == TB_SCEN_PROTO)) {
-    snprintf(err, errlen, "LINKFAULT runs with credit ports (no PFC) and the traffic "
-             "scenarios only, not SCEN=%s%s", scen_names[o->scenario], o->pfc ? " or PFC" : "");
+    if (o->pfc)
+      snprintf(err, errlen, "LINKFAULT runs with credit ports only, not with PFC=0x%llx",
+               (unsigned long long)o->pfc);
+    else
+      snprintf(err, errlen, "LINKFAULT runs with the traffic scenarios only, not SCEN=%s",
+               scen_names[o->scenario]);
     return NULL;
   }
   if (o->bubble && 2 * cfg->max_packet > cfg->buf_flits) {

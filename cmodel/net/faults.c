@@ -30,8 +30,11 @@ struct net_faults {
   uint32_t *dist, *queue;      /* [S] BFS scratch */
   uint64_t downs, fm_runs, fm_entries, first_down;
   /* the fabric manager's FWD writes not yet on the switches' register buses: per switch
-   * a FIFO of (address << 32 | data), wq_head[s]..wq_n[s]; fwd[s*N + d], the entry as the
-   * last write queued leaves it (fwd_ok: queued at least once) */
+   * a FIFO of {cycle, address << 32 | data} pairs, wq_head[s]..wq_n[s] (in pairs); every
+   * switch writes a destination's entry in the same cycle (its slot, fm_slot: the next
+   * free one); fwd[s*N + d], the entry as the last write queued leaves it (fwd_ok:
+   * queued at least once) */
+  uint64_t fm_slot;
   uint64_t **wq;
   size_t *wq_n, *wq_head, *wq_cap;
   uint32_t *fwd;
@@ -221,11 +224,13 @@ static int link_ok(const net_faults *f, unsigned s, unsigned p) {
   return topo_port_peer(f->t, s, p).kind == PEER_SWITCH && (f->up[s] >> p & 1u);
 }
 
-uint64_t faults_fm(net_faults *f, asw_switch *const *sw) {
+uint64_t faults_fm(net_faults *f, asw_switch *const *sw, uint64_t cycle) {
   const topo *t = f->t;
   uint64_t written = 0;
   f->fm_runs++;
+  if (f->fm_slot < cycle) f->fm_slot = cycle;
   for (unsigned d = 0; d < f->N; d++) {
+    uint64_t before = written;
     unsigned leaf = topo_node_switch(t, d);
     for (unsigned s = 0; s < f->S; s++) f->dist[s] = UINT32_MAX;
     unsigned qh = 0, qt = 0;
@@ -257,27 +262,31 @@ uint64_t faults_fm(net_faults *f, asw_switch *const *sw) {
       else if (asw_reg_read(sw[s], ASW_REG_FWD(d), &cur) != ASW_OK) continue;
       uint32_t e = (cur & ~0x3Fu) | want;
       if (e == cur) continue;
-      if (f->wq_n[s] == f->wq_cap[s]) {
+      if (f->wq_n[s] + 2 > f->wq_cap[s]) {
         size_t cap = f->wq_cap[s] ? 2 * f->wq_cap[s] : 64;
         uint64_t *q = realloc(f->wq[s], cap * sizeof *q);
         if (!q) return UINT64_MAX;
         f->wq[s] = q;
         f->wq_cap[s] = cap;
       }
+      f->wq[s][f->wq_n[s]++] = f->fm_slot;
       f->wq[s][f->wq_n[s]++] = (uint64_t)ASW_REG_FWD(d) << 32 | e;
       f->fwd[k] = e;
       f->fwd_ok[k] = 1;
       f->wq_left++;
       written++;
     }
+    if (written != before) f->fm_slot++; /* destination d's writes: one cycle, all switches */
   }
   f->fm_entries += written;
   return written;
 }
 
-int faults_fm_take(net_faults *f, unsigned s, uint32_t *addr, uint32_t *data) {
-  if (!f || f->wq_head[s] == f->wq_n[s]) return 0;
-  uint64_t w = f->wq[s][f->wq_head[s]++];
+int faults_fm_take(net_faults *f, unsigned s, uint64_t cycle, uint32_t *addr,
+                   uint32_t *data) {
+  if (!f || f->wq_head[s] == f->wq_n[s] || f->wq[s][f->wq_head[s]] != cycle) return 0;
+  uint64_t w = f->wq[s][f->wq_head[s] + 1];
+  f->wq_head[s] += 2;
   if (f->wq_head[s] == f->wq_n[s]) f->wq_head[s] = f->wq_n[s] = 0;
   *addr = (uint32_t)(w >> 32);
   *data = (uint32_t)w;
@@ -288,7 +297,7 @@ void faults_fm_busy(net_faults *f, uint32_t *list, uint32_t *n) {
   if (!f->wq_left) return;
   uint64_t left = 0;
   for (unsigned s = 0; s < f->S; s++) {
-    size_t k = f->wq_n[s] - f->wq_head[s];
+    size_t k = (f->wq_n[s] - f->wq_head[s]) / 2;
     if (!k) continue;
     left += k;
     list[(*n)++] = s;

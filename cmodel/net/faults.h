@@ -39,14 +39,18 @@ int faults_cycle(net_faults *f, uint64_t cycle, asw_switch *const *sw, uint32_t 
  * port if its link is up and on a shortest path to the destination's leaf
  * over the links up now, else the (d mod k)-th of the k ports that are; the
  * FWD entries that change (against the switch's table with the writes still
- * queued applied) are queued for the switch's register bus, one write per
- * cycle from this cycle on (faults_fm_take). Returns how many, UINT64_MAX if
- * out of memory. */
-uint64_t faults_fm(net_faults *f, asw_switch *const *sw);
+ * queued applied) are queued for the switches' register buses: destination
+ * by destination (in order, from this cycle on, after the writes still
+ * queued), every switch writes a destination's entry in the same cycle, so a
+ * destination's routes change at once network-wide (no transient loop; one
+ * write per cycle and switch). Returns how many, UINT64_MAX if out of memory. */
+uint64_t faults_fm(net_faults *f, asw_switch *const *sw, uint64_t cycle);
 
-/* The register write switch s makes this cycle (1: *addr, *data set; 0: none).
- * Only the stepping of switch s calls it (thread-safe across switches). */
-int faults_fm_take(net_faults *f, unsigned s, uint32_t *addr, uint32_t *data);
+/* The register write switch s makes in cycle `cycle` (1: *addr, *data set;
+ * 0: none). Only the stepping of switch s calls it (thread-safe across
+ * switches). */
+int faults_fm_take(net_faults *f, unsigned s, uint64_t cycle, uint32_t *addr,
+                   uint32_t *data);
 
 /* Appends the switches with fabric-manager writes queued to list (they must be
  * stepped this cycle); called once a cycle before the switches step. */

@@ -1603,7 +1603,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
                    .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
                    .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
-  if (n->faults && faults_fm_take(n->faults, s, &in.reg_addr, &in.reg_wdata))
+  if (n->faults && faults_fm_take(n->faults, s, n->cycle, &in.reg_addr, &in.reg_wdata))
     in.reg_en = in.reg_we = 1; /* §18.6: the fabric manager's write of this cycle */
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
@@ -1880,7 +1880,7 @@ static int step_cycle(net *n, int generating, int measuring) {
       }
     if (fm) {
       catch_up_all(n, n->cycle);
-      if (faults_fm(n->faults, n->sw) == UINT64_MAX) {
+      if (faults_fm(n->faults, n->sw, n->cycle) == UINT64_MAX) {
         snprintf(n->err, sizeof n->err, "link_fault: out of memory for the fabric manager");
         return -1;
       }
