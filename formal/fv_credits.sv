@@ -30,6 +30,7 @@ module fv_credits #(
   credits #(.P(P), .V(V), .BUF(BUF)) dut (
     .clk_i, .rst_ni, .match_valid_i, .match_ovc_i, .match_len_i, .cr_in_valid_i,
     .cr_in_vc_i, .ltth_i, .htth_i, .pfc_en_i ('0), .pfc_chg_i ('0),  // credit ports only
+    .self_cr_valid_i ('0), .self_cr_vc_i ('0),  // no §18 link fault
     .cred_o (cred), .cong_next_o (cong_next)
   );
 

@@ -1,7 +1,8 @@
 // asw_switch.sv — arnswitch top: parameter checks, per-input buffers and route
 // computation, iSLIP allocator, credit counters, crossbar (ST), output registers and
 // register block (docs/microarchitecture.md). Ports are the link interface of §3
-// flattened per port (port p at [p*W +: W]) plus the register bus of §10.
+// flattened per port (port p at [p*W +: W]) plus the register bus of §10 and the §18 link
+// state pins (rtl/link_fault.sv; tie both to '1 where links never fail).
 // Payload ports are max(PW,1) bits wide; with PW = 0 the single bit is ignored/0.
 module asw_switch #(
   parameter int unsigned P = 8,
@@ -51,7 +52,12 @@ module asw_switch #(
   input  logic [19:0]     reg_addr_i,
   input  logic [31:0]     reg_wdata_i,
   output logic            reg_rvalid_o,
-  output logic [31:0]     reg_rdata_o
+  output logic [31:0]     reg_rdata_o,
+  // §18.1 link state, levels used in the cycle they have: bit o of link_up_i, output o's
+  // link carries flits (0: ST discards, §18.2); bit i of link_rx_up_i, input i's link
+  // carries flits (0: no flit may arrive, a cut packet is padded, §18.3)
+  input  logic [P-1:0]     link_up_i,
+  input  logic [P-1:0]     link_rx_up_i
 );
   // ---- parameter checks (contract §1) ------------------------------------------
   if (P < 2 || P > 64) begin : gen_bad_p
@@ -175,6 +181,9 @@ module asw_switch #(
   logic [P-1:0] pfc_en, pfc_chg, pfc_frame_valid;
   logic [P*3-1:0] pfc_frame_vc;
 
+  logic [31:0] regs_rdata, lf_rdata;
+  assign reg_rdata_o = regs_rdata | lf_rdata;  // §18.4 registers: read data of link_fault.sv
+
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
@@ -186,7 +195,7 @@ module asw_switch #(
     .reg_addr_i,
     .reg_wdata_i,
     .reg_rvalid_o,
-    .reg_rdata_o,
+    .reg_rdata_o     (regs_rdata),
     .mode_o          (mode),
     .trigger_o       (trigger),
     .stage_mask_o    (stage_mask),
@@ -258,6 +267,13 @@ module asw_switch #(
     .pfc_rd_i        (pfc_rd)
   );
 
+  // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
+  logic [P-1:0]     self_cr, pad_valid, pad_tail;
+  logic [P*VW-1:0]  pad_vc;
+  logic [P-1:0]     xb_valid, xb_head, xb_tail;  // flit ST hands output o (sent or discarded)
+  logic [P-1:0]     xb_send;                     // ... and goes into the output register
+  logic [P*3-1:0]   xb_vc;
+
   // ---- per-input blocks ------------------------------------------------------------
   logic [P-1:0]   st_valid, st_head, st_tail;
   logic [PIW-1:0] st_out[P];
@@ -289,7 +305,15 @@ module asw_switch #(
     logic           rq_adapted;
     logic [2:0]     rq_orig_vc;
     logic [VW-1:0]  in_vc;
+    // IW: the arriving flit, or the §18.3 padding flit (never both: a down input gets none)
+    logic           iw_valid, iw_tail;
+    logic [VW-1:0]  iw_vc;
+    logic [PWE-1:0] iw_payload;
     assign in_vc = in_vc_i[i*3 +: VW];
+    assign iw_valid = in_valid_i[i] || pad_valid[i];
+    assign iw_tail = pad_valid[i] ? pad_tail[i] : in_tail_i[i];
+    assign iw_vc = pad_valid[i] ? pad_vc[i*VW +: VW] : in_vc;
+    assign iw_payload = pad_valid[i] ? {PWE{PW != 0}} : in_payload_i[i*PWE +: PWE];
 
     route_compute #(
       .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i)
@@ -323,6 +347,7 @@ module asw_switch #(
       .lk_vc_o       (lk_vc[i*VW +: VW]),
       .lk_consumed_i (lk_consumed[i]),
       .lk_alt_port_i (lk_alt_port[i*PIW +: PIW]),
+      .link_up_i,
       .cred_i        (cred),
       .cong_next_i   (cong_next),
       .rq_valid_o    (rq_valid),
@@ -344,12 +369,12 @@ module asw_switch #(
     ) u_ib (
       .clk_i,
       .rst_ni,
-      .in_valid_i    (in_valid_i[i]),
-      .in_head_i     (in_head_i[i]),
-      .in_tail_i     (in_tail_i[i]),
-      .in_vc_i       (in_vc),
+      .in_valid_i    (iw_valid),
+      .in_head_i     (in_valid_i[i] && in_head_i[i]),
+      .in_tail_i     (iw_tail),
+      .in_vc_i       (iw_vc),
       .in_hdr_i      (in_hdr_i[i*64 +: 64]),
-      .in_payload_i  (in_payload_i[i*PWE +: PWE]),
+      .in_payload_i  (iw_payload),
       .iw_slot_o     (iw_slot),
       .rq_valid_i    (rq_valid),
       .rq_vc_i       (rq_vc),
@@ -507,6 +532,8 @@ module asw_switch #(
     .cr_in_vc_i,
     .ltth_i        (ltth),
     .htth_i        (htth),
+    .self_cr_valid_i(self_cr & ~pfc_en),  // §18.2 (a PFC output takes nothing back)
+    .self_cr_vc_i  (xb_vc),
     .pfc_en_i      (pfc_en),
     .pfc_chg_i     (pfc_chg),
     .cred_o        (cred),
@@ -514,8 +541,6 @@ module asw_switch #(
   );
 
   // ---- crossbar (ST) and output registers ---------------------------------------------
-  logic [P-1:0]     xb_valid, xb_head, xb_tail;
-  logic [P*3-1:0]   xb_vc;
   logic [P*64-1:0]  xb_hdr;
   logic [P*PWE-1:0] xb_payload;
   logic [P-1:0]     cr_valid_d;
@@ -528,16 +553,29 @@ module asw_switch #(
       xb_head[o] = |(sel & st_head);
       xb_tail[o] = |(sel & st_tail);
       xb_vc[o*3 +: 3] = '0;
-      xb_hdr[o*64 +: 64] = '0;
-      xb_payload[o*PWE +: PWE] = '0;
       for (int unsigned i = 0; i < P; i++) begin
         if (sel[i]) begin
           xb_vc[o*3 +: 3] = xb_vc[o*3 +: 3] | 3'(st_ovc[i]);
+        end
+      end
+    end
+  end
+  // Header and payload of the flits that go out (§18.2: a discarded flit leaves 0s).
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
+      logic [P-1:0] dsel;
+      dsel = xb_send[o] ? (st_sel[o] & st_valid) : '0;
+      xb_hdr[o*64 +: 64] = '0;
+      xb_payload[o*PWE +: PWE] = '0;
+      for (int unsigned i = 0; i < P; i++) begin
+        if (dsel[i]) begin
           xb_hdr[o*64 +: 64] = xb_hdr[o*64 +: 64] | st_hdr[i];
           xb_payload[o*PWE +: PWE] = xb_payload[o*PWE +: PWE] | ((PW == 0) ? '0 : st_payload[i]);
         end
       end
     end
+  end
+  always_comb begin
     for (int unsigned i = 0; i < P; i++) begin
       cr_valid_d[i] = st_valid[i];
       cr_vc_d[i*3 +: 3] = st_valid[i] ? 3'(st_vc[i]) : 3'd0;
@@ -592,8 +630,32 @@ module asw_switch #(
     assign unused_pfc_ev = ^{st_vc_flat, in_len};
   end
 
-  assign ev_flits_out = xb_valid;
-  assign ev_packets_out = xb_valid & xb_head;
+  // ---- §18 link faults (rtl/link_fault.sv) ------------------------------------------
+  link_fault #(.P(P), .V(V)) u_link (
+    .clk_i,
+    .rst_ni,
+    .link_up_i,
+    .link_rx_up_i,
+    .xb_valid_i  (xb_valid),
+    .xb_head_i   (xb_head),
+    .xb_tail_i   (xb_tail),
+    .send_o      (xb_send),
+    .self_cr_o   (self_cr),
+    .in_valid_i,
+    .in_head_i,
+    .in_vc_i,
+    .in_len_i    (in_len),
+    .pad_valid_o (pad_valid),
+    .pad_tail_o  (pad_tail),
+    .pad_vc_o    (pad_vc),
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .rdata_o     (lf_rdata)
+  );
+
+  assign ev_flits_out = xb_send;
+  assign ev_packets_out = xb_send & xb_head;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -606,10 +668,12 @@ module asw_switch #(
       cr_out_valid_o <= '0;
       cr_out_vc_o <= '0;
     end else begin
-      out_valid_o <= xb_valid;
-      out_head_o <= xb_head;
-      out_tail_o <= xb_tail;
-      out_vc_o <= xb_vc;
+      out_valid_o <= xb_send;
+      out_head_o <= xb_send & xb_head;
+      out_tail_o <= xb_send & xb_tail;
+      for (int unsigned o = 0; o < P; o++) begin
+        out_vc_o[o*3 +: 3] <= xb_send[o] ? xb_vc[o*3 +: 3] : 3'd0;
+      end
       out_hdr_o <= xb_hdr;
       out_payload_o <= xb_payload;
       cr_out_valid_o <= cr_valid_d;
@@ -803,6 +867,9 @@ module asw_switch #(
         if (in_valid_i[i]) begin
           pkt_left_q[i*8 + 32'(in_vc_i[i*3 +: 3])] <=
             (in_head_i[i] ? in_hdr_i[i*64+36 +: 8] : pkt_left_q[i*8 + 32'(in_vc_i[i*3 +: 3])]) - 8'd1;
+        end else if (pad_valid[i]) begin  // §18.3 padding completes a cut packet
+          pkt_left_q[i*8 + 32'(pad_vc[i*VW +: VW])] <=
+            pkt_left_q[i*8 + 32'(pad_vc[i*VW +: VW])] - 8'd1;
         end
       end
     end

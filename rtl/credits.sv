@@ -15,6 +15,9 @@ module credits #(
   // credits returned by downstream, per output
   input  logic [P-1:0]      cr_in_valid_i,
   input  logic [P*3-1:0]    cr_in_vc_i,
+  // §18.2: a discarded flit of a dead packet returns its own credit, per output
+  input  logic [P-1:0]      self_cr_valid_i,
+  input  logic [P*3-1:0]    self_cr_vc_i,
   input  logic [15:0]       ltth_i,
   input  logic [15:0]       htth_i,
   // §17.1: PFC outputs (a frame flips CRED between BUF and 0, a match reserves nothing)
@@ -35,6 +38,9 @@ module credits #(
         // only after allocation) goes through one adder.
         cred_d[o*V+v] = cred_q[o*V+v];
         if (cr_in_valid_i[o] && (32'(cr_in_vc_i[o*3 +: 3]) == v)) begin
+          cred_d[o*V+v] = cred_d[o*V+v] + CW'(1);
+        end
+        if (self_cr_valid_i[o] && (32'(self_cr_vc_i[o*3 +: 3]) == v)) begin
           cred_d[o*V+v] = cred_d[o*V+v] + CW'(1);
         end
         if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v)) begin
@@ -98,6 +104,7 @@ module credits #(
               else $error("credits: match on output %0d VC %0d without enough credits", o, v);
           end
           if (cr_in_valid_i[o] && (32'(cr_in_vc_i[o*3 +: 3]) == v) && !pfc_en_i[o] &&
+              !(self_cr_valid_i[o] && (32'(self_cr_vc_i[o*3 +: 3]) == v)) &&
               !(match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v))) begin
             assert (32'(cred_q[o*V+v]) < BUF)
               else $error("credits: protocol error, credit on output %0d VC %0d beyond BUF", o, v);

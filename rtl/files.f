@@ -15,4 +15,5 @@ bubble.sv
 congestion_detector.sv
 arn_table.sv
 pfc.sv
+link_fault.sv
 asw_switch.sv

@@ -49,6 +49,8 @@ module route_compute #(
   output logic [VW-1:0]     lk_vc_o,
   input  logic              lk_consumed_i,  // a consumed entry matches: use lk_alt_port_i
   input  logic [PIW-1:0]    lk_alt_port_i,
+  // §18.5: outputs whose link is down are no candidates (bit o: output o's link is up)
+  input  logic [P-1:0]      link_up_i,
   // credits at the start of the cycle and this cycle's 2TH flags
   input  logic [P*V*CW-1:0] cred_i,
   input  logic [P*V-1:0]    cong_next_i,
@@ -175,6 +177,7 @@ module route_compute #(
     logic          stage_en;
     logic          search;
     logic [15:0]   best_cr;
+    logic          det_down;
 
     adapted_afi = afi_i && h_adapted;
     obqa_r = 4'(V) - {3'b0, afi_i};  // R >= 1: afi is only settable when V >= 2
@@ -195,8 +198,12 @@ module route_compute #(
     stage_en = (stage_i != 4'd0) && (stage_i <= 4'd8) && stage_mask_i[3'(stage_i - 4'd1)];
     use_cands = (mode_i != asw_pkg::RouteDet) && e_valid && e_multi && !adapted_afi && stage_en;
 
-    // Candidates: CSET[cset] as written (a K/Δ restriction is software's choice of sets, §7.2).
-    cand = cset_i[32'(e_cset)*P +: P];
+    // Candidates: CSET[cset] as written (a K/Δ restriction is software's choice of sets, §7.2)
+    // without the outputs whose link is down (§18.5).
+    cand = cset_i[32'(e_cset)*P +: P] & link_up_i;
+    // §18.5: a down det_port searches whatever the trigger and never wins: the first
+    // candidate in scan order with the most credits, with no floor
+    det_down = !link_up_i[det_port];
 
     // Adaptive: strictly-greater search in scan order from det_port (§7.3), computed as
     // the first port in scan order (ad_first, an rr_arbiter) among the eligible ports
@@ -208,7 +215,7 @@ module route_compute #(
     endcase
     best_cr = (trigger_i == asw_pkg::TrigNoTh) ? 16'h0 : ltth_i;
     for (int unsigned o = 0; o < P; o++) begin
-      ad_elig[o] = search && cand[o] && (16'(cr_of[o]) > best_cr);
+      ad_elig[o] = det_down ? cand[o] : (search && cand[o] && (16'(cr_of[o]) > best_cr));
     end
   end
 

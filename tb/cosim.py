@@ -29,6 +29,9 @@ ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CR
             ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
 ARNS = ("off", "arn", "afi", "adaptive-th-afi")
 JOBS = os.environ.get("COSIM_JOBS", "2")
+# RTL_DIR=<dir>: `make cosim` builds the copy of rtl/ in <dir> instead (its own build
+# directory, build/cosim/rtl-<dir name>-<params>), e.g. to show a planted bug is caught.
+RTL_DIR = os.environ.get("RTL_DIR", "")
 # COSIM_CXX (e.g. clang++-14): the C++ compiler of the Verilated model and harness, in
 # build directories of their own; unset: Verilator's (g++). docs/results.md, Speed.
 CXX = os.environ.get("COSIM_CXX", "")
@@ -105,6 +108,11 @@ MATRIX = [
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
     ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f"}),
+    # §18 link faults (LINKFAULT=R; 7th field {"linkfault": R}): outputs and inputs go down
+    # and up at random in lockstep; each run must discard, self-credit and pad (end check)
+    ("c", "ada", "sl", "random", 40000, "off", {"linkfault": "0.002"}),
+    ("d", "obl", "id", "full", 30000, "off", {"linkfault": "0.003"}),
+    ("b", "det", "afi", "random", 30000, "afi", {"linkfault": "0.002"}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -249,10 +257,14 @@ def build(cfg, kind="rtl"):
     if kind == "ref":
         return build_refsim(cfg)
     lib = libref()
+    rtl = RTL
+    if RTL_DIR and kind == "rtl":  # a copy of rtl/ (e.g. a planted bug), built apart
+        rtl = [os.path.join(os.path.abspath(RTL_DIR), os.path.basename(f)) for f in RTL]
+        kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR))
     d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}" + (f"-{os.path.basename(CXX)}" if CXX else ""))
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "obj", "cosim")
-    deps = RTL + tb_sources() + [lib, os.path.abspath(__file__)]
+    deps = rtl + tb_sources() + [lib, os.path.abspath(__file__)]
     if newest(deps) <= newest([exe]):
         return exe
     defs = " ".join(f"-DASW_{k}={v}" for k, v in all_params(cfg))
@@ -278,7 +290,7 @@ def build(cfg, kind="rtl"):
     else:
         cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + ["--assert"]
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
-        cmd += RTL
+        cmd += rtl
     cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
     if os.path.exists(exe):
         os.remove(exe)  # the library is not a make dependency: force the link
@@ -373,6 +385,15 @@ def cmd_cosim(ns):
         if not re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", str(ns.PFC)) or int(str(ns.PFC), 0) >> cfg["P"]:
             sys.exit(f"cosim: PFC={ns.PFC} is not a mask of ports < P = {cfg['P']}")
         pfc = ["--pfc", hex(int(str(ns.PFC), 0))]
+    if ns.LINKFAULT is not None:
+        try:
+            r = float(ns.LINKFAULT)
+        except ValueError:
+            r = -1.0
+        if not 0.0 <= r <= 1.0:
+            sys.exit(f"cosim: LINKFAULT={ns.LINKFAULT} is not a probability per link and cycle "
+                     f"in 0..1")
+        pfc += ["--linkfault", str(ns.LINKFAULT)]
     exe = build(cfg, "ref" if ns.REFONLY else "rtl")
     if str(ns.BUBBLE) not in BOOL_WORDS:
         sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
@@ -398,13 +419,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             opts = entry[6] if len(entry) > 6 else {}  # §16.1 bubble, §17.1 PFC port mask
             bubble = opts.get("bubble", 0)
             pfc = opts.get("pfc")
+            lf = opts.get("linkfault")
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
-                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else ""))
+                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
+                     + (f"-lf{lf}" if lf else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
+            extra += ("--linkfault", lf) if lf else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -421,6 +445,9 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             b = re.search(r"^bubble (.*)$", out, re.M)
             if b and bubble:
                 info += " | " + b.group(1)
+            lk = re.search(r"^link (.*)$", out, re.M)
+            if lk and lf:
+                info += " | " + lk.group(1)
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
             status = "PASS" if ok else "FAIL"
@@ -626,6 +653,8 @@ def main():
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
     ap.add_argument("--PFC", default=None, help="port mask of PFC ports (contract §17.1)")
+    ap.add_argument("--LINKFAULT", default=None, help="§18 link faults: probability per link "
+                    "and cycle that it goes down (for V*PKT..5*V*PKT cycles)")
     ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
     ap.add_argument("--ROUTING", default=None)

@@ -202,6 +202,16 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
 #endif
     asw_inputs in;
     tb_inputs(tb, c, &in);
+    uint64_t up, rx_up;  // §18.1 link pins of the cycle, both sides
+    tb_link_pins(tb, &up, &rx_up);
+    if (asw_switch_set_link_up(ref, up, rx_up) != ASW_OK) {
+      std::fprintf(stderr, "cosim: %s\n", asw_switch_error(ref));
+      std::exit(2);
+    }
+    for (unsigned p = 0; p < ASW_P; p++) {
+      put(top->link_up_i, p, 1, up >> p & 1u);
+      put(top->link_rx_up_i, p, 1, rx_up >> p & 1u);
+    }
     tb_observe(tb, ref, c, &in);
     drive(top.get(), in);
     top->clk_i = 0;
@@ -259,6 +269,11 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   char rep[512];
   tb_arn_report(tb, rep, sizeof rep);
   arn_line = rep;
+  if (o.opt.linkfault > 0) {
+    tb_link_report(tb, rep, sizeof rep);
+    arn_line += "\n";
+    arn_line += rep;
+  }
   if (ok && o.opt.scenario == TB_SCEN_PROTO) {
     if (!proto_seen) {
       ok = false;
@@ -286,7 +301,7 @@ static void usage() {
                "usage: cosim [--routing det|obl|ada|th|2th] [--vcmap id|sl|obqa|afi|obqa-afi]\n"
                "             [--scen %s]\n"
                "             [--arn off|arn|afi|adaptive-th-afi] [--hcdth N] [--lcdth N] [--fcth N]\n"
-               "             [--crt N] [--ttl N] [--up MASK] [--stage N]\n"
+               "             [--crt N] [--ttl N] [--up MASK] [--stage N] [--linkfault R]\n"
                "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S]\n",
                tb_scenario_list());
 }

@@ -68,6 +68,12 @@ int main(int argc, char **argv) {
   for (; c < o.cycles; c++) {
     asw_inputs in;
     tb_inputs(tb, c, &in);
+    uint64_t up, rx_up; /* §18.1 link pins of the cycle */
+    tb_link_pins(tb, &up, &rx_up);
+    if (asw_switch_set_link_up(ref, up, rx_up) != ASW_OK) {
+      fprintf(stderr, "refsim: %s\n", asw_switch_error(ref));
+      return 2;
+    }
     tb_observe(tb, ref, c, &in);
     asw_outputs out;
     memset(&out, 0, sizeof out);
@@ -99,6 +105,10 @@ int main(int argc, char **argv) {
          c, st.flits_sent, st.packets_sent, st.reg_reads, st.reg_writes, st.fills, st.drains, secs,
          secs > 0 ? (double)c / secs : 0.0);
   printf("%s\n", rep);
+  if (o.linkfault > 0) {
+    tb_link_report(tb, rep, sizeof rep);
+    printf("%s\n", rep);
+  }
   tb_free(tb);
   asw_switch_free(ref);
   if (ok) {

@@ -80,6 +80,17 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     else o->cycles = n;
     return 1;
   }
+  if (!strcmp(name, "--linkfault")) {
+    char *end = NULL;
+    double r = val && *val ? strtod(val, &end) : -1.0;
+    if (!val || !*val || *end || !(r >= 0.0 && r <= 1.0)) {
+      snprintf(err, errlen, "--linkfault: a probability per link and cycle in 0..1, not '%s'",
+               val ? val : "");
+      return -1;
+    }
+    o->linkfault = r;
+    return 1;
+  }
   if (!strcmp(name, "--bubble")) {
     if (parse_num(val, 1, &n)) {
       snprintf(err, errlen, "--bubble: 0 or 1, not '%s'", val ? val : "");
@@ -229,6 +240,13 @@ struct tb_traffic {
   uint32_t mhist[64];     /* crt: timer history */
   /* ---- §16.1 bubble flow control ---- */
   uint64_t bacc[ASW_BCNT_NUM]; /* counter totals accumulated at CNT_CLEARs */
+  /* ---- §18 link faults (opt.linkfault) ---- */
+  uint64_t lf_up, lf_rx_up; /* the pins of this cycle */
+  uint64_t *lf_until;       /* [2P]: cycle output p (p) / input p (P + p) comes back up */
+  uint8_t *rrem;            /* [P*V]: receiver on output o, VC v: flits due of its packet */
+  uint64_t lf_downs;        /* links taken down */
+  uint64_t lf_in_pad;       /* flits of packets cut on a down input: the switch pads them */
+  uint64_t lf_out_pad;      /* flits the receivers padded (cut packets on down outputs) */
 };
 
 /* ---- random numbers (xorshift64*) --------------------------------------- */
@@ -543,7 +561,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   } else if (k < 88) {
     *a = ASW_REG_DEFAULT_PORT;
     *d = rnd_below(t, t->P);
-  } else if (k < 90) {
+  } else if (k < 90 && !t->lf_downs) { /* §18: link counters stay exact once links fail */
     *a = ASW_REG_CNT_CLEAR;
     *d = (uint32_t)rnd(t);
   } else {
@@ -559,6 +577,8 @@ static uint32_t random_read_addr(tb_traffic *t) {
          : k < 9 ? ASW_REG_PFC_THRESH : ASW_REG_PFC_EN(rnd_below(t, 2));
   }
   if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
+  if (t->opt.linkfault > 0 && chance(t, 20)) /* §18.4 LINK_DOWN, LINK_RX_DOWN, counters */
+    return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
   if (t->opt.bubble && chance(t, 15))
     return chance(t, 40) ? ASW_REG_BUBBLE(rnd_below(t, t->P + 1))
                          : ASW_REG_BUBBLE_COUNTER(rnd_below(t, t->P), rnd_below(t, 2));
@@ -1360,6 +1380,16 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              scen_names[o->scenario]);
     return NULL;
   }
+  if (o->linkfault > 0 && (o->pfc || o->scenario >= TB_FIRST_ARN_SCEN ||
+                           o->scenario == TB_SCEN_PROTO)) {
+    if (o->pfc)
+      snprintf(err, errlen, "LINKFAULT runs with credit ports only, not with PFC=0x%llx",
+               (unsigned long long)o->pfc);
+    else
+      snprintf(err, errlen, "LINKFAULT runs with the traffic scenarios only, not SCEN=%s",
+               scen_names[o->scenario]);
+    return NULL;
+  }
   if (o->bubble && 2 * cfg->max_packet > cfg->buf_flits) {
     snprintf(err, errlen, "BUBBLE=1 needs 2*PKT <= BUF (an LMAX-flit packet entering a ring "
              "needs 2*LMAX credits, contract 16.1): PKT=%u BUF=%u", cfg->max_packet,
@@ -1390,6 +1420,9 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->h_occ = calloc((size_t)t->P * t->V * t->P, sizeof *t->h_occ);
   t->h_hot = calloc((size_t)t->P * t->V * t->P, 1);
   t->rpaused = calloc(t->P, 1);
+  t->lf_until = calloc(2 * (size_t)t->P, sizeof *t->lf_until);
+  t->rrem = calloc((size_t)t->P * t->V, 1);
+  t->lf_up = t->lf_rx_up = port_mask(t);
   t->pfc_xoff_max = cfg->buf_flits - cfg->max_packet - cfg->vcs; /* >= 1 when PFC is on */
   t->AE = cfg->arn_entries;
   t->arn_on = o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI;
@@ -1399,7 +1432,8 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   unsigned cap = 2 * (32 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
   t->script = calloc(cap, sizeof *t->script);
   if (!t->flit || !t->credit_vc || !t->arn || !t->snd || !t->seq || !t->rcv || !t->script ||
-      !t->was_full || !t->sent_adapted || !t->h_occ || !t->h_hot || !t->rpaused) {
+      !t->was_full || !t->sent_adapted || !t->h_occ || !t->h_hot || !t->rpaused ||
+      !t->lf_until || !t->rrem) {
     tb_free(t);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -1499,6 +1533,8 @@ void tb_free(tb_traffic *t) {
   free(t->h_occ);
   free(t->h_hot);
   free(t->rpaused);
+  free(t->lf_until);
+  free(t->rrem);
   free(t);
 }
 
@@ -1604,6 +1640,83 @@ static void arn_stimulus(tb_traffic *t, asw_inputs *in) {
 }
 
 /* ---- per cycle -------------------------------------------------------------- */
+/* §18: links go down at random and come back after V*LMAX .. 5*V*LMAX cycles (the
+ * network's minimum, contract §18.3, so padding ends first). A down input cuts its
+ * sender's packets in progress: the switch pads their remaining flits and returns their
+ * credits (reserved with the head). No new fault while programming or draining. */
+static void link_update(tb_traffic *t, uint64_t cycle, int quiet) {
+  const unsigned span = t->V * t->cfg.max_packet;
+  for (unsigned d = 0; d < 2; d++)
+    for (unsigned p = 0; p < t->P; p++) {
+      uint64_t *pins = d ? &t->lf_rx_up : &t->lf_up, bit = 1ULL << p;
+      uint64_t *until = &t->lf_until[d * t->P + p];
+      if (!(*pins & bit)) {
+        if (cycle >= *until) *pins |= bit;
+        continue;
+      }
+      if (quiet || (double)(rnd(t) >> 11) / 9007199254740992.0 >= t->opt.linkfault) continue;
+      *pins &= ~bit;
+      *until = cycle + span + rnd_below(t, 4 * span + 1);
+      t->lf_downs++;
+      if (d)
+        for (unsigned v = 0; v < t->V; v++) {
+          sender_vc *s = &t->snd[p * t->V + v];
+          t->lf_in_pad += s->remaining;
+          s->remaining = 0;
+        }
+    }
+}
+
+void tb_link_pins(const tb_traffic *t, uint64_t *up, uint64_t *rx_up) {
+  *up = t->lf_up;
+  *rx_up = t->lf_rx_up;
+}
+
+static uint64_t link_total(const tb_traffic *t, unsigned k) {
+  return rd(t, ASW_REG_LINK_COUNTER(k));
+}
+
+void tb_link_report(const tb_traffic *t, char *buf, size_t len) {
+  uint64_t c[ASW_LCNT_NUM];
+  for (unsigned k = 0; k < ASW_LCNT_NUM; k++) c[k] = link_total(t, k);
+  snprintf(buf, len,
+           "link downs %llu flits_discarded %llu packets_discarded %llu packets_cut %llu "
+           "flits_padded %llu self_credits %llu receiver_padded %llu",
+           (unsigned long long)t->lf_downs, (unsigned long long)c[ASW_LCNT_FLITS_DISCARDED],
+           (unsigned long long)c[ASW_LCNT_PACKETS_DISCARDED],
+           (unsigned long long)c[ASW_LCNT_PACKETS_CUT], (unsigned long long)c[ASW_LCNT_FLITS_PADDED],
+           (unsigned long long)(c[ASW_LCNT_FLITS_DISCARDED] - t->lf_out_pad),
+           (unsigned long long)t->lf_out_pad);
+}
+
+/* After the drain, with link faults: every flit that entered the switch (sent, or padded
+ * on a down input) left it or was discarded, the switch padded what the senders' cuts
+ * left due, and the receivers padded only discarded flits (exact: CNT_CLEAR is not
+ * written once a link has gone down). */
+static int link_requirements(const tb_traffic *t, char *msg, size_t msglen) {
+  if (t->opt.linkfault <= 0) return 0;
+  uint64_t disc = link_total(t, ASW_LCNT_FLITS_DISCARDED);
+  uint64_t pad = link_total(t, ASW_LCNT_FLITS_PADDED);
+  if (t->st.flits_sent + t->lf_in_pad != t->st.flits_recv + disc || pad != t->lf_in_pad ||
+      t->lf_out_pad > disc) {
+    snprintf(msg, msglen, "link conservation: %llu flits sent + %llu cut on inputs != %llu "
+             "received + %llu discarded, or FLITS_PADDED %llu != %llu, or receivers padded "
+             "%llu > discarded",
+             (unsigned long long)t->st.flits_sent, (unsigned long long)t->lf_in_pad,
+             (unsigned long long)t->st.flits_recv, (unsigned long long)disc,
+             (unsigned long long)pad, (unsigned long long)t->lf_in_pad,
+             (unsigned long long)t->lf_out_pad);
+    return -1;
+  }
+  if (t->opt.cycles >= 20000 && (!t->lf_downs || !disc || !pad)) {
+    snprintf(msg, msglen, "LINKFAULT=%g: %llu links down, %llu flits discarded, %llu padded "
+             "(a run this long must see all three)", t->opt.linkfault,
+             (unsigned long long)t->lf_downs, (unsigned long long)disc, (unsigned long long)pad);
+    return -1;
+  }
+  return 0;
+}
+
 void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   memset(in, 0, sizeof *in);
   in->flit = t->flit;
@@ -1616,9 +1729,11 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   if (t->AE && !t->sweep && (draining || t->done)) t->sweep = 1;
   if (!programming && t->phase_left == 0 && !t->directed) new_phase(t);
   if (!programming && t->phase_left) t->phase_left--;
+  if (t->opt.linkfault > 0) link_update(t, cycle, programming || draining);
 
   /* senders */
   for (unsigned p = 0; p < t->P && !programming; p++) {
+    if (!(t->lf_rx_up >> p & 1u)) continue; /* §18.3: nothing on a down link */
     sender_vc *s = &t->snd[p * t->V];
     unsigned cand[8], n = 0;
     double load = t->directed ? ((t->dsrc >> p & 1u) ? t->dload : 0.0) : t->load;
@@ -1751,20 +1866,28 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   }
 }
 
+/* The receiver on output o returns a credit for VC vc after a random delay. */
+static void receiver_credit(tb_traffic *t, unsigned o, unsigned vc, uint64_t cycle) {
+  receiver *r = &t->rcv[o];
+  uint64_t due = cycle + 1 + rnd_below(t, (t->directed ? r->maxd : t->max_delay) + 1);
+  if (r->count) {
+    uint64_t last = r->ring[(r->head + r->count - 1) % r->cap].due;
+    if (due < last) due = last;
+  }
+  if (r->count < r->cap) {
+    r->ring[(r->head + r->count) % r->cap] = (pending_credit){due, (uint8_t)vc};
+    r->count++;
+  }
+}
+
 void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
   for (unsigned o = 0; o < t->P; o++) {
     if (!((out->flit_mask >> o) & 1)) continue;
-    receiver *r = &t->rcv[o];
-    if (!(t->opt.pfc >> o & 1u)) { /* a PFC receiver returns no credits */
-      uint64_t due = cycle + 1 + rnd_below(t, (t->directed ? r->maxd : t->max_delay) + 1);
-      if (r->count) {
-        uint64_t last = r->ring[(r->head + r->count - 1) % r->cap].due;
-        if (due < last) due = last;
-      }
-      if (r->count < r->cap) {
-        r->ring[(r->head + r->count) % r->cap] = (pending_credit){due, out->flit[o].vc};
-        r->count++;
-      }
+    if (!(t->opt.pfc >> o & 1u)) /* a PFC receiver returns no credits */
+      receiver_credit(t, o, out->flit[o].vc, cycle);
+    if (t->opt.linkfault > 0) { /* flits still due of the packet in progress */
+      uint8_t *rem = &t->rrem[o * t->V + out->flit[o].vc];
+      *rem = out->flit[o].head ? (uint8_t)(ASW_HDR_LEN(out->flit[o].hdr) - 1) : (uint8_t)(*rem - 1);
     }
     t->st.flits_recv++;
     if (--t->outstanding == 0) t->st.drains++;
@@ -1774,6 +1897,16 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
       if (src < t->P && !(t->sent_adapted[src * 8192 + seq / 8] >> seq % 8 & 1u)) t->marked++;
     }
     if (t->directed && f->head) dir_output(t, o, f);
+  }
+  /* §18.3 at the far end of a down output: a packet cut after its head is padded there,
+   * and the padding's credits come back like the flits' (the switch discards the rest). */
+  for (uint64_t m = port_mask(t) & ~t->lf_up; m; m &= m - 1) {
+    unsigned o = (unsigned)__builtin_ctzll(m);
+    for (unsigned v = 0; v < t->V; v++)
+      for (; t->rrem[o * t->V + v]; t->rrem[o * t->V + v]--) {
+        receiver_credit(t, o, v, cycle);
+        t->lf_out_pad++;
+      }
   }
   for (uint64_t m = out->arn_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
@@ -1914,7 +2047,8 @@ int tb_check_end(const tb_traffic *t, char *msg, size_t msglen) {
   }
   if (arn_requirements(t, msg, msglen)) return -1;
   if (bubble_requirements(t, msg, msglen)) return -1;
-  if (t->st.flits_sent != t->st.flits_recv) {
+  if (link_requirements(t, msg, msglen)) return -1;
+  if (t->opt.linkfault <= 0 && t->st.flits_sent != t->st.flits_recv) {
     snprintf(msg, msglen, "conservation: %llu flits sent, %llu received after the drain",
              (unsigned long long)t->st.flits_sent, (unsigned long long)t->st.flits_recv);
     return -1;

@@ -64,13 +64,16 @@ typedef struct {
   /* §17.1: ports in PFC mode (0: every port a credit port). Senders on them obey
    * the frames, receivers pause and resume at random instead of returning credits. */
   uint64_t pfc;
+  /* §18 link faults: each link (output p to its receiver, input p from its sender) goes
+   * down with this probability per cycle, for V*LMAX .. 5*V*LMAX cycles (0: never). */
+  double linkfault;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble --pfc. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc --linkfault. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
@@ -88,6 +91,14 @@ const char *tb_vcmap_name(unsigned v);
 const char *tb_scenario_name(unsigned s);
 
 typedef struct tb_traffic tb_traffic;
+
+/* §18.1: the link_up / link_rx_up pins of the cycle of the last tb_inputs call (all
+ * ones unless opt.linkfault > 0). */
+void tb_link_pins(const tb_traffic *t, uint64_t *up, uint64_t *rx_up);
+/* One line "link downs N flits_discarded N packets_discarded N packets_cut N
+ * flits_padded N self_credits N receiver_padded N" (switch counters summed over the
+ * run; self_credits: discarded flits of dead packets). */
+void tb_link_report(const tb_traffic *t, char *buf, size_t len);
 
 /* NULL with a message if the options do not fit the configuration. */
 tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t errlen);

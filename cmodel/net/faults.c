@@ -29,6 +29,17 @@ struct net_faults {
   uint64_t *up, *rx_up;        /* [S] the pins */
   uint32_t *dist, *queue;      /* [S] BFS scratch */
   uint64_t downs, fm_runs, fm_entries, first_down;
+  /* the fabric manager's FWD writes not yet on the switches' register buses: per switch
+   * a FIFO of {cycle, address << 32 | data} pairs, wq_head[s]..wq_n[s] (in pairs); every
+   * switch writes a destination's entry in the same cycle (its slot, fm_slot: the next
+   * free one); fwd[s*N + d], the entry as the last write queued leaves it (fwd_ok:
+   * queued at least once) */
+  uint64_t fm_slot;
+  uint64_t **wq;
+  size_t *wq_n, *wq_head, *wq_cap;
+  uint32_t *fwd;
+  uint8_t *fwd_ok;
+  uint64_t wq_left; /* writes queued and not yet taken */
 };
 
 static int push(net_faults *f, uint64_t cycle, unsigned s, unsigned p, int rx, int down,
@@ -133,7 +144,15 @@ net_faults *faults_new(const net_cfg *c, const topo *t, uint64_t total, char *er
   f->rx_up = malloc(f->S * sizeof *f->rx_up);
   f->dist = malloc(f->S * sizeof *f->dist);
   f->queue = malloc(f->S * sizeof *f->queue);
-  if (!f->tx_down || !f->rx_down || !f->up || !f->rx_up || !f->dist || !f->queue) goto oom;
+  f->wq = calloc(f->S, sizeof *f->wq);
+  f->wq_n = calloc(f->S, sizeof *f->wq_n);
+  f->wq_head = calloc(f->S, sizeof *f->wq_head);
+  f->wq_cap = calloc(f->S, sizeof *f->wq_cap);
+  f->fwd = calloc((size_t)f->S * f->N, sizeof *f->fwd);
+  f->fwd_ok = calloc((size_t)f->S * f->N, 1);
+  if (!f->tx_down || !f->rx_down || !f->up || !f->rx_up || !f->dist || !f->queue || !f->wq ||
+      !f->wq_n || !f->wq_head || !f->wq_cap || !f->fwd || !f->fwd_ok)
+    goto oom;
   const uint64_t all = f->P == 64 ? ~0ull : (1ull << f->P) - 1;
   for (unsigned s = 0; s < f->S; s++) f->up[s] = f->rx_up[s] = all;
   return f;
@@ -147,6 +166,14 @@ void faults_free(net_faults *f) {
   if (!f) return;
   free(f->ev);
   free(f->fm_at);
+  if (f->wq)
+    for (unsigned s = 0; s < f->S; s++) free(f->wq[s]);
+  free(f->wq);
+  free(f->wq_n);
+  free(f->wq_head);
+  free(f->wq_cap);
+  free(f->fwd);
+  free(f->fwd_ok);
   free(f->tx_down);
   free(f->rx_down);
   free(f->up);
@@ -197,11 +224,13 @@ static int link_ok(const net_faults *f, unsigned s, unsigned p) {
   return topo_port_peer(f->t, s, p).kind == PEER_SWITCH && (f->up[s] >> p & 1u);
 }
 
-uint64_t faults_fm(net_faults *f, asw_switch *const *sw) {
+uint64_t faults_fm(net_faults *f, asw_switch *const *sw, uint64_t cycle) {
   const topo *t = f->t;
   uint64_t written = 0;
   f->fm_runs++;
+  if (f->fm_slot < cycle) f->fm_slot = cycle;
   for (unsigned d = 0; d < f->N; d++) {
+    uint64_t before = written;
     unsigned leaf = topo_node_switch(t, d);
     topo_bfs(t, leaf, f->up, f->dist, f->queue); /* over the links up now */
     for (unsigned s = 0; s < f->S; s++) {
@@ -214,13 +243,63 @@ uint64_t faults_fm(net_faults *f, asw_switch *const *sw) {
           if (link_ok(f, s, p) && f->dist[topo_port_peer(t, s, p).id] + 1 == f->dist[s]) ok[k++] = p;
         want = ok[d % k]; /* k >= 1: dist[s] is finite */
       }
-      if (asw_reg_read(sw[s], ASW_REG_FWD(d), &cur) != ASW_OK) continue;
+      size_t k = (size_t)s * f->N + d;
+      if (f->fwd_ok[k]) cur = f->fwd[k]; /* as the writes queued before leave it */
+      else if (asw_reg_read(sw[s], ASW_REG_FWD(d), &cur) != ASW_OK) continue;
       uint32_t e = (cur & ~0x3Fu) | want;
-      if (e != cur && asw_reg_write(sw[s], ASW_REG_FWD(d), e) == ASW_OK) written++;
+      if (e == cur) continue;
+      if (f->wq_n[s] + 2 > f->wq_cap[s]) {
+        size_t cap = f->wq_cap[s] ? 2 * f->wq_cap[s] : 64;
+        uint64_t *q = realloc(f->wq[s], cap * sizeof *q);
+        if (!q) return UINT64_MAX;
+        f->wq[s] = q;
+        f->wq_cap[s] = cap;
+      }
+      f->wq[s][f->wq_n[s]++] = f->fm_slot;
+      f->wq[s][f->wq_n[s]++] = (uint64_t)ASW_REG_FWD(d) << 32 | e;
+      f->fwd[k] = e;
+      f->fwd_ok[k] = 1;
+      f->wq_left++;
+      written++;
     }
+    if (written != before) f->fm_slot++; /* destination d's writes: one cycle, all switches */
   }
   f->fm_entries += written;
   return written;
+}
+
+int faults_fm_take(net_faults *f, unsigned s, uint64_t cycle, uint32_t *addr,
+                   uint32_t *data) {
+  if (!f || f->wq_head[s] == f->wq_n[s] || f->wq[s][f->wq_head[s]] != cycle) return 0;
+  uint64_t w = f->wq[s][f->wq_head[s] + 1];
+  f->wq_head[s] += 2;
+  if (f->wq_head[s] == f->wq_n[s]) f->wq_head[s] = f->wq_n[s] = 0;
+  *addr = (uint32_t)(w >> 32);
+  *data = (uint32_t)w;
+  return 1;
+}
+
+void faults_fm_busy(net_faults *f, uint32_t *list, uint32_t *n) {
+  if (!f->wq_left) return;
+  uint64_t left = 0;
+  for (unsigned s = 0; s < f->S; s++) {
+    size_t k = (f->wq_n[s] - f->wq_head[s]) / 2;
+    if (!k) continue;
+    left += k;
+    list[(*n)++] = s;
+  }
+  f->wq_left = left;
+}
+
+void faults_rx_down(const net_faults *f, uint32_t *list, uint32_t *n) {
+  const uint64_t all = f->P == 64 ? ~0ull : (1ull << f->P) - 1;
+  for (unsigned s = 0; s < f->S; s++)
+    if (f->rx_up[s] != all) list[(*n)++] = s;
+}
+
+void faults_pins(const net_faults *f, unsigned s, uint64_t *up, uint64_t *rx_up) {
+  *up = f->up[s];
+  *rx_up = f->rx_up[s];
 }
 
 void faults_stats(const net_faults *f, uint64_t *downs, uint64_t *fm_runs,

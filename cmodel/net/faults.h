@@ -38,8 +38,31 @@ int faults_cycle(net_faults *f, uint64_t cycle, asw_switch *const *sw, uint32_t 
 /* The fabric manager (§18.6): for every switch and destination d, the D-mod-K
  * port if its link is up and on a shortest path to the destination's leaf
  * over the links up now, else the (d mod k)-th of the k ports that are; the
- * FWD entries that change are written (asw_reg_write). Returns how many. */
-uint64_t faults_fm(net_faults *f, asw_switch *const *sw);
+ * FWD entries that change (against the switch's table with the writes still
+ * queued applied) are queued for the switches' register buses: destination
+ * by destination (in order, from this cycle on, after the writes still
+ * queued), every switch writes a destination's entry in the same cycle, so a
+ * destination's routes change at once network-wide (no transient loop; one
+ * write per cycle and switch). Returns how many, UINT64_MAX if out of memory. */
+uint64_t faults_fm(net_faults *f, asw_switch *const *sw, uint64_t cycle);
+
+/* The register write switch s makes in cycle `cycle` (1: *addr, *data set;
+ * 0: none). Only the stepping of switch s calls it (thread-safe across
+ * switches). */
+int faults_fm_take(net_faults *f, unsigned s, uint64_t cycle, uint32_t *addr,
+                   uint32_t *data);
+
+/* Appends the switches with fabric-manager writes queued to list (they must be
+ * stepped this cycle); called once a cycle before the switches step. */
+void faults_fm_busy(net_faults *f, uint32_t *list, uint32_t *n);
+
+/* Appends the switches with an input link down to list: they are stepped every cycle
+ * (a cut packet there is padded one flit per cycle, §18.3, even when the switch has
+ * nothing else to do; stepping an idle switch changes nothing). */
+void faults_rx_down(const net_faults *f, uint32_t *list, uint32_t *n);
+
+/* The pins of switch s now. */
+void faults_pins(const net_faults *f, unsigned s, uint64_t *up, uint64_t *rx_up);
 
 /* Counts for the JSON: link-down events so far, fabric-manager runs and
  * entries rewritten, and the cycle of the first down event (UINT64_MAX: none). */

@@ -251,7 +251,9 @@ struct net {
   uint64_t trace_errors;     /* deliveries the replay did not expect */
   /* link faults (§18.6, faults.h; NULL without link_fault / link_fault_rate) */
   net_faults *faults;
-  uint32_t *fault_touch, fault_touch_n; /* [S] switches whose pins changed this cycle */
+  uint32_t *fault_touch, fault_touch_n; /* [3S] switches whose pins changed this cycle, then
+                                         * those with fabric-manager writes queued, then
+                                         * those with an input link down */
   uint64_t pad_payload;      /* payload of a padding flit: PW ones */
   uint64_t pkts_damaged, pkts_bad; /* arrived padded; arrived with a wrong flit */
   uint64_t fault_fd, fault_pd, fault_pad; /* sums of the switches' §18.4 counters */
@@ -949,13 +951,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     return NULL;
   }
   if (c->lf_count || c->link_fault_rate > 0) { /* §18.6 */
-    if (obs) {
-      snprintf(err, errlen, "link_fault: not with the RTL lockstep observer (tb/net)");
-      net_free(n);
-      return NULL;
-    }
     n->faults = faults_new(c, n->t, n->total, err, errlen);
-    n->fault_touch = calloc(n->S, sizeof *n->fault_touch);
+    n->fault_touch = calloc(3 * (size_t)n->S, sizeof *n->fault_touch);
     if (!n->faults || !n->fault_touch) {
       if (n->faults) snprintf(err, errlen, "link_fault: out of memory");
       net_free(n);
@@ -1607,6 +1604,8 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
                    .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
                    .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
+  if (n->faults && faults_fm_take(n->faults, s, n->cycle, &in.reg_addr, &in.reg_wdata))
+    in.reg_en = in.reg_we = 1; /* §18.6: the fabric manager's write of this cycle */
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
                      .reg_rvalid = 0, .reg_rdata = 0};
@@ -1873,10 +1872,22 @@ static int step_cycle(net *n, int generating, int measuring) {
   uint32_t counts[3] = {n->carry_n, n->wake_n[slot], 0};
   if (n->faults) { /* §18.6: pins that change now; the fabric manager */
     n->fault_touch_n = 0;
-    if (faults_cycle(n->faults, n->cycle, n->sw, n->fault_touch, &n->fault_touch_n)) {
+    int fm = faults_cycle(n->faults, n->cycle, n->sw, n->fault_touch, &n->fault_touch_n);
+    if (n->obs.link) /* the pins from this cycle on, before its steps */
+      for (uint32_t j = 0; j < n->fault_touch_n; j++) {
+        uint64_t up, rx_up;
+        faults_pins(n->faults, n->fault_touch[j], &up, &rx_up);
+        n->obs.link(n->obs.ctx, n->fault_touch[j], n->cycle, up, rx_up);
+      }
+    if (fm) {
       catch_up_all(n, n->cycle);
-      faults_fm(n->faults, n->sw);
+      if (faults_fm(n->faults, n->sw, n->cycle) == UINT64_MAX) {
+        snprintf(n->err, sizeof n->err, "link_fault: out of memory for the fabric manager");
+        return -1;
+      }
     }
+    faults_fm_busy(n->faults, n->fault_touch, &n->fault_touch_n); /* their writes: stepped */
+    faults_rx_down(n->faults, n->fault_touch, &n->fault_touch_n);  /* padding: stepped */
     counts[2] = n->fault_touch_n;
   }
   uint32_t nt = 0;

@@ -34,12 +34,16 @@ void net_free(net *n);
  *   outputs. A switch that is not stepped in a cycle is idle in it: no
  *   inputs, no outputs, no state change (asw_switch_idle). A non-zero return
  *   stops the run with NET_RUN_ERROR and the text the observer put in err.
+ * - link: §18.6, the link pins of switch s change in cycle `cycle` to these
+ *   (asw_switch_set_link_up); called before the cycle's steps, and the switch
+ *   is stepped in it.
  * Called in a deterministic order (cycle, then the network's switch order). */
 typedef struct {
   void *ctx;
   void (*reg_write)(void *ctx, unsigned s, uint32_t addr, uint32_t data);
   int (*step)(void *ctx, unsigned s, uint64_t cycle, const asw_inputs *in,
               const asw_outputs *out, char *err, size_t errlen);
+  void (*link)(void *ctx, unsigned s, uint64_t cycle, uint64_t up, uint64_t rx_up);
 } net_observer;
 
 /* net_new with an observer (copied; obs may be NULL). */

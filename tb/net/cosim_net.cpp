@@ -92,7 +92,7 @@ void drive(Vasw_switch *t, const asw_inputs *in) {
   t->reg_wdata_i = in ? in->reg_wdata : 0;
 }
 
-// Register reads of the final sweep (contract §11, §15.8, §16.2): every counter, occupancy,
+// Register reads of the final sweep (contract §11, §15.8, §16.2, §18.4): every counter, occupancy,
 // credit count, the ARN state, the BUBBLE registers and counters, the configuration registers.
 std::vector<uint32_t> sweep_addrs() {
   std::vector<uint32_t> a = {ASW_REG_ID,        ASW_REG_PARAM0,       ASW_REG_PARAM1,
@@ -107,6 +107,8 @@ std::vector<uint32_t> sweep_addrs() {
       for (unsigned q = 0; q < nq; q++) a.push_back(ASW_REG_OCC(p, v, q));
     }
   }
+  for (uint32_t r = ASW_REG_LINK_DOWN(0); r < ASW_REG_LINK_COUNTER(ASW_LCNT_NUM); r++)
+    a.push_back(r);  // §18.4, always mapped
   for (unsigned p = 0; p < ASW_P; p++) {  // §16.2, always mapped: ring registers and counters
     a.push_back(ASW_REG_BUBBLE(p));
     for (unsigned k = 0; k < ASW_BCNT_NUM; k++) a.push_back(ASW_REG_BUBBLE_COUNTER(p, k));
@@ -128,6 +130,7 @@ struct Twin {
   uint64_t cycle = 0;  // twin cycles done (programming included)
   uint32_t read_addr = 0;  // register read issued in the previous cycle (messages)
   std::vector<std::pair<uint32_t, uint32_t>> writes;
+  uint64_t up = ~0ULL, rx_up = ~0ULL;  // §18.1 link pins (bits < P used)
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> fst;
 #endif
@@ -142,6 +145,7 @@ struct Mismatch {
 
 struct Stats {
   uint64_t twin_cycles = 0, flits = 0, credits = 0, arns = 0, idle = 0, reads = 0;
+  uint64_t link_changes = 0, fm_writes = 0;  // §18.6: pin changes, writes during the run
 };
 
 // One run of the network with its twins. trace_sw < 0: no waveform.
@@ -173,10 +177,20 @@ class Harness {
     if (s >= h->tw_.size()) h->tw_.resize(s + 1);
     h->tw_[s].writes.emplace_back(addr, data);
   }
+  // §18.6: the pins of switch s change in network cycle `cycle`: the twin first idles up to
+  // it with the old ones.
+  static void on_link(void *ctx, unsigned s, uint64_t cycle, uint64_t up, uint64_t rx_up) {
+    auto *h = static_cast<Harness *>(ctx);
+    if (h->mm_.found || !h->step_to(s, h->prog_ + cycle)) return;  // on_step reports it
+    h->tw_[s].up = up;
+    h->tw_[s].rx_up = rx_up;
+    h->st_.link_changes++;
+  }
   static int on_step(void *ctx, unsigned s, uint64_t cycle, const asw_inputs *in,
                      const asw_outputs *out, char *err, size_t errlen) {
     auto *h = static_cast<Harness *>(ctx);
-    if (!h->step_to(s, h->prog_ + cycle) || !h->tick(s, in, out)) {
+    if (in->reg_en && in->reg_we) h->st_.fm_writes++;  // the fabric manager's (§18.6)
+    if (h->mm_.found || !h->step_to(s, h->prog_ + cycle) || !h->tick(s, in, out)) {
       std::snprintf(err, errlen, "%s", h->mm_.what.c_str());
       return 1;
     }
@@ -236,6 +250,10 @@ bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
   }
 #endif
   drive(top, in);
+  for (unsigned p = 0; p < ASW_P; p++) {
+    setb(top->link_up_i, p, 1, t.up >> p & 1u);
+    setb(top->link_rx_up_i, p, 1, t.rx_up >> p & 1u);
+  }
   top->clk_i = 0;
   top->eval();
 #if VM_TRACE
@@ -309,7 +327,7 @@ bool Harness::sweep(unsigned s) {
 
 int Harness::run() {
   char err[8192] = "";
-  net_observer obs{this, on_write, on_step};
+  net_observer obs{this, on_write, on_step, on_link};
   net_ = netref_new(static_cast<int>(settings_.size()), settings_.data(), &obs, err, sizeof err);
   if (!net_) {
     err_ = err;
@@ -433,6 +451,11 @@ int main(int argc, char **argv) {
               c.arn[ASW_ACNT_CONSUMED], c.arn[ASW_ACNT_EXPIRED], c.arn[ASW_ACNT_ADAPTED],
               c.arn[ASW_ACNT_IN_DROPPED], c.arn[ASW_ACNT_OUT_DROPPED], c.arn[ASW_ACNT_EVICTED],
               c.arn_at_nodes);
+  std::printf("link changes %" PRIu64 " fm_writes %" PRIu64 " flits_discarded %" PRIu64
+              " packets_discarded %" PRIu64 " packets_cut %" PRIu64 " flits_padded %" PRIu64 "\n",
+              st.link_changes, st.fm_writes, c.link[ASW_LCNT_FLITS_DISCARDED],
+              c.link[ASW_LCNT_PACKETS_DISCARDED], c.link[ASW_LCNT_PACKETS_CUT],
+              c.link[ASW_LCNT_FLITS_PADDED]);
   if (rc == 0) {
     std::printf("PASS\n");
     return 0;

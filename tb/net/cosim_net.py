@@ -142,7 +142,7 @@ def parse(out):
         f.update(cycles=int(m.group(1)), switches=int(m.group(2)), idle=int(m.group(3)),
                  flits=int(m.group(4)), credits=int(m.group(5)), arn_msgs=int(m.group(6)),
                  cps=float(m.group(7)))
-    for line in re.findall(r"^(?:counters|arn) (.*)$", out, re.M):
+    for line in re.findall(r"^(?:counters|arn|link) (.*)$", out, re.M):
         for k, v in re.findall(r"(\w+) (\d+)", line):
             f[k] = int(v)
     return f
@@ -192,6 +192,16 @@ TESTS = [
     ("rlft42-pfc-incast", f"ports=4 stages=2 flow_control=pfc traffic=hotspot hs_fraction=0.5 "
      f"hs_nodes=0 hs_sink_rate=0.3 load=0.6 cycles=30000 {COMMON}",
      [("flits", 30000), ("credits", 100)]),
+    # Link faults (contract §18): the pins of both ends, padding, discards and the fabric
+    # manager's FWD rewrites on the register buses during the run, all in lockstep; one
+    # leaf up link down for 10 000 cycles, then random faults on every switch-to-switch link
+    ("rlft42-linkfault-dmodk-fm", f"ports=4 stages=2 traffic=uniform load=0.6 "
+     f"link_fault=0:2:5000:15000 fm_delay=300 cycles=30000 {COMMON}",
+     [("flits", 30000), ("changes", 4), ("fm_writes", 1), ("flits_discarded", 1)]),
+    ("rlft42-linkfault-rate-adaptive", f"ports=4 stages=2 routing=adaptive traffic=uniform "
+     f"load=0.7 link_fault_rate=0.0002 link_down_cycles=300 fm_delay=200 cycles=30000 {COMMON}",
+     [("flits", 30000), ("adaptive", 1), ("fm_writes", 1), ("flits_discarded", 1),
+      ("packets_discarded", 1), ("packets_cut", 1), ("flits_padded", 1)]),
 ]
 
 
@@ -207,6 +217,10 @@ def cmd_test():
                                                 "adaptive", "roots", "sent", "received",
                                                 "consumed", "expired", "adapted", "evicted")
                         if k in f)
+        if "link_fault" in settings:
+            info += " | link " + " ".join(f"{k} {f[k]}" for k in (
+                "changes", "fm_writes", "flits_discarded", "packets_discarded", "packets_cut",
+                "flits_padded") if k in f)
         print(f"{'PASS' if ok else 'FAIL'} {label}: {info} ({f.get('cps', 0):.0f} cycles/s, "
               f"{time.time() - t0:.1f} s)", flush=True)
         if not ok:

@@ -72,6 +72,14 @@ void netref_counts_get(const netref *r, netref_counts *c) {
   c->arn[ASW_ACNT_OUT_DROPPED] = res.arn_out_dropped;
   c->arn[ASW_ACNT_EVICTED] = res.arn_evicted;
   c->arn_at_nodes = res.arn_at_nodes;
+  for (unsigned s = 0; s < netref_switches(r); s++) {
+    const asw_switch *sw = net_switch(r->n, s);
+    for (unsigned k = 0; k < ASW_LCNT_NUM && sw; k++) {
+      uint32_t v = 0;
+      asw_reg_read(sw, ASW_REG_LINK_COUNTER(k), &v);
+      c->link[k] += v;
+    }
+  }
 }
 
 void netref_write_text(const netref *r, FILE *f) { net_write_text(r->n, f); }

@@ -52,6 +52,7 @@ typedef struct {
   uint64_t route_errors, credit_stalls, adaptive_decisions;
   uint64_t arn[ASW_ACNT_NUM]; /* ASW_ACNT_* */
   uint64_t arn_at_nodes;
+  uint64_t link[ASW_LCNT_NUM]; /* §18.4 link counters (ASW_LCNT_*), read from the switches */
 } netref_counts;
 void netref_counts_get(const netref *r, netref_counts *c);
 

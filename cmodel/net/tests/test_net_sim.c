@@ -293,7 +293,7 @@ static char *run_bytes_obs(const char *settings, size_t *len, int *status, uint6
   char err[512], *out = NULL;
   *len = 0;
   if (make_cfg(&c, settings)) return NULL;
-  net_observer obs = {steps, NULL, count_step};
+  net_observer obs = {steps, NULL, count_step, NULL};
   net *n = net_new_observed(&c, steps ? &obs : NULL, err, sizeof err);
   if (!n) {
     printf("net_new: %s\n", err);

@@ -75,7 +75,7 @@ static void check_uniform(const char *topo_settings, uint64_t cycles) {
       return;
     }
   rx_ctx x = {NULL, cycles, NULL, 0};
-  net_observer obs = {&x, NULL, count_rx};
+  net_observer obs = {&x, NULL, count_rx, NULL};
   net *n = net_new_observed(&c, &obs, err, sizeof err);
   if (!n) {
     CHECK(0, "net_new: %s", err);
