@@ -45,6 +45,9 @@ module asw_switch #(
   output logic [P*32-1:0]  arn_out_data_o,
   input  logic [P-1:0]     arn_in_valid_i,
   input  logic [P*32-1:0]  arn_in_data_i,
+  // QCN congestion notification messages (§17.4; valid one cycle, word 0 while not valid)
+  output logic [P-1:0]     cnm_valid_o,
+  output logic [P*64-1:0]  cnm_data_o,
   // register bus
   input  logic            reg_en_i,
   input  logic            reg_we_i,
@@ -175,6 +178,14 @@ module asw_switch #(
   logic [P-1:0] pfc_en, pfc_chg, pfc_frame_valid;
   logic [P*3-1:0] pfc_frame_vc;
 
+  // §17.4 QCN congestion point (rtl/qcn_cp.sv): register hook, RQ packets of the cycle
+  logic         qcn_own, qcn_wr_ok;
+  logic [31:0]  qcn_rd;
+  logic [P-1:0] qcn_rq_valid;
+  logic [P*PIW-1:0] qcn_rq_oport;
+  logic [P*8-1:0]   qcn_rq_len;
+  logic [P*16-1:0]  qcn_rq_src, qcn_rq_dest;
+
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
@@ -255,7 +266,10 @@ module asw_switch #(
     .dn_cnt_rdata_i  (bub_cnt_rdata),
     .pfc_own_i       (pfc_own),
     .pfc_wr_ok_i     (pfc_wr_ok),
-    .pfc_rd_i        (pfc_rd)
+    .pfc_rd_i        (pfc_rd),
+    .qcn_own_i       (qcn_own),
+    .qcn_wr_ok_i     (qcn_wr_ok),
+    .qcn_rd_i        (qcn_rd)
   );
 
   // ---- per-input blocks ------------------------------------------------------------
@@ -286,6 +300,7 @@ module asw_switch #(
     logic [VW-1:0]  rq_ovc;
     logic           rq_mark;
     logic [15:0]    rq_dest;
+    logic [15:0]    rq_src;
     logic           rq_adapted;
     logic [2:0]     rq_orig_vc;
     logic [VW-1:0]  in_vc;
@@ -333,11 +348,18 @@ module asw_switch #(
       .rq_ovc_o      (rq_ovc),
       .rq_mark_o     (rq_mark),
       .rq_dest_o     (rq_dest),
+      .rq_src_o      (rq_src),
       .rq_adapted_o  (rq_adapted),
       .rq_orig_vc_o  (rq_orig_vc),
       .route_error_o (ev_route_errors[i]),
       .adaptive_o    (ev_adaptive[i])
     );
+
+    assign qcn_rq_valid[i] = rq_valid;  // §17.4: the packet RQ appends
+    assign qcn_rq_oport[i*PIW +: PIW] = rq_oport;
+    assign qcn_rq_len[i*8 +: 8] = rq_len;
+    assign qcn_rq_src[i*16 +: 16] = rq_src;
+    assign qcn_rq_dest[i*16 +: 16] = rq_dest;
 
     input_buffer #(
       .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ((AE != 0 && VOQ != 0) ? 1 : 0)
@@ -591,6 +613,27 @@ module asw_switch #(
     logic unused_pfc_ev;  // the hd events the block would have counted
     assign unused_pfc_ev = ^{st_vc_flat, in_len};
   end
+
+  // ---- §17.4 QCN congestion point ------------------------------------------------------
+  qcn_cp #(.P(P), .V(V), .BUF(BUF)) u_qcn (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .own_o       (qcn_own),
+    .wr_ok_o     (qcn_wr_ok),
+    .rd_o        (qcn_rd),
+    .rq_valid_i  (qcn_rq_valid),
+    .rq_oport_i  (qcn_rq_oport),
+    .rq_len_i    (qcn_rq_len),
+    .rq_src_i    (qcn_rq_src),
+    .rq_dest_i   (qcn_rq_dest),
+    .sent_i      (xb_valid),
+    .cnm_valid_o,
+    .cnm_data_o
+  );
 
   assign ev_flits_out = xb_valid;
   assign ev_packets_out = xb_valid & xb_head;

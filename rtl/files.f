@@ -15,4 +15,5 @@ bubble.sv
 congestion_detector.sv
 arn_table.sv
 pfc.sv
+qcn_cp.sv
 asw_switch.sv

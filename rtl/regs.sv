@@ -108,7 +108,11 @@ module regs #(
   // §17.2 registers, held by pfc.sv: address is one of them, write legal, read value
   input  logic                 pfc_own_i,
   input  logic                 pfc_wr_ok_i,
-  input  logic [31:0]          pfc_rd_i
+  input  logic [31:0]          pfc_rd_i,
+  // §17.4 registers, held by qcn_cp.sv: address is one of them, write legal, read value
+  input  logic                 qcn_own_i,
+  input  logic                 qcn_wr_ok_i,
+  input  logic [31:0]          qcn_rd_i
 );
   import asw_pkg::*;
 
@@ -216,6 +220,8 @@ module regs #(
       wr_ok = dn_wr_ok_i;  // §16.2
     end else if (pfc_own_i) begin  // §17.2
       wr_ok = pfc_wr_ok_i;
+    end else if (qcn_own_i) begin  // §17.4
+      wr_ok = qcn_wr_ok_i;
     end
   end
 
@@ -366,6 +372,8 @@ module regs #(
       rd = dn_rd_i;  // §16.2
     end else if (pfc_own_i) begin  // §17.2
       rd = pfc_rd_i;
+    end else if (qcn_own_i) begin  // §17.4
+      rd = qcn_rd_i;
     end
   end
 

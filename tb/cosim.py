@@ -105,6 +105,14 @@ MATRIX = [
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
     ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f"}),
+    # §17.4 QCN congestion points (QCN=1; 7th field {"qcn": 1}): sampling every 64..111
+    # flits, small QEQ, random WL/FBSH/cpid, registers rewritten; every run must see
+    # samples with q = 0 and CNMs, the QCN runs together a saturated q (63). With VOQ
+    # (b, c, with PFC ports on c) and without (d), with ARN+AFI on b.
+    ("b", "det", "sl", "hotspot", 40000, "off", {"qcn": 1}),
+    ("c", "ada", "sl", "random", 40000, "off", {"qcn": 1, "pfc": "0x0f"}),
+    ("d", "obl", "id", "full", 40000, "off", {"qcn": 1}),
+    ("b", "det", "afi", "random", 30000, "afi", {"qcn": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -376,8 +384,11 @@ def cmd_cosim(ns):
     if str(ns.BUBBLE) not in BOOL_WORDS:
         sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
     bub = ["--bubble", BOOL_WORDS[str(ns.BUBBLE)]]
+    if str(ns.QCN) not in BOOL_WORDS:
+        sys.exit(f"cosim: QCN={ns.QCN} is not one of on off 1 0")
+    qcn = ["--qcn", BOOL_WORDS[str(ns.QCN)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
-                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc, arn["ARN"])
+                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
     print(out, end="")
     return rc
 
@@ -390,6 +401,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
     passed = failed = 0
     total_cycles = 0
     arn_tot = {}
+    qcn_tot = {}
     for seed in seeds:
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
@@ -397,13 +409,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             opts = entry[6] if len(entry) > 6 else {}  # §16.1 bubble, §17.1 PFC port mask
             bubble = opts.get("bubble", 0)
             pfc = opts.get("pfc")
+            qcn = opts.get("qcn", 0)
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
-                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else ""))
+                     + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
+                     + ("-qcn" if qcn else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
+            extra += ("--qcn", "1") if qcn else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -420,8 +435,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             b = re.search(r"^bubble (.*)$", out, re.M)
             if b and bubble:
                 info += " | " + b.group(1)
+            qc = qcn_counts(out) if qcn else None
+            if qc is not None:
+                info += " | qcn " + " ".join(f"{k} {v}" for k, v in qc.items())
+                for k, v in qc.items():
+                    qcn_tot[k] = qcn_tot.get(k, 0) + v
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
+            if qcn and (qc is None or not (qc["samples"] and qc["q0"] and qc["cnms"])):
+                ok = False  # §17.4: every QCN run samples with q = 0 and sends CNMs
+                print(f"    {label}: QCN run without samples, q = 0 samples or CNMs: {qc}")
             status = "PASS" if ok else "FAIL"
             print(f"{status} {label:28s} {tag(CFG[key])} seed {seed} cycles {ran} {info} "
                   f"({time.time() - t0:.1f} s)", flush=True)
@@ -433,7 +456,19 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             failed += not ok
     if arn_tot:
         print("ARN runs, counter totals: " + " ".join(f"{k} {v}" for k, v in arn_tot.items()))
+    if qcn_tot:
+        ok = all(qcn_tot.get(k) for k in ("samples", "q0", "cnms", "qmid", "qsat"))
+        print(f"{'PASS' if ok else 'FAIL'} QCN runs, coverage totals (samples, q = 0, CNMs, "
+              "q 1..62, q saturated at 63): " + " ".join(f"{k} {v}" for k, v in qcn_tot.items()))
+        passed += ok
+        failed += not ok
     return passed, failed, total_cycles
+
+
+def qcn_counts(out):
+    """§17.4 coverage line of a run (cosim_main.cpp): samples, q0, cnms, qmid, qsat."""
+    m = re.search(r"^qcn (.*)$", out, re.M)
+    return {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", m.group(1))} if m else None
 
 
 def cmd_test(ns):
@@ -591,6 +626,8 @@ def main():
     ap.add_argument("--PFC", default=None, help="port mask of PFC ports (contract §17.1)")
     ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
+    ap.add_argument("--QCN", default="0", help="on|1: enable the §17.4 QCN congestion points "
+                    "(frequent sampling, random QCN registers)")
     ap.add_argument("--ROUTING", default=None)
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")

@@ -64,13 +64,16 @@ typedef struct {
   /* §17.1: ports in PFC mode (0: every port a credit port). Senders on them obey
    * the frames, receivers pause and resume at random instead of returning credits. */
   uint64_t pfc;
+  /* §17.4: 1 enables the QCN congestion points with frequent sampling (small
+   * QCN_SAMPLE and QCN_QEQ, random WL/FBSH/cpid) and rewrites the QCN registers. */
+  unsigned qcn;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble --pfc. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc --qcn. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
