@@ -35,12 +35,12 @@ module qcn_cp #(
   output logic [P-1:0]    cnm_valid_o,
   output logic [P*64-1:0] cnm_data_o
 );
-  localparam logic [19:0] RegCtrl = 20'h00043;
-  localparam logic [19:0] RegQeq = 20'h00044;
-  localparam logic [19:0] RegSample = 20'h00045;
-  localparam logic [19:0] RegSeed = 20'h00046;
-  localparam logic [19:0] RegCntBase = 20'h06200;
-  localparam logic [19:0] RegQlenBase = 20'h06280;
+  localparam logic [19:0] RegQcnCtrl = 20'h00043;
+  localparam logic [19:0] RegQcnQeq = 20'h00044;
+  localparam logic [19:0] RegQcnSample = 20'h00045;
+  localparam logic [19:0] RegQcnSeed = 20'h00046;
+  localparam logic [19:0] RegQcnCounterBase = 20'h06200;
+  localparam logic [19:0] RegQcnQlenBase = 20'h06280;
   localparam int unsigned CW = 17;            // cnt: at most 65535 + (65535 * 31 >> 7)
   localparam int unsigned FW = ((QW > 16) ? QW : 16) + 6;  // signed Fb
   localparam logic [15:0] QeqReset = 16'd320;
@@ -70,14 +70,14 @@ module qcn_cp #(
   logic [PIW-1:0] cnt_p, qlen_p;
   assign a = reg_addr_i;
   assign wd = reg_wdata_i;
-  assign a_cnt_off = a - RegCntBase;
-  assign a_qlen_off = a - RegQlenBase;
-  assign is_ctrl = (a == RegCtrl);
-  assign is_qeq = (a == RegQeq);
-  assign is_sample = (a == RegSample);
-  assign is_seed = (a == RegSeed);
-  assign is_cnt = (a >= RegCntBase) && (32'(a) < 32'(RegCntBase) + 2*P);
-  assign is_qlen = (a >= RegQlenBase) && (32'(a) < 32'(RegQlenBase) + P);
+  assign a_cnt_off = a - RegQcnCounterBase;
+  assign a_qlen_off = a - RegQcnQlenBase;
+  assign is_ctrl = (a == RegQcnCtrl);
+  assign is_qeq = (a == RegQcnQeq);
+  assign is_sample = (a == RegQcnSample);
+  assign is_seed = (a == RegQcnSeed);
+  assign is_cnt = (a >= RegQcnCounterBase) && (32'(a) < 32'(RegQcnCounterBase) + 2*P);
+  assign is_qlen = (a >= RegQcnQlenBase) && (32'(a) < 32'(RegQcnQlenBase) + P);
   assign cnt_p = a_cnt_off[PIW:1];
   assign qlen_p = a_qlen_off[PIW-1:0];
   assign own_o = is_ctrl || is_qeq || is_sample || is_seed || is_cnt || is_qlen;
