@@ -142,7 +142,7 @@ def parse(out):
         f.update(cycles=int(m.group(1)), switches=int(m.group(2)), idle=int(m.group(3)),
                  flits=int(m.group(4)), credits=int(m.group(5)), arn_msgs=int(m.group(6)),
                  cps=float(m.group(7)))
-    for line in re.findall(r"^(?:counters|arn) (.*)$", out, re.M):
+    for line in re.findall(r"^(?:counters|arn|qcn) (.*)$", out, re.M):
         for k, v in re.findall(r"(\w+) (\d+)", line):
             f[k] = int(v)
     return f
@@ -192,6 +192,12 @@ TESTS = [
     ("rlft42-pfc-incast", f"ports=4 stages=2 flow_control=pfc traffic=hotspot hs_fraction=0.5 "
      f"hs_nodes=0 hs_sink_rate=0.3 load=0.6 cycles=30000 {COMMON}",
      [("flits", 30000), ("credits", 100)]),
+    # §17.4/§17.5 QCN: every switch a congestion point (QEQ 10 flits, a sample every 64
+    # flits, FBSH 0 so q also saturates), the reaction points at the sources (rl=on);
+    # every switch's CNM outputs compared with the C switch's, every cycle
+    ("rlft42-qcn-rl-hs25", f"ports=4 stages=2 traffic=hs25-1 qcn=on rl=on qcn_qeq=640 "
+     f"qcn_sample=4096 qcn_fb_shift=0 cycles=30000 {COMMON}",
+     [("flits", 30000), ("cnms", 50), ("cnm_qsat", 1)]),
 ]
 
 
@@ -205,7 +211,8 @@ def cmd_test():
         ok = rc == 0 and "PASS" in out and not missing
         info = " ".join(f"{k} {f[k]}" for k in ("cycles", "switches", "idle", "flits", "arn_msgs",
                                                 "adaptive", "roots", "sent", "received",
-                                                "consumed", "expired", "adapted", "evicted")
+                                                "consumed", "expired", "adapted", "evicted",
+                                                "cnms", "cnm_qsat")
                         if k in f)
         print(f"{'PASS' if ok else 'FAIL'} {label}: {info} ({f.get('cps', 0):.0f} cycles/s, "
               f"{time.time() - t0:.1f} s)", flush=True)
