@@ -180,8 +180,8 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
-  if (c->omit > 3)
-    CFG_ERR("OMIT (omit) = %u out of range 0..3 (bit 0 bubble, bit 1 pfc)", c->omit);
+  if (c->omit > 7)
+    CFG_ERR("OMIT (omit) = %u out of range 0..7 (bit 0 bubble, bit 1 pfc, bit 2 qcn)", c->omit);
   return ASW_OK;
 }
 
@@ -419,7 +419,7 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_pfc_reg_read(&sw->pfc, a, paused);
     return ASW_OK;
   }
-  if (asw_qcn_owns(a, sw->P)) { /* §17.4 */
+  if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4 */
     *data = asw_qcn_reg_read(&sw->qcn, a);
     return ASW_OK;
   }
@@ -461,7 +461,7 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
  * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
 static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (a == ASW_REG_CNT_CLEAR) asw_qcn_clear_counters(&sw->qcn); /* §17.4 */
-  if (asw_qcn_owns(a, sw->P)) { /* §17.4 registers, same rules */
+  if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4, same rules */
     int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     return rc;

@@ -15,7 +15,8 @@ module asw_switch #(
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
   // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
-  // PFC link mode; their registers are then unmapped (§11 rules), as §15's with AE = 0
+  // PFC link mode, bit 2 the §17.4 QCN congestion point; their registers are then unmapped
+  // (§11 rules), as §15's with AE = 0
   parameter int unsigned OMIT = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
@@ -90,8 +91,8 @@ module asw_switch #(
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
   end
-  if (OMIT > 3) begin : gen_bad_omit
-    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..3", OMIT);
+  if (OMIT > 7) begin : gen_bad_omit
+    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..7", OMIT);
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
@@ -615,6 +616,7 @@ module asw_switch #(
   end
 
   // ---- §17.4 QCN congestion point ------------------------------------------------------
+  if ((OMIT & 4) == 0) begin : gen_qcn  // OMIT bit 2: no §17.4 hardware
   qcn_cp #(.P(P), .V(V), .BUF(BUF)) u_qcn (
     .clk_i,
     .rst_ni,
@@ -634,6 +636,15 @@ module asw_switch #(
     .cnm_valid_o,
     .cnm_data_o
   );
+  end else begin : gen_no_qcn  // §17.4 registers unmapped, no CNM
+    assign qcn_own = 1'b0;
+    assign qcn_wr_ok = 1'b0;
+    assign qcn_rd = '0;
+    assign cnm_valid_o = '0;
+    assign cnm_data_o = '0;
+    logic unused_qcn_ev;  // the RQ and ST events the block would have seen
+    assign unused_qcn_ev = ^{qcn_rq_valid, qcn_rq_oport, qcn_rq_len, qcn_rq_src, qcn_rq_dest};
+  end
 
   assign ev_flits_out = xb_valid;
   assign ev_packets_out = xb_valid & xb_head;

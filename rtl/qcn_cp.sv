@@ -148,30 +148,45 @@ module qcn_cp #(
     end
   end
 
-  // Feedback, quantization and the next interval of every output (used if sampled).
-  for (genvar o = 0; o < P; o++) begin : gen_fb
+  // Quantized feedback (§17.4): Fb = (QEQ - qlen) - ((qlen - qold) << WL); 0 if Fb >= 0,
+  // else min(63, (-Fb) >> FBSH).
+  function automatic logic [5:0] quant_fb(input logic [QW-1:0] qlen, input logic [QW-1:0] qold,
+                                          input logic [15:0] qeq, input logic [1:0] wl,
+                                          input logic [3:0] fbsh);
     logic signed [FW-1:0] fb;
     logic [FW-1:0]        mag;
-    logic [27:0]          sq;     // S * q * 58 < 2^28
-    logic [15:0]          ibase;  // I = S - ((S * q * 58) >> 12)
-    logic [21:0]          ir;     // I * r[4:0]
-    logic                 unused_low;  // fraction bits the shifts drop
+    fb = (FW'(qeq) - FW'(qlen)) - ((FW'(qlen) - FW'(qold)) <<< wl);
+    mag = FW'(-fb) >> fbsh;
+    if (!fb[FW-1]) begin
+      return 6'd0;   // Fb >= 0: no congestion
+    end else if (mag > FW'(63)) begin
+      return 6'd63;  // saturated
+    end
+    return mag[5:0];
+  endfunction
+
+  // q of every output is a register: the quantized feedback of the state at the start of
+  // the cycle, computed in the previous cycle from the next-state values (qlen, qold and
+  // the registers as written), so that a sample only adds the interval arithmetic.
+  logic [5:0] q_q[P], q_d[P];
+
+  // The next interval of every output (used if sampled): I = S - ((S * q * 58) >> 12),
+  // randomized to I - (I >> 3) + ((I * r[4:0]) >> 7), r the LFSR after its step.
+  for (genvar o = 0; o < P; o++) begin : gen_fb
+    logic [11:0] q58;    // q * 58 < 2^12
+    logic [27:0] sq;     // S * q * 58 < 2^28
+    logic [15:0] ibase;  // I
+    logic [20:0] ir;     // I * r[4:0] < 2^21
+    logic        unused_low;  // fraction bits the shifts drop
     assign unused_low = ^{sq[11:0], ir[6:0]};
     always_comb begin
-      fb = (FW'(qeq_q) - FW'(qlen_q[o])) - ((FW'(qlen_q[o]) - FW'(qold_q[o])) <<< wl_q);
-      mag = FW'(-fb) >> fbsh_q;
-      if (!fb[FW-1]) begin
-        q[o] = 6'd0;           // Fb >= 0: no congestion
-      end else if (mag > FW'(63)) begin
-        q[o] = 6'd63;          // saturated
-      end else begin
-        q[o] = mag[5:0];
-      end
+      q[o] = q_q[o];
       rnext[o] = {rs_q[o][14:0], rs_q[o][15] ^ rs_q[o][13] ^ rs_q[o][12] ^ rs_q[o][10]};
-      sq = 28'(sample_q) * 28'(q[o]) * 28'd58;
+      q58 = 12'(q[o]) * 12'd58;
+      sq = 28'(sample_q) * 28'(q58);
       ibase = sample_q - sq[27:12];
-      ir = 22'(ibase) * 22'(rnext[o][4:0]);
-      interval[o] = CW'(ibase) - CW'(ibase[15:3]) + CW'(ir[21:7]);
+      ir = 21'(ibase) * 21'(rnext[o][4:0]);
+      interval[o] = CW'(ibase) - CW'(ibase[15:3]) + CW'(ir[20:7]);
     end
   end
 
@@ -232,6 +247,19 @@ module qcn_cp #(
     end
   end
 
+  // q of the next cycle, from the next state and the registers as written this cycle
+  logic [15:0] qeq_d;
+  logic [1:0]  wl_d;
+  logic [3:0]  fbsh_d;
+  assign qeq_d = (wr && is_qeq) ? wd[15:0] : qeq_q;
+  assign wl_d = wr_ctrl ? wd[2:1] : wl_q;
+  assign fbsh_d = wr_ctrl ? wd[7:4] : fbsh_q;
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
+      q_d[o] = quant_fb(qlen_d[o], qold_d[o], qeq_d, wl_d, fbsh_d);
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       en_q <= 1'b0;
@@ -246,6 +274,7 @@ module qcn_cp #(
         qold_q[o] <= '0;
         cnt_q[o] <= CW'(SampleReset);
         rs_q[o] <= seeded(16'd1, o);
+        q_q[o] <= quant_fb('0, '0, QeqReset, 2'd1, 4'd5);
         sent_cnt_q[o] <= '0;
         samp_cnt_q[o] <= '0;
         cnm_valid_o[o] <= 1'b0;
@@ -272,6 +301,7 @@ module qcn_cp #(
         qold_q[o] <= qold_d[o];
         cnt_q[o] <= cnt_d[o];
         rs_q[o] <= rs_d[o];
+        q_q[o] <= q_d[o];
         cnm_valid_o[o] <= cnm_valid_d[o];
         cnm_data_o[o*64 +: 64] <= cnm_data_d[o];
         if (cnt_clear) begin
@@ -312,6 +342,16 @@ module qcn_cp #(
   cov_qcn_two_cnms: cover property (@(posedge clk_i) chk_en_q && ($countones(cnm_valid_o) >= 2));
   cov_qcn_disable_drop: cover property (@(posedge clk_i) chk_en_q && disable_w && (smp != '0));
   cov_qcn_enable: cover property (@(posedge clk_i) chk_en_q && enable);
+  // The q register is the feedback of the state at the start of the cycle.
+  always_ff @(posedge clk_i) begin
+    if (chk_en_q) begin
+      for (int unsigned o = 0; o < P; o++) begin
+        assert (q_q[o] == quant_fb(qlen_q[o], qold_q[o], qeq_q, wl_q, fbsh_q))
+          else $error("qcn_cp: q register of output %0d is %0d, the state gives %0d", o, q_q[o],
+                      quant_fb(qlen_q[o], qold_q[o], qeq_q, wl_q, fbsh_q));
+      end
+    end
+  end
 `endif
 
   logic unused_bits;

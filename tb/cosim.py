@@ -17,7 +17,8 @@ BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
     RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
-# §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode):
+# §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode,
+# bit 2 the §17.4 QCN congestion point):
 # a parameter too, absent from a configuration (and from its build tag) when 0.
 
 
@@ -46,8 +47,9 @@ CFG = {
     # soak only: the AE extremes
     "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
     "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
-    # §1 OMIT: b without the §16.1 and §17.1 hardware, d without the bubble rule (PFC used)
-    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=3),
+    # §1 OMIT: b without the §16.1, §17.1 and §17.4 hardware, d without the bubble rule
+    # (PFC and QCN used)
+    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=7),
     "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
 }
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
@@ -104,7 +106,7 @@ MATRIX = [
     # compared), the rest of the switch unchanged (ARN+AFI on h, PFC ports on i)
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
-    ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f"}),
+    ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f", "qcn": 1}),
     # §17.4 QCN congestion points (QCN=1; 7th field {"qcn": 1}): sampling every 64..111
     # flits, small QEQ, random WL/FBSH/cpid, registers rewritten; every run must see
     # samples with q = 0 and CNMs, the QCN runs together a saturated q (63). With VOQ
@@ -619,7 +621,8 @@ def main():
         ap.add_argument(f"--{k}", dest=k, default=v)
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
     ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
-                    "bubble rule, bit 1 the §17.1 PFC link mode; 0..3")
+                    "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
+                    "point; 0..7")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)

@@ -512,10 +512,13 @@ static uint32_t qcn_read_addr(tb_traffic *t) {
        : ASW_REG_QCN_CTRL + rnd_below(t, 4);
 }
 
-/* §1 OMIT: an address of the omitted §16.2 / §17.2 registers (unmapped: reads 0,
- * every write illegal); drawn only when cfg.omit != 0. */
+/* §1 OMIT: an address of the omitted §16.2 / §17.2 / §17.4 registers (unmapped: reads
+ * 0, every write illegal); drawn only when cfg.omit != 0. */
 static uint32_t omitted_addr(tb_traffic *t) {
   unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
+  if ((t->cfg.omit & ASW_OMIT_QCN) && (t->cfg.omit == ASW_OMIT_QCN || chance(t, 35)))
+    return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 4)
+         : k == 2 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2)) : ASW_REG_QCN_QLEN(p);
   if (!(t->cfg.omit & ASW_OMIT_PFC) || ((t->cfg.omit & ASW_OMIT_BUBBLE) && chance(t, 50)))
     return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
   return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
@@ -1357,6 +1360,11 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (o->pfc && cfg->buf_flits < cfg->max_packet + cfg->vcs + 1) {
     snprintf(err, errlen, "PFC needs BUF >= PKT + V + 1 = %u for the headroom of contract "
              "17.1 (BUF = %u)", cfg->max_packet + cfg->vcs + 1, cfg->buf_flits);
+    return NULL;
+  }
+  if (o->qcn && (cfg->omit & ASW_OMIT_QCN)) {
+    snprintf(err, errlen, "QCN=1 needs the QCN hardware (OMIT has bit 2 set: no §17.4 "
+             "hardware)");
     return NULL;
   }
   if (o->pfc && (cfg->omit & ASW_OMIT_PFC)) {
