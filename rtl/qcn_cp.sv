@@ -165,31 +165,28 @@ module qcn_cp #(
     return mag[5:0];
   endfunction
 
-  // The interval before randomization, I = S - ((S * q * 58) >> 12) (§17.4).
-  function automatic logic [15:0] ibase_of(input logic [15:0] s, input logic [5:0] fq);
-    logic [27:0] sq;  // S * q * 58 < 2^28
-    sq = 28'(s) * 28'(12'(fq) * 12'd58);
-    return s - 16'(sq >> 12);
-  endfunction
+  // q of every output is a register: the quantized feedback of the state at the start of
+  // the cycle, computed in the previous cycle from the next-state values (qlen, qold and
+  // the registers as written), so that a sample only adds the interval arithmetic.
+  logic [5:0] q_q[P], q_d[P];
 
-  // q and I of every output are registers: the quantized feedback of the state at the
-  // start of the cycle and its interval, computed in the previous cycle from the next-state
-  // values (qlen, qold and the registers as written), so that a sample only adds the
-  // randomization to the path (the contract's timing is unchanged).
-  logic [5:0]  q_q[P], q_d[P];
-  logic [15:0] ibase_q[P], ibase_d[P];
-
-  // The next interval of every output (used if sampled): I - (I >> 3) + ((I * r[4:0]) >> 7),
-  // r the LFSR after its step.
+  // The next interval of every output (used if sampled): I = S - ((S * q * 58) >> 12),
+  // randomized to I - (I >> 3) + ((I * r[4:0]) >> 7), r the LFSR after its step.
   for (genvar o = 0; o < P; o++) begin : gen_fb
+    logic [11:0] q58;    // q * 58 < 2^12
+    logic [27:0] sq;     // S * q * 58 < 2^28
+    logic [15:0] ibase;  // I
     logic [20:0] ir;     // I * r[4:0] < 2^21
-    logic        unused_low;  // fraction bits the shift drops
-    assign unused_low = ^ir[6:0];
+    logic        unused_low;  // fraction bits the shifts drop
+    assign unused_low = ^{sq[11:0], ir[6:0]};
     always_comb begin
       q[o] = q_q[o];
       rnext[o] = {rs_q[o][14:0], rs_q[o][15] ^ rs_q[o][13] ^ rs_q[o][12] ^ rs_q[o][10]};
-      ir = 21'(ibase_q[o]) * 21'(rnext[o][4:0]);
-      interval[o] = CW'(ibase_q[o]) - CW'(ibase_q[o][15:3]) + CW'(ir[20:7]);
+      q58 = 12'(q[o]) * 12'd58;
+      sq = 28'(sample_q) * 28'(q58);
+      ibase = sample_q - sq[27:12];
+      ir = 21'(ibase) * 21'(rnext[o][4:0]);
+      interval[o] = CW'(ibase) - CW'(ibase[15:3]) + CW'(ir[20:7]);
     end
   end
 
@@ -250,18 +247,16 @@ module qcn_cp #(
     end
   end
 
-  // q and I of the next cycle, from the next state and the registers as written this cycle
-  logic [15:0] qeq_d, sample_d;
+  // q of the next cycle, from the next state and the registers as written this cycle
+  logic [15:0] qeq_d;
   logic [1:0]  wl_d;
   logic [3:0]  fbsh_d;
   assign qeq_d = (wr && is_qeq) ? wd[15:0] : qeq_q;
   assign wl_d = wr_ctrl ? wd[2:1] : wl_q;
   assign fbsh_d = wr_ctrl ? wd[7:4] : fbsh_q;
-  assign sample_d = (wr && is_sample) ? wd[15:0] : sample_q;
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       q_d[o] = quant_fb(qlen_d[o], qold_d[o], qeq_d, wl_d, fbsh_d);
-      ibase_d[o] = ibase_of(sample_d, q_d[o]);
     end
   end
 
@@ -280,7 +275,6 @@ module qcn_cp #(
         cnt_q[o] <= CW'(SampleReset);
         rs_q[o] <= seeded(16'd1, o);
         q_q[o] <= quant_fb('0, '0, QeqReset, 2'd1, 4'd5);
-        ibase_q[o] <= ibase_of(SampleReset, quant_fb('0, '0, QeqReset, 2'd1, 4'd5));
         sent_cnt_q[o] <= '0;
         samp_cnt_q[o] <= '0;
         cnm_valid_o[o] <= 1'b0;
@@ -308,7 +302,6 @@ module qcn_cp #(
         cnt_q[o] <= cnt_d[o];
         rs_q[o] <= rs_d[o];
         q_q[o] <= q_d[o];
-        ibase_q[o] <= ibase_d[o];
         cnm_valid_o[o] <= cnm_valid_d[o];
         cnm_data_o[o*64 +: 64] <= cnm_data_d[o];
         if (cnt_clear) begin
@@ -349,16 +342,13 @@ module qcn_cp #(
   cov_qcn_two_cnms: cover property (@(posedge clk_i) chk_en_q && ($countones(cnm_valid_o) >= 2));
   cov_qcn_disable_drop: cover property (@(posedge clk_i) chk_en_q && disable_w && (smp != '0));
   cov_qcn_enable: cover property (@(posedge clk_i) chk_en_q && enable);
-  // The q and I registers are those of the state at the start of the cycle.
+  // The q register is the feedback of the state at the start of the cycle.
   always_ff @(posedge clk_i) begin
     if (chk_en_q) begin
       for (int unsigned o = 0; o < P; o++) begin
         assert (q_q[o] == quant_fb(qlen_q[o], qold_q[o], qeq_q, wl_q, fbsh_q))
           else $error("qcn_cp: q register of output %0d is %0d, the state gives %0d", o, q_q[o],
                       quant_fb(qlen_q[o], qold_q[o], qeq_q, wl_q, fbsh_q));
-        assert (ibase_q[o] == ibase_of(sample_q, q_q[o]))
-          else $error("qcn_cp: I register of output %0d is %0d, S and q give %0d", o, ibase_q[o],
-                      ibase_of(sample_q, q_q[o]));
       end
     end
   end
