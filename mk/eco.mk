@@ -5,7 +5,8 @@
 # register description (rtl/regs.rdl). See cmodel/lib/README.md, dpi/README.md,
 # rtl/axi/README.md.
 #   make install PREFIX=/opt/arnswitch   lib/libarnswitch.{a,so}, include/arnswitch/,
-#                                        lib/pkgconfig/arnswitch.pc, bin/asw, share/arnswitch/
+#                                        lib/pkgconfig/arnswitch.pc, bin/asw, bin/asw-board,
+#                                        share/arnswitch/
 #   make lib                             build/lib/libarnswitch.{a,so} only
 #   make test-lib test-dpi test-axi test-fusesoc test-rdl
 
@@ -54,8 +55,9 @@ $(ASW_LIB_A): $(ASW_LIB_OBJS) $(ASW_LIB_SYMS)
 lib: $(ASW_LIB_A) $(ASW_LIB_SO)
 
 # make install PREFIX=DIR [DESTDIR=STAGE]: the libraries, the public headers
-# (include/arnswitch/), the pkg-config file, the asw program, the DPI wrapper
-# sources and the Python binding (share/arnswitch/).
+# (include/arnswitch/), the pkg-config file, the asw program, the boards' host tool
+# (bin/asw-board, docs/boards.md), the DPI wrapper sources and the Python binding
+# (share/arnswitch/).
 install: lib $(BUILD)/asw
 	@d='$(DESTDIR)$(abspath $(PREFIX))'; set -e; \
 	install -d "$$d/lib/pkgconfig" "$$d/include/arnswitch" "$$d/bin" \
@@ -68,13 +70,14 @@ install: lib $(BUILD)/asw
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(ASW_LIB_VERSION)|' \
 	  cmodel/lib/arnswitch.pc.in > "$$d/lib/pkgconfig/arnswitch.pc"; \
 	install -m 755 $(BUILD)/asw "$$d/bin/"; \
+	install -m 755 sw/asw_board.py "$$d/bin/asw-board"; \
 	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv "$$d/share/arnswitch/dpi/"; \
 	install -m 644 sw/arnswitch/*.py "$$d/share/arnswitch/python/arnswitch/"; \
 	echo "installed libarnswitch $(ASW_LIB_VERSION) in $$d"
 
 # The example program built against an installation in build/lib-test/prefix.
 LIB_TEST_PREFIX := $(abspath $(BUILD))/lib-test/prefix
-lib-example:
+lib-example: deps
 	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
 	@bash cmodel/lib/test_lib.sh $(LIB_TEST_PREFIX) $(BUILD)/lib-test example
 
@@ -102,7 +105,7 @@ $(DPI_BIN): $(RTL_SRCS) $(DPI_SV) dpi/asw_dpi.c $(ASW_LIB_A) $(ASW_PUBLIC_HDRS)
 # make dpi-sim [DPI_CYCLES=N] [DPI_SEED=N]: the example testbench once
 DPI_CYCLES ?= 4000
 DPI_SEED ?= 1
-dpi-sim: $(DPI_BIN)
+dpi-sim: deps $(DPI_BIN)
 	@$(DPI_BIN) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED) | grep '^tb_dpi'
 
 # Three seeds must pass; a planted header corruption must be caught.
@@ -147,7 +150,7 @@ axi-sim: deps lib $(AXI_NETLIST)
 # Lint of the wrapper on several parameter sets (verilator -Wall).
 AXI_LINT_CONFIGS := "-GP=4 -GV=2 -GBUF=16 -GLMAX=8 -GPW=32 -GDW=8 -GTABLE=16" "" \
   "-GP=3 -GV=3 -GPW=0 -GDW=4 -GTABLE=16 -GVOQ=0 -GBUF=4 -GLMAX=4" "-GV=1 -GLMAX=1 -GBUF=1"
-lint-axi:
+lint-axi: deps
 	@pass=0; fail=0; for g in $(AXI_LINT_CONFIGS); do \
 	  if verilator --lint-only -Wall $$g --top-module asw_axis_switch $(RTL_SRCS) $(AXI_SRCS); then \
 	    pass=$$((pass+1)); else echo "FAIL lint asw_axis_switch $$g"; fail=$$((fail+1)); fi; done; \
@@ -265,7 +268,8 @@ $(BUILD)/trace/asw_plant: $(CMODEL_SRCS) $(ASW_APP_SRCS) $$(ASW_EXTRA_SRCS) $(NE
 	$(CC) $(ASW_CFLAGS) -DASW_PLANT_TRACE_NODEPS -o $@ $(TRACE_ASW_SRCS) $(ASW_LDLIBS)
 
 .PHONY: test-trace study-trace
-test-trace: $(BUILD)/trace/asw_san $(BUILD)/trace/asw_plant
+# deps: bzip2 and gzip, which asw runs for compressed traces (APT_PKGS).
+test-trace: deps $(BUILD)/trace/asw_san $(BUILD)/trace/asw_plant
 	@rc=0; $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_san || rc=1; \
 	if $(PYTHON) sw/test_trace.py $(BUILD)/trace/asw_plant --plant > $(BUILD)/trace/plant.log 2>&1; then \
 	  echo "FAIL trace test passed with dependencies ignored (planted)"; echo "trace-planted: 0 passed, 1 failed"; rc=1; \

@@ -12,9 +12,21 @@
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
               ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN OMIT \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
+# The same knobs under the names `asw switch` / `asw net` give them (one spelling per
+# concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.
+# A knob given both ways must agree. `make cosim-help` lists every knob.
+COSIM_ALIASES := ports:P vcs:V buffer_flits:BUF max_packet:PKT voq:VOQ iters:ITERS \
+                 arn_entries:AE routing:ROUTING seed:SEED cycles:CYCLES arn:ARN \
+                 arn_ttl:TTL bubble:BUBBLE omit:OMIT qcn:QCN
+$(foreach a,$(COSIM_ALIASES),$(eval _lo := $(word 1,$(subst :, ,$(a))))$(eval _up := $(word 2,$(subst :, ,$(a))))\
+  $(if $($(_lo)),$(if $(and $($(_up)),$(filter-out $($(_lo)),$($(_up)))),\
+    $(error cosim: $(_lo)=$($(_lo)) and $(_up)=$($(_up)) name the same knob with different values),\
+    $(eval $(_up) := $($(_lo))))))
 cosim_args = $(foreach v,$(COSIM_VARS),$(if $($(v)),--$(v)=$($(v))))
 
-.PHONY: cosim soak coverage test-cosim test-gate
+.PHONY: cosim cosim-help soak coverage test-cosim test-gate
+cosim-help:
+	@$(PYTHON) tb/cosim.py --help
 cosim:
 	@$(PYTHON) tb/cosim.py cosim $(cosim_args)
 test-cosim:

@@ -34,7 +34,7 @@ def run(target):
     status = "ok" if proc.returncode == 0 and failed == 0 else "FAILED"
     print(f"== {target}: {status} ({passed} passed, {failed} failed, "
           f"{time.time() - start:.1f} s)", flush=True)
-    return passed, failed
+    return passed, failed, status
 
 
 def main(targets):
@@ -42,10 +42,16 @@ def main(targets):
         print("run_tests: no test targets defined", file=sys.stderr)
         return 2
     total_p = total_f = 0
+    failed_targets = []
     for t in targets:
-        p, f = run(t)
+        p, f, status = run(t)
         total_p += p
         total_f += f
+        if status != "ok":
+            failed_targets.append(f"{t} ({f} failed)")
+    if failed_targets:
+        # Repeated at the end so that the tail of a long log names them.
+        print("FAILED targets: " + ", ".join(failed_targets))
     print(f"{total_p} passed, {total_f} failed")
     return 1 if total_f else 0
 

@@ -3,8 +3,9 @@
 
 Extracts the commands of every README.md in the repository (fenced code blocks without a
 language or marked sh/bash/console, and 4-space indented blocks): lines that start with
-`make` or `build/asw` (a trailing backslash continues a line; `# ...` comments are
-dropped). Each command runs from the repository root; a non-zero exit fails the test.
+`make`, `build/asw`, `python3`, `mpirun`, `srun` or a `yowasp-` tool (COMMAND below; a
+trailing backslash continues a line; `# ...` comments are dropped); other lines of a block
+are its output. Each command runs from the repository root; a non-zero exit fails the test.
 
 Shortening, so the suite stays fast: cycle counts are capped (`CYCLES=`, `cycles=`,
 `--cycles`, `SOAK_CYCLES=`, `ARN_CYCLES=` to DOCS_CYCLES, 3000 by default; `warmup=` to a
@@ -27,6 +28,8 @@ CYCLES = int(os.environ.get("DOCS_CYCLES", "3000"))
 TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "900"))
 SKIP_MARK = re.compile(r"<!--\s*docs-test:\s*skip\s*(.*?)\s*-->")
 LINE_SKIP = re.compile(r"#.*docs-test:\s*skip\s*([^)]*)")
+# The programs a documented command starts with (anything else in a block is output).
+COMMAND = re.compile(r"^(make|build/asw|python3|mpirun|srun|yowasp-[\w-]+)(\s|$)")
 
 
 def readmes():
@@ -104,7 +107,7 @@ def commands(body):
         if m:
             skip = m.group(1).strip() or "marked"
         c = re.sub(r"\s+#.*$", "", c).strip()
-        if re.match(r"^(make|build/asw)(\s|$)", c):
+        if COMMAND.match(c):
             res.append((c, skip))
     return res
 

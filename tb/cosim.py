@@ -310,7 +310,8 @@ def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), a
 
 
 # One spelling across the tools: on/off and 1/0 for switches (VOQ), the routing names of
-# `asw switch --routing` (deterministic, oblivious, adaptive) next to the short ones.
+# `asw switch --routing` and `asw net routing=` (det, oblivious, adaptive; also
+# deterministic) next to the short ones.
 BOOL_WORDS = {"on": "1", "off": "0", "1": "1", "0": "0"}
 ROUTING_WORDS = {"deterministic": "det", "oblivious": "obl", "adaptive": "ada"}
 
@@ -613,8 +614,45 @@ def summarize(merged, ann, annotate_out):
         print("  uncovered " + u)
 
 
+# `make cosim` knobs: (make variable, the `asw switch` / `asw net` spelling that
+# mk/tb.mk also accepts, or "" where those tools have none, meaning).
+KNOBS = (
+    ("P", "ports", "switch ports"),
+    ("V", "vcs", "virtual channels per port"),
+    ("BUF", "buffer_flits", "buffer per input VC, flits"),
+    ("PKT", "max_packet", "longest packet, flits (LMAX); lengths are drawn 1..PKT"),
+    ("VOQ", "voq", "on|off|1|0: VOQs at the inputs"),
+    ("ITERS", "iters", "iSLIP iterations"),
+    ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
+    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN"),
+    ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
+    ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
+    ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
+    ("BUBBLE", "bubble", "on|off|1|0: program the §16.1 bubble rule"),
+    ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points on, frequent sampling"),
+    ("SEED", "seed", "stimulus seed"),
+    ("CYCLES", "cycles", "cycles to run"),
+    ("PW", "", "payload bits per flit"),
+    ("DW", "", "destination bits"),
+    ("TABLE", "", "forwarding-table entries"),
+    ("VCMAP", "", "id|sl|obqa|afi|obqa-afi: the SL-to-VC map programmed"),
+    ("SCEN", "", "stimulus: random hotspot full zerocred len1 lenmax rewrite proto, or a §15 scenario"),
+    ("HCDTH LCDTH FCTH CRT ARN_UP STAGE", "",
+     "§15 thresholds and timers in flits/cycles (asw net's hcdth... are % of the buffer)"),
+    ("PFC", "", "port mask of PFC ports (contract §17.1)"),
+    ("REFONLY", "", "1: the C side alone (no RTL)"),
+)
+
+
+def knob_help():
+    rows = [f"  {up:<10s} {lo or '-':<13s} {what}" for up, lo, what in KNOBS]
+    return ("make cosim knobs (make variable, the asw switch / asw net name also accepted, "
+            "meaning):\n" + "\n".join(rows))
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, epilog=knob_help(),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cmd", choices=["cosim", "test", "soak", "gate", "coverage"])
     for k, v in dict(P="4", V="2", BUF="8", PKT="8", PW="32", DW="6", TABLE="64", VOQ="1",
                      ITERS="1").items():

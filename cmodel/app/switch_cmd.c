@@ -49,7 +49,7 @@ static void help(void) {
       "                       (format: cmodel/asw_table.h), e.g. thresholds, VC maps\n"
       "  --arn off|arn|afi    congestion detector + ARN (contract §15); afi also\n"
       "                       isolates adapted packets in the last VC [off]\n"
-      "  --arn-up on|off      every port is an up port: roots are consumed here\n"
+      "  --arn-up on|off|1|0  every port is an up port: roots are consumed here\n"
       "                       (needs oblivious/adaptive routing to find another\n"
       "                       port), else reported upstream to the sources [off]\n"
       "  --hcdth N --lcdth N  detector thresholds, flits of VOQ occupancy\n"

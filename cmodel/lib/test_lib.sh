@@ -34,6 +34,8 @@ check "public headers installed, internal ones not" \
   test "$(cd "$prefix/include/arnswitch" && ls | tr '\n' ' ')" = "asw_switch.h asw_table.h "
 check "libraries installed (a, so, soname link)" test -f "$prefix/lib/libarnswitch.a" -a \
   -f "$prefix/lib/libarnswitch.so.1.0.0" -a -L "$prefix/lib/libarnswitch.so.1" -a -L "$prefix/lib/libarnswitch.so"
+check "bin/asw and bin/asw-board (the boards' host tool) installed and run" bash -c \
+  "'$prefix/bin/asw' switch --help | grep -q '^usage: asw switch' && '$prefix/bin/asw-board' --help | grep -q '^usage: asw-board'"
 check "soname is libarnswitch.so.1" bash -c "readelf -d '$prefix/lib/libarnswitch.so' | grep -q 'SONAME.*libarnswitch.so.1\]'"
 
 # ---- exported symbols == the functions the public headers declare -------------------

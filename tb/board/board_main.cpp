@@ -5,10 +5,12 @@
 // BOARD_DIV clocks per bit (8N1); bytes the board sends on its TX line are decoded at
 // mid-bit and written to the socket. Bounded: stops after --connections client
 // connections have closed (exit 0), or after --max-seconds of wall time or --max-cycles
-// (exit 3, "time limit").
+// (exit 3, "time limit"). --ferr-byte C:N sends byte N (1-based) of client connection C
+// (1-based) with its stop bit 0, a UART framing error on the board's RX line (test_board.py
+// checks the bridge's reply to it).
 //
 //   board_sim [--port N (0: any free port)] [--port-file F] [--connections N]
-//             [--max-seconds S] [--max-cycles N] [--trace-uart]
+//             [--max-seconds S] [--max-cycles N] [--ferr-byte C:N] [--trace-uart]
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -44,6 +46,7 @@ int main(int argc, char **argv) {
   unsigned long long max_cycles = 0;
   std::string port_file;
   bool trace = false;
+  long ferr_conn = 0, ferr_byte = 0;  // --ferr-byte C:N (0: none)
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto need = [&](void) -> const char * {
@@ -55,8 +58,18 @@ int main(int argc, char **argv) {
     else if (a == "--connections") connections = std::atoi(need());
     else if (a == "--max-seconds") max_seconds = std::atof(need());
     else if (a == "--max-cycles") max_cycles = std::strtoull(need(), nullptr, 0);
-    else if (a == "--trace-uart") trace = true;
-    else die(("unknown option " + a).c_str());
+    else if (a == "--ferr-byte") {
+      const char *v = need();
+      char *end = nullptr;
+      ferr_conn = std::strtol(v, &end, 10);
+      if (*end != ':' || ferr_conn < 1) die("--ferr-byte needs C:N, C and N >= 1");
+      ferr_byte = std::strtol(end + 1, &end, 10);
+      if (*end != '\0' || ferr_byte < 1) die("--ferr-byte needs C:N, C and N >= 1");
+    } else if (a == "--trace-uart") {
+      trace = true;
+    } else {
+      die(("unknown option " + a).c_str());
+    }
   }
   if (port < 0 || port > 65535 || connections < 1 || max_seconds <= 0)
     die("bad --port, --connections or --max-seconds");
@@ -99,6 +112,9 @@ int main(int argc, char **argv) {
   int txbit = -1;           // -1 idle, 0 start, 1..8 data, 9 stop
   int txcnt = 0;
   uint8_t txbyte = 0;
+  bool txferr = false;                    // this byte's stop bit is 0 (--ferr-byte)
+  unsigned long long queued = 0, sent = 0, ferr_abs = 0;  // bytes to the board, 1-based
+  long conn_bytes = 0;                    // bytes received on the current connection
   // board -> host deserializer
   int rxbit = -1, rxcnt = 0;
   uint8_t rxbyte = 0;
@@ -116,11 +132,13 @@ int main(int argc, char **argv) {
     if (txbit < 0 && !to_board.empty()) {
       txbyte = to_board.front();
       to_board.pop_front();
+      txferr = ++sent == ferr_abs;
+      if (txferr) std::fprintf(stderr, "board-sim: byte %llu to the board sent with stop bit 0\n", sent);
       txbit = 0;
       txcnt = 0;
     }
     if (txbit >= 0) {
-      top.uart_rx_i = txbit == 0 ? 0 : txbit == 9 ? 1 : (txbyte >> (txbit - 1)) & 1;
+      top.uart_rx_i = txbit == 0 ? 0 : txbit == 9 ? !txferr : (txbyte >> (txbit - 1)) & 1;
       if (++txcnt == BOARD_DIV) {
         txcnt = 0;
         if (++txbit == 10) txbit = -1;
@@ -155,6 +173,7 @@ int main(int argc, char **argv) {
         int c = accept(ls, nullptr, nullptr);
         if (c >= 0) {
           cs = c;
+          conn_bytes = 0;
           fcntl(cs, F_SETFL, O_NONBLOCK);
           setsockopt(cs, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         } else if (!busy) {
@@ -175,6 +194,10 @@ int main(int argc, char **argv) {
             if (trace)
               for (ssize_t i = 0; i < n; i++)
                 std::fprintf(stderr, "board-sim: cycle %llu host sent %02x\n", cyc, buf[i]);
+            if (closed + 1 == ferr_conn && conn_bytes < ferr_byte && conn_bytes + n >= ferr_byte)
+              ferr_abs = queued + (unsigned long long)(ferr_byte - conn_bytes);
+            conn_bytes += n;
+            queued += (unsigned long long)n;
             to_board.insert(to_board.end(), buf, buf + n);
           } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
             close(cs);

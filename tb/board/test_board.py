@@ -10,8 +10,9 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
     through the same sequence of tests;
  2. the comparison fails on a planted difference (the reference with another seed);
  3. bad frames (bad checksum, unknown command, bad address, illegal value, truncated
-    frame, garbage between frames) each get their error reply, while a traffic test runs,
-    and that test's counters still match the reference;
+    frame, garbage between frames, a UART framing error: a byte with stop bit 0 from the
+    simulation's --ferr-byte) each get their error reply, while a traffic test runs, and
+    that test's counters still match the reference;
  4. a misrouting table makes every packet a header error and the test fail, as in the
     reference;
  5. a refused table line and a bad option are reported with exit status 2;
@@ -19,7 +20,9 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
     elaborates it;
  7. the iCEBreaker's smaller system (its switch configuration, OMIT=7 included, and
     counter width from synth/board.py) reports its OMIT through the host tool's info and
-    runs one traffic test through it with the same counters as the reference.
+    runs one traffic test through it with the same counters as the reference;
+ 8. the example run of docs/boards.md (its `run --seed 5 ...` command on a fresh simulated
+    board) prints the text docs/boards.md shows.
 
   test_board.py [test] | sim [--port N] [--connections N] [--max-seconds S]
 """
@@ -102,12 +105,13 @@ def build_ref():
 class Sim:
     """The simulated board, listening on 127.0.0.1; stops by itself (bounded)."""
 
-    def __init__(self, exe, connections, max_seconds=600):
+    def __init__(self, exe, connections, max_seconds=600, ferr=None):
         self.portfile = tempfile.mktemp(prefix="board-port-", dir=BUILD)
         self.log = open(os.path.join(BUILD, "sim.log"), "w")
         self.proc = subprocess.Popen([exe, "--port", "0", "--port-file", self.portfile,
                                       "--connections", str(connections),
-                                      "--max-seconds", str(max_seconds)],
+                                      "--max-seconds", str(max_seconds)] +
+                                     (["--ferr-byte", ferr] if ferr else []),
                                      stdout=self.log, stderr=subprocess.STDOUT)
         end = time.time() + 20
         while not os.path.exists(self.portfile):
@@ -263,9 +267,10 @@ def cmd_test(_ns):
     with open(bad_table, "w") as f:
         f.write("fwd 0 0\nfwd 1 7   # port 7 does not exist on a 2-port switch\n")
     lint(r)
-    # 8 connections: info, runs 0 and 1, bad-frame session, counters of run 2, run 3
+    # 9 connections: info, runs 0 and 1, bad-frame session, framing-error session (its
+    # first frame's last byte goes to the board with stop bit 0), counters of run 2, run 3
     # (misrouting), bad table, bad option
-    sim = Sim(exe, connections=8)
+    sim = Sim(exe, connections=9, ferr=f"5:{len(asw_board.frame(asw_board.CMD_READ, 0))}")
     url = sim.url
     rc, out, err = tool(url, "info")
     r.check(rc == 0 and "P=2" in out and "BUF=4" in out, "host tool 'info' reads the board",
@@ -296,8 +301,20 @@ def cmd_test(_ns):
     running = asw_board.status_word(link)["running"]
     bad_frames(r, link)
     still = asw_board.status_word(link)["running"]
-    r.check(running and still, "the bad frames arrived while the test was running",
-            f"running at start {running}, after {still}")
+    link.close()
+    # a UART framing error (stop bit 0) inside a frame, on a new connection (the 5th,
+    # whose first frame's last byte the simulation sends with stop bit 0), still during the test
+    link = asw_board.Link(url, timeout=20)
+    link.send_raw(asw_board.frame(asw_board.CMD_READ, 0))
+    st, _ = link.reply(timeout=20)
+    r.check(st == 6, "bad frame 'stop bit 0 inside a frame' answered 'UART framing error'",
+            f"status {st}")
+    st2 = link.read(0)
+    r.check(st2 == asw_board.SW_ID, "link usable after the framing error", f"0x{st2:x}")
+    after = asw_board.status_word(link)["running"]
+    r.check(running and still and after, "the bad frames arrived while the test was running",
+            f"running at start {running}, after the bad frames {still}, after the framing "
+            f"error {after}")
     asw_board.wait_done(link, 500)
     link.close()
     js3 = os.path.join(BUILD, "run3.json")
@@ -348,6 +365,7 @@ def cmd_test(_ns):
     rc = sim.finish()
     r.check(rc == 0, "the simulation stopped by itself after the last connection", f"exit {rc}")
     icebreaker(r, refexe)
+    docs_example(r, exe)
     print(f"board: {time.time() - t0:.0f} s")
     print(f"test-board: {r.passed} passed, {r.failed} failed")
     return 0 if r.failed == 0 else 1
@@ -380,6 +398,30 @@ def icebreaker(r, refexe):
             f"cycles, {sum(p['rx_pkts'] for p in want['ports'])} packets)", "; ".join(d[:6]))
     rc = sim.finish()
     r.check(rc == 0, "the iCEBreaker simulation stopped by itself", f"exit {rc}")
+
+
+def docs_example(r, exe):
+    """docs/boards.md's example run of the host tool, on a fresh simulated board (as
+    make board-sim serves it), must print the output the guide shows."""
+    doc = open(os.path.join(ROOT, "docs", "boards.md")).read()
+    cmd = next((ln.split("asw_board.py", 1)[1].split() for ln in doc.splitlines()
+                if "asw_board.py" in ln and " run --seed" in ln), None)
+    shown = doc.split("reads every counter and prints:", 1)[-1].split("```text\n", 1)[-1]
+    shown = shown.split("```", 1)[0] if "```" in shown else ""
+    if not cmd or not shown:
+        r.check(False, "docs/boards.md has the example run and its output")
+        return
+    args = cmd[2:]  # without --port DEVICE
+    if "--json" in args:  # the JSON file goes to build/board/
+        args[args.index("--json") + 1] = os.path.join(BUILD, "docs_example.json")
+    sim = Sim(exe, connections=1)
+    rc, out, err = tool(sim.url, *args)
+    sim.finish()
+    strip = lambda t: [ln.rstrip() for ln in t.strip().splitlines()]
+    diff = [f"doc: {a!r} / tool: {b!r}" for a, b in zip(strip(shown), strip(out)) if a != b]
+    same = rc == 0 and strip(shown) == strip(out)
+    r.check(same, f"docs/boards.md's example ({' '.join(args[:2])} ...) prints what the guide shows",
+            "; ".join(diff[:3]) or (out + err)[-300:])
 
 
 def cmd_sim(ns):
