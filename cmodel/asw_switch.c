@@ -90,6 +90,7 @@ struct asw_switch {
   asw_pfc pfc;          /* §17.1 PFC link mode (touched only with PFC_EN != 0) */
   asw_link link;        /* §18 link faults (hooks run only while link.on) */
   uint64_t self_cr;     /* §18.2: outputs taking a discarded flit's credit back */
+  uint64_t st_disc;     /* §18.2: outputs whose flit ST discarded this cycle (§17.4 qlen) */
   uint8_t self_vc[64];  /* ... on this VC */
   asw_qcn_cp qcn;       /* §17.4 QCN congestion points (touched only with QCN_CTRL.en) */
   char err[256];
@@ -180,8 +181,8 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
-  if (c->omit > 3)
-    CFG_ERR("OMIT (omit) = %u out of range 0..3 (bit 0 bubble, bit 1 pfc)", c->omit);
+  if (c->omit > 7)
+    CFG_ERR("OMIT (omit) = %u out of range 0..7 (bit 0 bubble, bit 1 pfc, bit 2 qcn)", c->omit);
   return ASW_OK;
 }
 
@@ -274,7 +275,7 @@ void asw_switch_reset(asw_switch *sw) {
   sw->arn_on = 0;
   sw->rr_mask = sw->ra_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
   sw->held = 0;
-  sw->out_mask = sw->cr_mask = 0;
+  sw->out_mask = sw->cr_mask = sw->st_disc = 0;
   sw->rvalid = 0;
   sw->rdata = 0;
   sw->err[0] = 0;
@@ -419,7 +420,7 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_pfc_reg_read(&sw->pfc, a, paused);
     return ASW_OK;
   }
-  if (asw_qcn_owns(a, sw->P)) { /* §17.4 */
+  if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4 */
     *data = asw_qcn_reg_read(&sw->qcn, a);
     return ASW_OK;
   }
@@ -461,7 +462,7 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
  * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
 static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (a == ASW_REG_CNT_CLEAR) asw_qcn_clear_counters(&sw->qcn); /* §17.4 */
-  if (asw_qcn_owns(a, sw->P)) { /* §17.4 registers, same rules */
+  if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4, same rules */
     int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     return rc;
@@ -552,7 +553,7 @@ static int check_inputs(asw_switch *sw, const asw_inputs *in) {
 /* ST (§8): every busy input with a sendable flit moves it into its output
  * register and a credit into its credit register; tails release. */
 static void stage_st(asw_switch *sw, int arn_on) {
-  uint64_t out_mask = 0, cr_mask = 0;
+  uint64_t out_mask = 0, cr_mask = 0, disc = 0;
   uint32_t *cnt = sw->regs.counters;
   for (uint64_t m = sw->busy_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
@@ -575,9 +576,12 @@ static void stage_st(asw_switch *sw, int arn_on) {
       out_mask |= 1ull << o;
       cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
       if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
-    } else if (self) {
-      sw->self_cr |= 1ull << o;
-      sw->self_vc[o] = st->ovc;
+    } else {
+      disc |= 1ull << o;
+      if (self) {
+        sw->self_cr |= 1ull << o;
+        sw->self_vc[o] = st->ovc;
+      }
     }
     sw->port[i].cr_vc = st->vc;
     cr_mask |= 1ull << i;
@@ -598,6 +602,7 @@ static void stage_st(asw_switch *sw, int arn_on) {
     }
   }
   sw->out_mask = out_mask;
+  sw->st_disc = disc;
   sw->cr_mask = cr_mask;
 }
 
@@ -947,9 +952,10 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   }
 
   if (sw->busy_in) stage_st(sw, arn_on);
-  else sw->out_mask = sw->cr_mask = 0;
+  else sw->out_mask = sw->cr_mask = sw->st_disc = 0;
   const uint64_t st_rel = sw->cr_mask; /* inputs that released a flit (hd - 1) */
-  const uint64_t st_sent = sw->out_mask; /* outputs a flit left on (§17.4) */
+  /* outputs a flit left on, sent or discarded on a down link (§17.4, §18.2) */
+  const uint64_t st_sent = sw->out_mask | sw->st_disc;
   const uint64_t pfc_en = sw->pfc.en;
   if (pfc_en) { /* §17.1: PFC inputs send frames instead of credits */
     uint64_t fr = sw->pfc.pending ? asw_pfc_frames(&sw->pfc) : 0;

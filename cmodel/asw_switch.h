@@ -35,7 +35,7 @@ typedef struct {
   unsigned voq;           /* 0 or 1 */
   unsigned iters;         /* ITERS: 1..4 */
   unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
-  unsigned omit;          /* OMIT: hardware left out, 0..3 (§1): ASW_OMIT_* bits; 0 (all
+  unsigned omit;          /* OMIT: hardware left out, 0..7 (§1): ASW_OMIT_* bits; 0 (all
                            * present) in a zero-initialised config */
 } asw_config;
 
@@ -43,6 +43,7 @@ typedef struct {
  * unmapped (read 0, writes illegal), as the §15 ones with AE = 0. */
 #define ASW_OMIT_BUBBLE 1u /* §16.1 bubble flow control */
 #define ASW_OMIT_PFC 2u    /* §17.1 PFC link mode */
+#define ASW_OMIT_QCN 4u    /* §17.4 QCN congestion point */
 
 /* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
  * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8, OMIT=0). */
@@ -296,7 +297,7 @@ static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
   return (xoff & 0xFFFFu) | (xon & 0xFFFFu) << 16;
 }
 
-/* QCN congestion point registers (§17.4), mapped for every parameter set. */
+/* QCN congestion point registers (§17.4), mapped unless cfg.omit has ASW_OMIT_QCN. */
 #define ASW_REG_QCN_CTRL 0x00043u
 #define ASW_REG_QCN_QEQ 0x00044u
 #define ASW_REG_QCN_SAMPLE 0x00045u

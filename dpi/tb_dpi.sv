@@ -39,6 +39,13 @@ module tb_dpi #(
   logic [31:0] reg_wdata, reg_rdata;
   int unsigned mismatches, checked;
 
+  // §17.4 CNMs of the switch: not carried by this wrapper (only QCN_CTRL.en = 1 makes
+  // any; the C network simulator carries them, tb/net compares them)
+  logic [P-1:0]    cnm_valid;
+  logic [P*64-1:0] cnm_data;
+  logic            unused_cnm;
+  assign unused_cnm = ^{cnm_valid, cnm_data};
+
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
@@ -52,6 +59,7 @@ module tb_dpi #(
     .cr_in_valid_i(cr_in_valid), .cr_in_vc_i(cr_in_vc),
     .arn_out_valid_o(arn_out_valid), .arn_out_data_o(arn_out_data),
     .arn_in_valid_i(arn_in_valid), .arn_in_data_i(arn_in_data),
+    .cnm_valid_o(cnm_valid), .cnm_data_o(cnm_data),
     .reg_en_i(reg_en), .reg_we_i(reg_we), .reg_addr_i(reg_addr), .reg_wdata_i(reg_wdata),
     .reg_rvalid_o(reg_rvalid), .reg_rdata_o(reg_rdata),
     .link_up_i('1), .link_rx_up_i('1)  // §18: links never fail here

@@ -7,17 +7,18 @@
 #         the C side alone)
 #   make cosim P=8 V=4 BUF=16 PKT=8 PFC=0xff   (PFC: port mask of PFC ports, contract §17.1)
 #   make cosim P=8 V=4 BUF=16 PKT=8 ROUTING=ada LINKFAULT=0.002   (§18 link faults, see tb/README.md)
-#   make cosim OMIT=3          (switch parameter OMIT, contract §1: without the §16.1/§17.1 hardware)
+#   make cosim P=8 V=4 BUF=16 PKT=8 QCN=1   (§17.4 QCN congestion points on, CNMs compared)
+#   make cosim OMIT=7          (switch parameter OMIT, contract §1: without the §16.1/§17.1/§17.4 hardware)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
-              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC OMIT LINKFAULT \
+              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN OMIT LINKFAULT \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.
 # A knob given both ways must agree. `make cosim-help` lists every knob.
 COSIM_ALIASES := ports:P vcs:V buffer_flits:BUF max_packet:PKT voq:VOQ iters:ITERS \
                  arn_entries:AE routing:ROUTING seed:SEED cycles:CYCLES arn:ARN \
-                 arn_ttl:TTL bubble:BUBBLE omit:OMIT
+                 arn_ttl:TTL bubble:BUBBLE omit:OMIT qcn:QCN
 $(foreach a,$(COSIM_ALIASES),$(eval _lo := $(word 1,$(subst :, ,$(a))))$(eval _up := $(word 2,$(subst :, ,$(a))))\
   $(if $($(_lo)),$(if $(and $($(_up)),$(filter-out $($(_lo)),$($(_up)))),\
     $(error cosim: $(_lo)=$($(_lo)) and $(_up)=$($(_up)) name the same knob with different values),\

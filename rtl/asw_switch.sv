@@ -16,7 +16,8 @@ module asw_switch #(
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
   // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
-  // PFC link mode; their registers are then unmapped (§11 rules), as §15's with AE = 0
+  // PFC link mode, bit 2 the §17.4 QCN congestion point; their registers are then unmapped
+  // (§11 rules), as §15's with AE = 0
   parameter int unsigned OMIT = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
@@ -46,6 +47,9 @@ module asw_switch #(
   output logic [P*32-1:0]  arn_out_data_o,
   input  logic [P-1:0]     arn_in_valid_i,
   input  logic [P*32-1:0]  arn_in_data_i,
+  // QCN congestion notification messages (§17.4; valid one cycle, word 0 while not valid)
+  output logic [P-1:0]     cnm_valid_o,
+  output logic [P*64-1:0]  cnm_data_o,
   // register bus
   input  logic            reg_en_i,
   input  logic            reg_we_i,
@@ -93,8 +97,8 @@ module asw_switch #(
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
   end
-  if (OMIT > 3) begin : gen_bad_omit
-    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..3", OMIT);
+  if (OMIT > 7) begin : gen_bad_omit
+    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..7", OMIT);
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
@@ -184,6 +188,14 @@ module asw_switch #(
   logic [31:0] regs_rdata, lf_rdata;
   assign reg_rdata_o = regs_rdata | lf_rdata;  // §18.4 registers: read data of link_fault.sv
 
+  // §17.4 QCN congestion point (rtl/qcn_cp.sv): register hook, RQ packets of the cycle
+  logic         qcn_own, qcn_wr_ok;
+  logic [31:0]  qcn_rd;
+  logic [P-1:0] qcn_rq_valid;
+  logic [P*PIW-1:0] qcn_rq_oport;
+  logic [P*8-1:0]   qcn_rq_len;
+  logic [P*16-1:0]  qcn_rq_src, qcn_rq_dest;
+
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
@@ -264,7 +276,10 @@ module asw_switch #(
     .dn_cnt_rdata_i  (bub_cnt_rdata),
     .pfc_own_i       (pfc_own),
     .pfc_wr_ok_i     (pfc_wr_ok),
-    .pfc_rd_i        (pfc_rd)
+    .pfc_rd_i        (pfc_rd),
+    .qcn_own_i       (qcn_own),
+    .qcn_wr_ok_i     (qcn_wr_ok),
+    .qcn_rd_i        (qcn_rd)
   );
 
   // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
@@ -302,6 +317,7 @@ module asw_switch #(
     logic [VW-1:0]  rq_ovc;
     logic           rq_mark;
     logic [15:0]    rq_dest;
+    logic [15:0]    rq_src;
     logic           rq_adapted;
     logic [2:0]     rq_orig_vc;
     logic [VW-1:0]  in_vc;
@@ -358,11 +374,18 @@ module asw_switch #(
       .rq_ovc_o      (rq_ovc),
       .rq_mark_o     (rq_mark),
       .rq_dest_o     (rq_dest),
+      .rq_src_o      (rq_src),
       .rq_adapted_o  (rq_adapted),
       .rq_orig_vc_o  (rq_orig_vc),
       .route_error_o (ev_route_errors[i]),
       .adaptive_o    (ev_adaptive[i])
     );
+
+    assign qcn_rq_valid[i] = rq_valid;  // §17.4: the packet RQ appends
+    assign qcn_rq_oport[i*PIW +: PIW] = rq_oport;
+    assign qcn_rq_len[i*8 +: 8] = rq_len;
+    assign qcn_rq_src[i*16 +: 16] = rq_src;
+    assign qcn_rq_dest[i*16 +: 16] = rq_dest;
 
     input_buffer #(
       .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ((AE != 0 && VOQ != 0) ? 1 : 0)
@@ -653,6 +676,37 @@ module asw_switch #(
     .reg_addr_i,
     .rdata_o     (lf_rdata)
   );
+
+  // ---- §17.4 QCN congestion point ------------------------------------------------------
+  if ((OMIT & 4) == 0) begin : gen_qcn  // OMIT bit 2: no §17.4 hardware
+  qcn_cp #(.P(P), .V(V), .BUF(BUF)) u_qcn (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .own_o       (qcn_own),
+    .wr_ok_o     (qcn_wr_ok),
+    .rd_o        (qcn_rd),
+    .rq_valid_i  (qcn_rq_valid),
+    .rq_oport_i  (qcn_rq_oport),
+    .rq_len_i    (qcn_rq_len),
+    .rq_src_i    (qcn_rq_src),
+    .rq_dest_i   (qcn_rq_dest),
+    .sent_i      (xb_valid),  // flits ST hands the output: sent, or discarded (§18.2)
+    .cnm_valid_o,
+    .cnm_data_o
+  );
+  end else begin : gen_no_qcn  // §17.4 registers unmapped, no CNM
+    assign qcn_own = 1'b0;
+    assign qcn_wr_ok = 1'b0;
+    assign qcn_rd = '0;
+    assign cnm_valid_o = '0;
+    assign cnm_data_o = '0;
+    logic unused_qcn_ev;  // the RQ and ST events the block would have seen
+    assign unused_qcn_ev = ^{qcn_rq_valid, qcn_rq_oport, qcn_rq_len, qcn_rq_src, qcn_rq_dest};
+  end
 
   assign ev_flits_out = xb_send;
   assign ev_packets_out = xb_send & xb_head;

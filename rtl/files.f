@@ -16,4 +16,5 @@ congestion_detector.sv
 arn_table.sv
 pfc.sv
 link_fault.sv
+qcn_cp.sv
 asw_switch.sv

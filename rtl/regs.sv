@@ -12,7 +12,7 @@ module regs #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[24:23]
+  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[25:23]
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
@@ -108,7 +108,11 @@ module regs #(
   // §17.2 registers, held by pfc.sv: address is one of them, write legal, read value
   input  logic                 pfc_own_i,
   input  logic                 pfc_wr_ok_i,
-  input  logic [31:0]          pfc_rd_i
+  input  logic [31:0]          pfc_rd_i,
+  // §17.4 registers, held by qcn_cp.sv: address is one of them, write legal, read value
+  input  logic                 qcn_own_i,
+  input  logic                 qcn_wr_ok_i,
+  input  logic [31:0]          qcn_rd_i
 );
   import asw_pkg::*;
 
@@ -216,6 +220,8 @@ module regs #(
       wr_ok = dn_wr_ok_i;  // §16.2
     end else if (pfc_own_i) begin  // §17.2
       wr_ok = pfc_wr_ok_i;
+    end else if (qcn_own_i) begin  // §17.4
+      wr_ok = qcn_wr_ok_i;
     end
   end
 
@@ -323,7 +329,7 @@ module regs #(
     end else if (a == RegParam1) begin
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
-      rd = {7'h0, 2'(OMIT), 6'(AE), 17'(TABLE)};
+      rd = {6'h0, 3'(OMIT), 6'(AE), 17'(TABLE)};
     end else if (a == RegRouteCtrl) begin
       rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin
@@ -366,6 +372,8 @@ module regs #(
       rd = dn_rd_i;  // §16.2
     end else if (pfc_own_i) begin  // §17.2
       rd = pfc_rd_i;
+    end else if (qcn_own_i) begin  // §17.4
+      rd = qcn_rd_i;
     end
   end
 

@@ -63,6 +63,7 @@ module route_compute #(
   output logic [VW-1:0]     rq_ovc_o,
   output logic              rq_mark_o,       // stored header gets adapted = 1, orig_vc = rq_vc_o
   output logic [15:0]       rq_dest_o,       // header fields §15 reads from queue heads
+  output logic [15:0]       rq_src_o,        // header src (§17.4 CNM culprit)
   output logic              rq_adapted_o,
   output logic [2:0]        rq_orig_vc_o,
   // RC this cycle: counter pulses
@@ -360,6 +361,7 @@ module route_compute #(
   logic [VW-1:0]  rq_ovc_q;
   logic           rq_mark_q;
   logic [15:0]    rq_dest_q;
+  logic [15:0]    rq_src_q;
   logic           rq_adapted_q;
   logic [2:0]     rq_orig_vc_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -379,6 +381,7 @@ module route_compute #(
       rq_ovc_q <= rc_ovc;
       rq_mark_q <= mark;
       rq_dest_q <= h_dest;
+      rq_src_q <= rr_hdr_q[31:16];
       rq_adapted_q <= h_adapted;
       rq_orig_vc_q <= rr_hdr_q[47:45];
     end
@@ -391,6 +394,7 @@ module route_compute #(
   assign rq_ovc_o = rq_ovc_q;
   assign rq_mark_o = rq_valid_q && rq_mark_q;
   assign rq_dest_o = rq_dest_q;
+  assign rq_src_o = rq_src_q;
   assign rq_adapted_o = rq_adapted_q;
   assign rq_orig_vc_o = rq_orig_vc_q;
 
@@ -421,5 +425,5 @@ module route_compute #(
   // Bits this block does not look at: header fields other than dest/sl/len/adapted,
   // the high bits of 6-bit port fields when P < 64.
   logic unused_bits;
-  assign unused_bits = ^{rr_hdr_q[63:48], rr_hdr_q[31:16], e_det, default_port_i, prod_low};
+  assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low};
 endmodule

@@ -54,14 +54,15 @@ def test_param_registers():
 
 
 def test_omit():
-    """OMIT (contract §1): the omitted §16.2/§17.2 registers read 0 and every write to
-    them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[24:23] reads OMIT."""
+    """OMIT (contract §1): the omitted §16.2/§17.2/§17.4 registers read 0 and every write
+    to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[25:23] reads OMIT."""
     regs = {asw.OMIT_BUBBLE: (asw.REG_BUBBLE0, 1 << 6 | 1 << 8),
-            asw.OMIT_PFC: (asw.REG_PFC_THRESH, 2 << 16 | 4)}
-    for omit in range(4):
+            asw.OMIT_PFC: (asw.REG_PFC_THRESH, 2 << 16 | 4),
+            asw.OMIT_QCN: (asw.REG_QCN_QEQ, 17)}
+    for omit in range(8):
         with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, omit=omit) as sw:
             assert sw.config["omit"] == omit
-            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 3 == omit
+            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 7 == omit
             errors = 0
             for bit, (addr, value) in regs.items():
                 before = sw.reg_read(addr)
@@ -78,10 +79,10 @@ def test_omit():
                     assert sw.reg_read(addr) == value, (omit, hex(addr), sw.reg_read(addr))
             assert sw.reg_read(asw.REG_REG_ERRORS) == errors, (omit, errors)
     try:
-        asw.Switch(omit=4)
-        raise AssertionError("omit=4 accepted")
+        asw.Switch(omit=8)
+        raise AssertionError("omit=8 accepted")
     except ValueError as e:
-        assert "OMIT" in str(e) and "0..3" in str(e), e
+        assert "OMIT" in str(e) and "0..7" in str(e), e
 
 
 def test_packet_through_switch():

@@ -145,7 +145,7 @@ def main():
         wrap = wrap or d["family"] == "ice40"   # iCE40 has no out-of-context mode
         top = "ooc_wrap" if wrap else "asw_switch"
         srcs = fpga.rtl_files() + (["synth/ooc_wrap.sv"] if wrap else [])
-        gen = " ".join(f"-G{k}={cfg[k]}" for k in fpga.PARAMS)
+        gen = " ".join(f"-G{k}={cfg[k]}" for k in fpga.all_params(cfg))
         what = f"{dev} {cname}"
     synth = f"synth_{d['family']} {d.get('synth', '')}"
     netlist = os.path.join(rel, "netlist.json")

@@ -20,7 +20,8 @@ module ooc_wrap #(
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   // input bits: in_* (6+64+PWE per port), cr_in (4), arn_in (33), register bus (54)
   localparam int unsigned NI = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 54,
-  localparam int unsigned NO = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 33
+  // output bits: as the inputs, the register read (33) and the §17.4 CNMs (65 per port)
+  localparam int unsigned NO = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 33 + P * 65
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -65,6 +66,8 @@ module ooc_wrap #(
     .arn_out_data_o  (out_w[(75+PWE)*P +: 32*P]),
     .reg_rvalid_o    (out_w[(107+PWE)*P]),
     .reg_rdata_o     (out_w[(107+PWE)*P + 1 +: 32]),
+    .cnm_valid_o     (out_w[(107+PWE)*P + 33 +: P]),
+    .cnm_data_o      (out_w[(108+PWE)*P + 33 +: 64*P]),
     .link_up_i       ('1),  // §18: links never fail here
     .link_rx_up_i    ('1)
   );

@@ -17,7 +17,8 @@ BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
     RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
-# §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode):
+# §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode,
+# bit 2 the §17.4 QCN congestion point):
 # a parameter too, absent from a configuration (and from its build tag) when 0.
 
 
@@ -49,8 +50,9 @@ CFG = {
     # soak only: the AE extremes
     "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
     "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
-    # §1 OMIT: b without the §16.1 and §17.1 hardware, d without the bubble rule (PFC used)
-    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=3),
+    # §1 OMIT: b without the §16.1, §17.1 and §17.4 hardware, d without the bubble rule
+    # (PFC and QCN used)
+    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=7),
     "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
 }
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
@@ -107,12 +109,22 @@ MATRIX = [
     # compared), the rest of the switch unchanged (ARN+AFI on h, PFC ports on i)
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
-    ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f"}),
+    ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f", "qcn": 1}),
+    # §17.4 QCN congestion points (QCN=1; 7th field {"qcn": 1}): sampling every 64..111
+    # flits, small QEQ, random WL/FBSH/cpid, registers rewritten; every run must see
+    # samples with q = 0 and CNMs, the QCN runs together a saturated q (63). With VOQ
+    # (b, c, with PFC ports on c) and without (d), with ARN+AFI on b.
+    ("b", "det", "sl", "hotspot", 40000, "off", {"qcn": 1}),
+    ("c", "ada", "sl", "random", 40000, "off", {"qcn": 1, "pfc": "0x0f"}),
+    ("d", "obl", "id", "full", 40000, "off", {"qcn": 1}),
+    ("b", "det", "afi", "random", 30000, "afi", {"qcn": 1}),
     # §18 link faults (LINKFAULT=R; 7th field {"linkfault": R}): outputs and inputs go down
     # and up at random in lockstep; each run must discard, self-credit and pad (end check)
     ("c", "ada", "sl", "random", 40000, "off", {"linkfault": "0.002"}),
     ("d", "obl", "id", "full", 30000, "off", {"linkfault": "0.003"}),
     ("b", "det", "afi", "random", 30000, "afi", {"linkfault": "0.002"}),
+    # both: the congestion points count only the flits sent, not those discarded (§17.4)
+    ("c", "det", "sl", "hotspot", 30000, "off", {"linkfault": "0.002", "qcn": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -398,8 +410,11 @@ def cmd_cosim(ns):
     if str(ns.BUBBLE) not in BOOL_WORDS:
         sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
     bub = ["--bubble", BOOL_WORDS[str(ns.BUBBLE)]]
+    if str(ns.QCN) not in BOOL_WORDS:
+        sys.exit(f"cosim: QCN={ns.QCN} is not one of on off 1 0")
+    qcn = ["--qcn", BOOL_WORDS[str(ns.QCN)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
-                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc, arn["ARN"])
+                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
     print(out, end="")
     return rc
 
@@ -412,6 +427,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
     passed = failed = 0
     total_cycles = 0
     arn_tot = {}
+    qcn_tot = {}
     for seed in seeds:
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
@@ -420,15 +436,17 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             bubble = opts.get("bubble", 0)
             pfc = opts.get("pfc")
             lf = opts.get("linkfault")
+            qcn = opts.get("qcn", 0)
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
                      + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
-                     + (f"-lf{lf}" if lf else ""))
+                     + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
             extra += ("--linkfault", lf) if lf else ()
+            extra += ("--qcn", "1") if qcn else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -448,8 +466,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             lk = re.search(r"^link (.*)$", out, re.M)
             if lk and lf:
                 info += " | " + lk.group(1)
+            qc = qcn_counts(out) if qcn else None
+            if qc is not None:
+                info += " | qcn " + " ".join(f"{k} {v}" for k, v in qc.items())
+                for k, v in qc.items():
+                    qcn_tot[k] = qcn_tot.get(k, 0) + v
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
+            if qcn and (qc is None or not (qc["samples"] and qc["q0"] and qc["cnms"])):
+                ok = False  # §17.4: every QCN run samples with q = 0 and sends CNMs
+                print(f"    {label}: QCN run without samples, q = 0 samples or CNMs: {qc}")
             status = "PASS" if ok else "FAIL"
             print(f"{status} {label:28s} {tag(CFG[key])} seed {seed} cycles {ran} {info} "
                   f"({time.time() - t0:.1f} s)", flush=True)
@@ -461,7 +487,19 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             failed += not ok
     if arn_tot:
         print("ARN runs, counter totals: " + " ".join(f"{k} {v}" for k, v in arn_tot.items()))
+    if qcn_tot:
+        ok = all(qcn_tot.get(k) for k in ("samples", "q0", "cnms", "qmid", "qsat"))
+        print(f"{'PASS' if ok else 'FAIL'} QCN runs, coverage totals (samples, q = 0, CNMs, "
+              "q 1..62, q saturated at 63): " + " ".join(f"{k} {v}" for k, v in qcn_tot.items()))
+        passed += ok
+        failed += not ok
     return passed, failed, total_cycles
+
+
+def qcn_counts(out):
+    """§17.4 coverage line of a run (cosim_main.cpp): samples, q0, cnms, qmid, qsat."""
+    m = re.search(r"^qcn (.*)$", out, re.M)
+    return {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", m.group(1))} if m else None
 
 
 def cmd_test(ns):
@@ -614,11 +652,12 @@ KNOBS = (
     ("VOQ", "voq", "on|off|1|0: VOQs at the inputs"),
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
-    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC"),
+    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
     ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
     ("BUBBLE", "bubble", "on|off|1|0: program the §16.1 bubble rule"),
+    ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points on, frequent sampling"),
     ("SEED", "seed", "stimulus seed"),
     ("CYCLES", "cycles", "cycles to run"),
     ("PW", "", "payload bits per flit"),
@@ -629,6 +668,8 @@ KNOBS = (
     ("HCDTH LCDTH FCTH CRT ARN_UP STAGE", "",
      "§15 thresholds and timers in flits/cycles (asw net's hcdth... are % of the buffer)"),
     ("PFC", "", "port mask of PFC ports (contract §17.1)"),
+    ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points with frequent sampling"),
+    ("LINKFAULT", "", "§18: probability per link and cycle that it goes down"),
     ("REFONLY", "", "1: the C side alone (no RTL)"),
 )
 
@@ -648,7 +689,8 @@ def main():
         ap.add_argument(f"--{k}", dest=k, default=v)
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
     ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
-                    "bubble rule, bit 1 the §17.1 PFC link mode; 0..3")
+                    "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
+                    "point; 0..7")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
@@ -657,6 +699,8 @@ def main():
                     "and cycle that it goes down (for V*PKT..5*V*PKT cycles)")
     ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
+    ap.add_argument("--QCN", default="0", help="on|1: enable the §17.4 QCN congestion points "
+                    "(frequent sampling, random QCN registers)")
     ap.add_argument("--ROUTING", default=None)
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")

@@ -104,8 +104,8 @@ static void drive(Vasw_switch *top, const asw_inputs &in) {
 }
 
 // Compares one cycle; returns false and fills `what` at the first difference.
-static bool compare(Vasw_switch *top, const asw_outputs &out, uint32_t read_addr,
-                    std::string &what) {
+static bool compare(Vasw_switch *top, const asw_outputs &out, uint64_t cnm_mask,
+                    const uint64_t *cnm, uint32_t read_addr, std::string &what) {
   char buf[256];
   auto check = [&](const char *field, unsigned port, uint64_t exp, uint64_t act) {
     if (exp == act) return true;
@@ -132,6 +132,10 @@ static bool compare(Vasw_switch *top, const asw_outputs &out, uint32_t read_addr
     if (!check("arn_out_valid", p, av, get(top->arn_out_valid_o, p, 1)) ||
         !check("arn_out_data", p, av ? out.arn[p] : 0, get(top->arn_out_data_o, p * 32, 32)))
       return false;
+    const bool qv = (cnm_mask >> p) & 1;  // §17.4 CNM register of output p
+    if (!check("cnm_valid", p, qv, get(top->cnm_valid_o, p, 1)) ||
+        !check("cnm_data", p, qv ? cnm[p] : 0, get(top->cnm_data_o, p * 64, 64)))
+      return false;
   }
   if (check("reg_rvalid", 0, out.reg_rvalid, top->reg_rvalid_o) &&
       check("reg_rdata", 0, out.reg_rvalid ? out.reg_rdata : 0, top->reg_rdata_o))
@@ -142,9 +146,30 @@ static bool compare(Vasw_switch *top, const asw_outputs &out, uint32_t read_addr
   return false;
 }
 
+// §17.4 coverage of a run: samples (from the C model's QCN counters, CNT_CLEAR
+// accounted for), CNMs compared on the outputs, and their q: 1..62 or saturated (63).
+struct QcnCov {
+  uint64_t samples = 0, cnms = 0, qsat = 0, qmid = 0;
+  uint32_t last_samples[ASW_P] = {}, last_sent[ASW_P] = {};
+  uint64_t sent = 0;  // cnm_sent counter total (equals cnms at the end)
+};
+static void qcn_account(const asw_switch *ref, QcnCov &q) {
+  for (unsigned p = 0; p < ASW_P; p++) {
+    uint32_t s = 0, c = 0;
+    asw_reg_read(ref, ASW_REG_QCN_COUNTER(p, 1), &s);
+    asw_reg_read(ref, ASW_REG_QCN_COUNTER(p, 0), &c);
+    // a counter below its last value was cleared (the clearing cycle's increments are
+    // lost in both the switch and this total, so the counts are lower bounds)
+    q.samples += s >= q.last_samples[p] ? s - q.last_samples[p] : s;
+    q.sent += c >= q.last_sent[p] ? c - q.last_sent[p] : c;
+    q.last_samples[p] = s;
+    q.last_sent[p] = c;
+  }
+}
+
 // One complete run. trace_from < 0: no waveform. Returns true on PASS.
 static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cycles_run,
-                tb_stats &stats, std::string &end_msg, std::string &arn_line) {
+                tb_stats &stats, std::string &end_msg, std::string &arn_line, QcnCov &qcov) {
   asw_config cfg{};
   cfg.ports = ASW_P;
   cfg.vcs = ASW_V;
@@ -219,6 +244,16 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
 #if VM_TRACE
     if (tfp) tfp->dump(2 * c);
 #endif
+    // §17.4: the CNM registers of this cycle (the C model's state at its start)
+    uint64_t cnm[ASW_P];
+    const uint64_t cnm_mask = asw_switch_cnm(ref, cnm);
+    for (uint64_t m = cnm_mask; m; m &= m - 1) {
+      const unsigned q = ASW_CNM_FB(cnm[__builtin_ctzll(m)]);
+      qcov.cnms++;
+      if (q == 63) qcov.qsat++;
+      else qcov.qmid++;
+    }
+    if (o.opt.qcn) qcn_account(ref, qcov);
     std::memset(&out, 0, sizeof out);
     out.flit = oflit;
     out.credit_vc = ocr;
@@ -243,7 +278,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
       break;
     }
     std::string what;
-    if (!compare(top.get(), out, read_addr, what)) {
+    if (!compare(top.get(), out, cnm_mask, cnm, read_addr, what)) {
       mm = {c, what};
       ok = false;
       break;
@@ -362,7 +397,8 @@ int main(int argc, char **argv) {
   tb_stats st{};
   std::string end_msg, arn_line;
   const auto t0 = std::chrono::steady_clock::now();
-  const bool ok = run(o, -1, mm, cycles, st, end_msg, arn_line);
+  QcnCov qcov;
+  const bool ok = run(o, -1, mm, cycles, st, end_msg, arn_line, qcov);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("cycles %" PRIu64 " flits %" PRIu64 " packets %" PRIu64 " reg reads %" PRIu64
@@ -371,6 +407,11 @@ int main(int argc, char **argv) {
               st.drains, secs,
               secs > 0 ? cycles / secs : 0.0);
   std::printf("%s\n", arn_line.c_str());
+  if (o.opt.qcn) {
+    const uint64_t q0 = qcov.samples > qcov.sent ? qcov.samples - qcov.sent : 0;
+    std::printf("qcn samples %" PRIu64 " q0 %" PRIu64 " cnms %" PRIu64 " qmid %" PRIu64
+                " qsat %" PRIu64 "\n", qcov.samples, q0, qcov.cnms, qcov.qmid, qcov.qsat);
+  }
   if (ok) {
     std::printf("PASS\n");
     return 0;
@@ -382,8 +423,9 @@ int main(int argc, char **argv) {
     uint64_t c2 = 0;
     tb_stats st2{};
     std::string m2, a2;
+    QcnCov q2;
     const int64_t from = mm.cycle > o.window ? static_cast<int64_t>(mm.cycle - o.window) : 0;
-    run(o, from, again, c2, st2, m2, a2);
+    run(o, from, again, c2, st2, m2, a2, q2);
     std::printf("waveform of cycles %" PRId64 "..%" PRIu64 " in %s\n", from, c2, o.fst.c_str());
   }
 #endif

@@ -91,12 +91,13 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     o->linkfault = r;
     return 1;
   }
-  if (!strcmp(name, "--bubble")) {
+  if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn")) {
     if (parse_num(val, 1, &n)) {
-      snprintf(err, errlen, "--bubble: 0 or 1, not '%s'", val ? val : "");
+      snprintf(err, errlen, "%s: 0 or 1, not '%s'", name, val ? val : "");
       return -1;
     }
-    o->bubble = (unsigned)n;
+    if (name[2] == 'b') o->bubble = (unsigned)n;
+    else o->qcn = (unsigned)n;
     return 1;
   }
   if (!strcmp(name, "--up") || !strcmp(name, "--pfc")) {
@@ -499,10 +500,43 @@ static void pfc_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   }
 }
 
-/* §1 OMIT: an address of the omitted §16.2 / §17.2 registers (unmapped: reads 0,
- * every write illegal); drawn only when cfg.omit != 0. */
+/* §17.4 QCN values: frequent sampling (S near its minimum 64 flits), a small QEQ so
+ * both q = 0 and q > 0 occur, WL and FBSH over their low range so q also saturates. */
+static uint32_t qcn_ctrl_value(tb_traffic *t, unsigned en) {
+  return asw_qcn_ctrl(en, rnd_below(t, 4), rnd_below(t, 4), (unsigned)rnd(t) & 0xFFFFu);
+}
+static uint32_t qcn_qeq_value(tb_traffic *t) { return rnd_below(t, 3 * t->cfg.buf_flits / 2 + 2); }
+static uint32_t qcn_sample_value(tb_traffic *t) { return 64 + rnd_below(t, 48); }
+/* §17.4 writes while traffic flows: legal rewrites (QCN_CTRL keeps en = 1 but for a rare
+ * disable/enable, which drops the CNMs and clears the queue counts), illegal values and
+ * writes to the read-only counters and QCN_QLEN. */
+static void qcn_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  switch (rnd_below(t, 12)) {
+  case 0: case 1: *a = ASW_REG_QCN_QEQ; *d = qcn_qeq_value(t); break;
+  case 2: case 3: *a = ASW_REG_QCN_SAMPLE; *d = qcn_sample_value(t); break;
+  case 4: *a = ASW_REG_QCN_SEED; *d = (uint32_t)rnd(t) & 0xFFFFu; break;
+  case 5: *a = ASW_REG_QCN_CTRL; *d = qcn_ctrl_value(t, !chance(t, 20)); break;
+  case 6: *a = ASW_REG_QCN_CTRL; *d = qcn_ctrl_value(t, 1) | (chance(t, 50) ? 8u : 0x100u << rnd_below(t, 8)); break;
+  case 7: *a = ASW_REG_QCN_SAMPLE; *d = chance(t, 50) ? rnd_below(t, 64) : 0x10000u + rnd_below(t, 9); break;
+  case 8: *a = chance(t, 50) ? ASW_REG_QCN_QEQ : ASW_REG_QCN_SEED; *d = 0x10000u << rnd_below(t, 16); break;
+  case 9: *a = ASW_REG_QCN_COUNTER(rnd_below(t, t->P), rnd_below(t, 2)); *d = (uint32_t)rnd(t); break;
+  case 10: *a = ASW_REG_QCN_QLEN(rnd_below(t, t->P)); *d = (uint32_t)rnd(t); break;
+  default: *a = ASW_REG_QCN_CTRL; *d = qcn_ctrl_value(t, 1); break;
+  }
+}
+static uint32_t qcn_read_addr(tb_traffic *t) {
+  unsigned k = rnd_below(t, 10), p = rnd_below(t, t->P);
+  return k < 4 ? ASW_REG_QCN_QLEN(p) : k < 8 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2))
+       : ASW_REG_QCN_CTRL + rnd_below(t, 4);
+}
+
+/* §1 OMIT: an address of the omitted §16.2 / §17.2 / §17.4 registers (unmapped: reads
+ * 0, every write illegal); drawn only when cfg.omit != 0. */
 static uint32_t omitted_addr(tb_traffic *t) {
   unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
+  if ((t->cfg.omit & ASW_OMIT_QCN) && (t->cfg.omit == ASW_OMIT_QCN || chance(t, 35)))
+    return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 4)
+         : k == 2 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2)) : ASW_REG_QCN_QLEN(p);
   if (!(t->cfg.omit & ASW_OMIT_PFC) || ((t->cfg.omit & ASW_OMIT_BUBBLE) && chance(t, 50)))
     return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
   return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
@@ -517,6 +551,10 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   }
   if (t->opt.pfc && chance(t, 15)) {
     pfc_random_write(t, a, d);
+    return;
+  }
+  if (t->opt.qcn && chance(t, 15)) { /* §17.4 */
+    qcn_random_write(t, a, d);
     return;
   }
   if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
@@ -576,6 +614,7 @@ static uint32_t random_read_addr(tb_traffic *t) {
     return k < 4 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : k < 8 ? ASW_REG_PFC_STATE(p)
          : k < 9 ? ASW_REG_PFC_THRESH : ASW_REG_PFC_EN(rnd_below(t, 2));
   }
+  if (t->opt.qcn && chance(t, 25)) return qcn_read_addr(t); /* §17.4 */
   if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
   if (t->opt.linkfault > 0 && chance(t, 20)) /* §18.4 LINK_DOWN, LINK_RX_DOWN, counters */
     return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
@@ -597,10 +636,8 @@ static uint32_t random_read_addr(tb_traffic *t) {
     return fixed[rnd_below(t, sizeof fixed / sizeof fixed[0])];
   }
   uint32_t a = (uint32_t)rnd(t) & 0xFFFFFu; /* mostly unmapped */
-  /* §17.4/§17.6 registers exist in the C model only (no RTL yet): read ID */
-  if ((a >= ASW_REG_QCN_CTRL && a <= ASW_REG_ROUTE_HASH) ||
-      (a >= ASW_REG_QCN_COUNTER(0, 0) && a < ASW_REG_QCN_QLEN(64)))
-    a = ASW_REG_ID;
+  /* §17.6 ROUTE_HASH exists in the C model only (no RTL yet): read ID */
+  if (a == ASW_REG_ROUTE_HASH) a = ASW_REG_ID;
   return a;
 }
 
@@ -1345,6 +1382,11 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              "17.1 (BUF = %u)", cfg->max_packet + cfg->vcs + 1, cfg->buf_flits);
     return NULL;
   }
+  if (o->qcn && (cfg->omit & ASW_OMIT_QCN)) {
+    snprintf(err, errlen, "QCN=1 needs the QCN hardware (OMIT has bit 2 set: no §17.4 "
+             "hardware)");
+    return NULL;
+  }
   if (o->pfc && (cfg->omit & ASW_OMIT_PFC)) {
     snprintf(err, errlen, "PFC=0x%llx needs the PFC hardware (OMIT has bit 1 set: no §17.1 "
              "hardware)", (unsigned long long)o->pfc);
@@ -1496,6 +1538,12 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (o->bubble)
     for (unsigned p = 0; p < t->P; p++) bad |= script_push(t, cap, ASW_REG_BUBBLE(p), bubble_value(t));
   if (t->directed) bad |= dir_program(t, cap);
+  if (o->qcn) { /* §17.4: parameters, then the enable */
+    bad |= script_push(t, cap, ASW_REG_QCN_QEQ, qcn_qeq_value(t));
+    bad |= script_push(t, cap, ASW_REG_QCN_SAMPLE, qcn_sample_value(t));
+    bad |= script_push(t, cap, ASW_REG_QCN_SEED, (uint32_t)rnd(t) & 0xFFFFu);
+    bad |= script_push(t, cap, ASW_REG_QCN_CTRL, qcn_ctrl_value(t, 1));
+  }
   if (o->pfc) { /* §17.2: thresholds within the headroom, then the mode */
     unsigned xoff = 1 + rnd_below(t, t->pfc_xoff_max);
     bad |= script_push(t, cap, ASW_REG_PFC_THRESH, asw_pfc_thresh(xoff, rnd_below(t, xoff)));

@@ -67,13 +67,16 @@ typedef struct {
   /* §18 link faults: each link (output p to its receiver, input p from its sender) goes
    * down with this probability per cycle, for V*LMAX .. 5*V*LMAX cycles (0: never). */
   double linkfault;
+  /* §17.4: 1 enables the QCN congestion points with frequent sampling (small
+   * QCN_SAMPLE and QCN_QEQ, random WL/FBSH/cpid) and rewrites the QCN registers. */
+  unsigned qcn;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble --pfc --linkfault. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc --linkfault --qcn. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 

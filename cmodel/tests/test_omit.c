@@ -1,7 +1,7 @@
-/* test_omit.c — the OMIT parameter (contract §1): with bit 0 (bubble rule) or
- * bit 1 (PFC) set, the §16.2 / §17.2 registers are unmapped exactly as the §15.8
- * ones with AE = 0 (read 0; every write, legal value or not, is refused with
- * ASW_EINVAL and counted in REG_ERRORS), PARAM2[24:23] reads OMIT, OMIT > 3 is
+/* test_omit.c — the OMIT parameter (contract §1): with bit 0 (bubble rule), bit 1
+ * (PFC) or bit 2 (QCN) set, the §16.2 / §17.2 / §17.4 registers are unmapped exactly
+ * as the §15.8 ones with AE = 0 (read 0; every write, legal value or not, is refused
+ * with ASW_EINVAL and counted in REG_ERRORS), PARAM2[25:23] reads OMIT, OMIT > 7 is
  * rejected, and a switch without the hardware is output-for-output the switch
  * with it and its registers at reset (random traffic and register reads). */
 #include <stdint.h>
@@ -28,9 +28,9 @@ static asw_config small(unsigned omit) {
 
 void test_omit_registers(void) {
   char err[160] = "";
-  asw_config c = small(4);
+  asw_config c = small(8);
   CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL);
-  CHECKF(strstr(err, "OMIT") && strstr(err, "0..3"), "%s", err);
+  CHECKF(strstr(err, "OMIT") && strstr(err, "0..7"), "%s", err);
   /* one legal value per §16.2 / §17.2 address (RO addresses: any value) */
   const struct { uint32_t a, d; unsigned bit, ro; } regs[] = {
       {ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 3), ASW_OMIT_BUBBLE, 0},
@@ -41,9 +41,15 @@ void test_omit_registers(void) {
       {ASW_REG_PFC_THRESH, asw_pfc_thresh(6, 2), ASW_OMIT_PFC, 0},
       {ASW_REG_PFC_COUNTER(1, 0), 0, ASW_OMIT_PFC, 1},
       {ASW_REG_PFC_STATE(3), 0, ASW_OMIT_PFC, 1},
+      {ASW_REG_QCN_CTRL, asw_qcn_ctrl(0, 2, 3, 0x1234), ASW_OMIT_QCN, 0},
+      {ASW_REG_QCN_QEQ, 17, ASW_OMIT_QCN, 0},
+      {ASW_REG_QCN_SAMPLE, 100, ASW_OMIT_QCN, 0},
+      {ASW_REG_QCN_SEED, 0xBEEF, ASW_OMIT_QCN, 0},
+      {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_OMIT_QCN, 1},
+      {ASW_REG_QCN_QLEN(2), 0, ASW_OMIT_QCN, 1},
   };
   const unsigned n = sizeof regs / sizeof regs[0];
-  for (unsigned omit = 0; omit < 4; omit++) {
+  for (unsigned omit = 0; omit < 8; omit++) {
     c = small(omit);
     asw_switch *sw = asw_switch_new(&c, err, sizeof err);
     CHECKF(sw != NULL, "omit %u: %s", omit, err);
@@ -76,9 +82,9 @@ void test_omit_registers(void) {
 /* Random credit-respecting traffic (1..LMAX-flit packets, random destinations,
  * sinks returning credits a cycle later) and random register reads, every
  * address kind including the omitted ones, into a switch with OMIT = 0 and one
- * with OMIT = 3: every output of every cycle must be identical. */
+ * with OMIT = 7: every output of every cycle must be identical. */
 void test_omit_equivalence(void) {
-  asw_config c0 = small(0), c3 = small(3);
+  asw_config c0 = small(0), c3 = small(7);
   asw_switch *a = asw_switch_new(&c0, NULL, 0), *b = asw_switch_new(&c3, NULL, 0);
   CHECK(a && b);
   if (!a || !b) {
@@ -100,7 +106,9 @@ void test_omit_equivalence(void) {
   static const uint32_t raddr[] = {ASW_REG_COUNTER(1, 1), ASW_REG_CRED(2, 1), ASW_REG_BUBBLE(1),
                                    ASW_REG_BUBBLE_COUNTER(0, 0), ASW_REG_PFC_EN(0),
                                    ASW_REG_PFC_THRESH, ASW_REG_PFC_COUNTER(2, 1),
-                                   ASW_REG_PFC_STATE(1)};
+                                   ASW_REG_PFC_STATE(1), ASW_REG_QCN_CTRL,
+                                   ASW_REG_QCN_SAMPLE, ASW_REG_QCN_COUNTER(1, 1),
+                                   ASW_REG_QCN_QLEN(3)};
   unsigned rd_prev = 0, rd_now; /* raddr index read in the previous / this cycle */
   uint64_t x = 0x9E3779B97F4A7C15ull;
   unsigned cred[4][2], left[4] = {0}, vc[4] = {0}, seq = 0;

@@ -19,7 +19,7 @@ module asw_axis_switch #(
   parameter int unsigned VOQ = 1,      // virtual output queues
   parameter int unsigned ITERS = 1,    // iSLIP iterations
   parameter int unsigned AE = 0,       // ARN-table entries (§15)
-  parameter int unsigned OMIT = 0,     // hardware left out (§1): bit 0 §16.1 bubble, bit 1 §17.1 PFC
+  parameter int unsigned OMIT = 0,     // hardware left out (§1): bit 0 §16.1 bubble, bit 1 §17.1 PFC, bit 2 §17.4 QCN
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned UW = 51
 ) (
@@ -142,6 +142,13 @@ module asw_axis_switch #(
     .reg_rdata_i (reg_rdata)
   );
 
+  // §17.4 CNMs of the switch: not carried by this wrapper (only QCN_CTRL.en = 1 makes
+  // any; the C network simulator carries them, tb/net compares them)
+  logic [P-1:0]    cnm_valid;
+  logic [P*64-1:0] cnm_data;
+  logic            unused_cnm;
+  assign unused_cnm = ^{cnm_valid, cnm_data};
+
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
@@ -168,6 +175,8 @@ module asw_axis_switch #(
     .arn_out_data_o,
     .arn_in_valid_i,
     .arn_in_data_i,
+    .cnm_valid_o    (cnm_valid),
+    .cnm_data_o     (cnm_data),
     .reg_en_i       (reg_en),
     .reg_we_i       (reg_we),
     .reg_addr_i     (reg_addr),

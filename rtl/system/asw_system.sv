@@ -14,7 +14,7 @@ module asw_system #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,       // hardware left out (§1): bit 0 bubble, bit 1 PFC
+  parameter int unsigned OMIT = 0,       // hardware left out (§1): bit 0 bubble, bit 1 PFC, bit 2 QCN
   parameter int unsigned DIV = 104,      // UART clocks per bit (clock / baud rate)
   parameter int unsigned TIMEOUT = 1000, // truncated-frame timeout in bit times
   parameter int unsigned CNTW = 32,      // width of the end nodes' and histogram counters
@@ -395,6 +395,13 @@ module asw_system #(
   logic [P-1:0]    cr_out_valid, cr_in_valid, arn_out_valid;
   logic [P*32-1:0] arn_out_data;
 
+  // §17.4 CNMs of the switch: not carried by this wrapper (only QCN_CTRL.en = 1 makes
+  // any; the C network simulator carries them, tb/net compares them)
+  logic [P-1:0]    cnm_valid;
+  logic [P*64-1:0] cnm_data;
+  logic            unused_cnm;
+  assign unused_cnm = ^{cnm_valid, cnm_data};
+
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
@@ -421,6 +428,8 @@ module asw_system #(
     .arn_out_data_o (arn_out_data),
     .arn_in_valid_i ('0),
     .arn_in_data_i  ('0),
+    .cnm_valid_o    (cnm_valid),
+    .cnm_data_o     (cnm_data),
     .reg_en_i       (reg_en),
     .reg_we_i       (reg_we),
     .reg_addr_i     (reg_addr),

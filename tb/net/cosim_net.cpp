@@ -113,6 +113,12 @@ std::vector<uint32_t> sweep_addrs() {
     a.push_back(ASW_REG_BUBBLE(p));
     for (unsigned k = 0; k < ASW_BCNT_NUM; k++) a.push_back(ASW_REG_BUBBLE_COUNTER(p, k));
   }
+  // §17.4, always mapped: QCN registers, counters and queue lengths
+  for (uint32_t r = ASW_REG_QCN_CTRL; r <= ASW_REG_QCN_SEED; r++) a.push_back(r);
+  for (unsigned p = 0; p < ASW_P; p++) {
+    for (unsigned k = 0; k < 2; k++) a.push_back(ASW_REG_QCN_COUNTER(p, k));
+    a.push_back(ASW_REG_QCN_QLEN(p));
+  }
   if (ASW_AE) {
     for (uint32_t r = ASW_REG_ARN_CTRL; r <= ASW_REG_ARN_TTL; r++) a.push_back(r);
     for (unsigned p = 0; p < ASW_P; p++) {
@@ -129,6 +135,9 @@ struct Twin {
   std::unique_ptr<Vasw_switch> top;
   uint64_t cycle = 0;  // twin cycles done (programming included)
   uint32_t read_addr = 0;  // register read issued in the previous cycle (messages)
+  // §17.4: the C switch's CNM registers after its last step (this twin's next cycle)
+  uint64_t cnm_mask = 0;
+  uint64_t cnm[ASW_P] = {};
   std::vector<std::pair<uint32_t, uint32_t>> writes;
   uint64_t up = ~0ULL, rx_up = ~0ULL;  // §18.1 link pins (bits < P used)
 #if VM_TRACE
@@ -146,6 +155,7 @@ struct Mismatch {
 struct Stats {
   uint64_t twin_cycles = 0, flits = 0, credits = 0, arns = 0, idle = 0, reads = 0;
   uint64_t link_changes = 0, fm_writes = 0;  // §18.6: pin changes, writes during the run
+  uint64_t cnms = 0, cnm_qsat = 0;  // §17.4 CNMs compared, of which q = 63
 };
 
 // One run of the network with its twins. trace_sw < 0: no waveform.
@@ -274,6 +284,20 @@ bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
     st_.credits += e[CRV];
     st_.arns += e[ARV];
   }
+  for (unsigned p = 0; p < ASW_P; p++) {  // §17.4 CNM registers
+    const uint64_t ev = (t.cnm_mask >> p) & 1, ed = ev ? t.cnm[p] : 0;
+    const uint64_t av = getb(top->cnm_valid_o, p, 1), ad = getb(top->cnm_data_o, p * 64, 64);
+    if (ev != av || ed != ad) {
+      char b[160];
+      std::snprintf(b, sizeof b, "port %u field cnm_valid/cnm_data expected %" PRIu64 "/0x%016"
+                    PRIx64 " actual %" PRIu64 "/0x%016" PRIx64, p, ev, ed, av, ad);
+      return fail(s, b);
+    }
+    st_.cnms += ev;
+    st_.cnm_qsat += ev && ASW_CNM_FB(ed) == 63;
+  }
+  // after a step of the C switch (out given) its CNM registers are the next cycle's
+  t.cnm_mask = out ? netref_cnm(net_, s, t.cnm) : 0;
   const uint64_t rv = out ? out->reg_rvalid : 0, rd = rv ? out->reg_rdata : 0;
   if (rv != top->reg_rvalid_o || rd != top->reg_rdata_o) {
     char b[128];
@@ -456,6 +480,7 @@ int main(int argc, char **argv) {
               st.link_changes, st.fm_writes, c.link[ASW_LCNT_FLITS_DISCARDED],
               c.link[ASW_LCNT_PACKETS_DISCARDED], c.link[ASW_LCNT_PACKETS_CUT],
               c.link[ASW_LCNT_FLITS_PADDED]);
+  std::printf("qcn cnms %" PRIu64 " cnm_qsat %" PRIu64 "\n", st.cnms, st.cnm_qsat);
   if (rc == 0) {
     std::printf("PASS\n");
     return 0;

@@ -142,7 +142,7 @@ def parse(out):
         f.update(cycles=int(m.group(1)), switches=int(m.group(2)), idle=int(m.group(3)),
                  flits=int(m.group(4)), credits=int(m.group(5)), arn_msgs=int(m.group(6)),
                  cps=float(m.group(7)))
-    for line in re.findall(r"^(?:counters|arn|link) (.*)$", out, re.M):
+    for line in re.findall(r"^(?:counters|arn|link|qcn) (.*)$", out, re.M):
         for k, v in re.findall(r"(\w+) (\d+)", line):
             f[k] = int(v)
     return f
@@ -202,6 +202,12 @@ TESTS = [
      f"load=0.7 link_fault_rate=0.0002 link_down_cycles=300 fm_delay=200 cycles=30000 {COMMON}",
      [("flits", 30000), ("adaptive", 1), ("fm_writes", 1), ("flits_discarded", 1),
       ("packets_discarded", 1), ("packets_cut", 1), ("flits_padded", 1)]),
+    # §17.4/§17.5 QCN: every switch a congestion point (QEQ 10 flits, a sample every 64
+    # flits, FBSH 0 so q also saturates), the reaction points at the sources (rl=on);
+    # every switch's CNM outputs compared with the C switch's, every cycle
+    ("rlft42-qcn-rl-hs25", f"ports=4 stages=2 traffic=hs25-1 qcn=on rl=on qcn_qeq=640 "
+     f"qcn_sample=4096 qcn_fb_shift=0 cycles=30000 {COMMON}",
+     [("flits", 30000), ("cnms", 50), ("cnm_qsat", 1)]),
 ]
 
 
@@ -215,7 +221,8 @@ def cmd_test():
         ok = rc == 0 and "PASS" in out and not missing
         info = " ".join(f"{k} {f[k]}" for k in ("cycles", "switches", "idle", "flits", "arn_msgs",
                                                 "adaptive", "roots", "sent", "received",
-                                                "consumed", "expired", "adapted", "evicted")
+                                                "consumed", "expired", "adapted", "evicted",
+                                                "cnms", "cnm_qsat")
                         if k in f)
         if "link_fault" in settings:
             info += " | link " + " ".join(f"{k} {f[k]}" for k in (

@@ -52,6 +52,11 @@ int netref_step(netref *r, unsigned s, const asw_inputs *in, asw_outputs *out) {
   return sw ? asw_switch_step(sw, in, out) : ASW_EINVAL;
 }
 
+uint64_t netref_cnm(const netref *r, unsigned s, uint64_t *msgs) {
+  const asw_switch *sw = net_switch(r->n, s);
+  return sw ? asw_switch_cnm(sw, msgs) : 0;
+}
+
 void netref_counts_get(const netref *r, netref_counts *c) {
   net_results res;
   net_get_results(r->n, &res);

@@ -44,6 +44,10 @@ int netref_run(netref *r, char *err, size_t errlen);
  * register reads the harness makes of every switch and its twin at the end. */
 int netref_step(netref *r, unsigned s, const asw_inputs *in, asw_outputs *out);
 
+/* §17.4: the CNM registers of C switch s now (its CNM outputs in its next cycle):
+ * valid mask, words in msgs[o] (asw_switch_cnm). */
+uint64_t netref_cnm(const netref *r, unsigned s, uint64_t *msgs);
+
 /* Counters summed over all switches and ports (whole run), as the network
  * reads them from its C switches' registers. */
 typedef struct {
