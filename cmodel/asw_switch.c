@@ -181,8 +181,9 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
-  if (c->omit > 7)
-    CFG_ERR("OMIT (omit) = %u out of range 0..7 (bit 0 bubble, bit 1 pfc, bit 2 qcn)", c->omit);
+  if (c->omit > 15)
+    CFG_ERR("OMIT (omit) = %u out of range 0..15 (bit 0 bubble, bit 1 pfc, bit 2 qcn, bit 3 link)",
+            c->omit);
   return ASW_OK;
 }
 
@@ -397,6 +398,11 @@ int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up) { /* §1
     snprintf(sw->err, sizeof sw->err, "link_up/link_rx_up have bits for ports >= P = %u", sw->P);
     return ASW_EINVAL;
   }
+  if ((sw->cfg.omit & ASW_OMIT_LINK) && (up & rx_up) != sw->port_mask) { /* §1 OMIT bit 3 */
+    snprintf(sw->err, sizeof sw->err,
+             "link_up/link_rx_up: a link down needs the §18 hardware (OMIT has bit 3 set)");
+    return ASW_EINVAL;
+  }
   sw->link.up = up;
   sw->link.rx_up = rx_up;
   sw->regs.link_down = sw->port_mask & ~up;
@@ -407,7 +413,7 @@ int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up) { /* §1
 int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   *data = 0;
   if (a >> 20) return ASW_EINVAL;
-  if (asw_link_owns(a)) { /* §18.4 */
+  if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_link_owns(a)) { /* §18.4 */
     *data = asw_link_reg_read(&sw->link, a);
     return ASW_OK;
   }

@@ -35,15 +35,17 @@ typedef struct {
   unsigned voq;           /* 0 or 1 */
   unsigned iters;         /* ITERS: 1..4 */
   unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
-  unsigned omit;          /* OMIT: hardware left out, 0..7 (§1): ASW_OMIT_* bits; 0 (all
+  unsigned omit;          /* OMIT: hardware left out, 0..15 (§1): ASW_OMIT_* bits; 0 (all
                            * present) in a zero-initialised config */
 } asw_config;
 
-/* OMIT bits (contract §1): the §16 / §17 registers of omitted hardware are
+/* OMIT bits (contract §1): the §16 / §17 / §18 registers of omitted hardware are
  * unmapped (read 0, writes illegal), as the §15 ones with AE = 0. */
 #define ASW_OMIT_BUBBLE 1u /* §16.1 bubble flow control */
 #define ASW_OMIT_PFC 2u    /* §17.1 PFC link mode */
 #define ASW_OMIT_QCN 4u    /* §17.4 QCN congestion point */
+#define ASW_OMIT_LINK 8u   /* §18 link faults: links always up (asw_switch_set_link_up
+                            * refuses a link down), §18.4 registers unmapped */
 
 /* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
  * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8, OMIT=0). */
@@ -281,7 +283,8 @@ enum { /* counter index k of ASW_REG_LINK_COUNTER (§18.4) */
 /* §18.1: the link-state pins, levels held from this call on (after reset
  * all up: the switch of §1-§17). up, bit p: output p's link is up (link_up);
  * rx_up, bit p: input p's link is up (link_rx_up). Bits >= P: ASW_EINVAL,
- * nothing changed. */
+ * nothing changed; a link down on a switch with cfg.omit & ASW_OMIT_LINK (no §18
+ * hardware, §1): ASW_EINVAL, nothing changed (all up is accepted). */
 int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up);
 /* PFC link mode registers (§17.2), mapped unless cfg.omit has ASW_OMIT_PFC. */
 #define ASW_REG_PFC_EN(w) (0x00040u + (w))

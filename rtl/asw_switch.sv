@@ -2,7 +2,8 @@
 // computation, iSLIP allocator, credit counters, crossbar (ST), output registers and
 // register block (docs/microarchitecture.md). Ports are the link interface of §3
 // flattened per port (port p at [p*W +: W]) plus the register bus of §10 and the §18 link
-// state pins (rtl/link_fault.sv; tie both to '1 where links never fail).
+// state pins (rtl/link_fault.sv; tie both to '1 where links never fail; ignored with OMIT
+// bit 3).
 // Payload ports are max(PW,1) bits wide; with PW = 0 the single bit is ignored/0.
 module asw_switch #(
   parameter int unsigned P = 8,
@@ -16,8 +17,9 @@ module asw_switch #(
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
   // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
-  // PFC link mode, bit 2 the §17.4 QCN congestion point; their registers are then unmapped
-  // (§11 rules), as §15's with AE = 0
+  // PFC link mode, bit 2 the §17.4 QCN congestion point, bit 3 the §18 link-fault block
+  // (link pins ignored: links always up); their registers are then unmapped (§11 rules),
+  // as §15's with AE = 0
   parameter int unsigned OMIT = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
@@ -97,8 +99,8 @@ module asw_switch #(
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
   end
-  if (OMIT > 7) begin : gen_bad_omit
-    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..7", OMIT);
+  if (OMIT > 15) begin : gen_bad_omit
+    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..15", OMIT);
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
@@ -284,6 +286,9 @@ module asw_switch #(
 
   // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
   logic [P-1:0]     self_cr, pad_valid, pad_tail;
+  // §18.5 RC's view of link_up_i: all up with OMIT bit 3 (no §18 hardware, pins ignored)
+  logic [P-1:0]     rc_link_up;
+  assign rc_link_up = ((OMIT & 8) == 0) ? link_up_i : '1;
   logic [P*VW-1:0]  pad_vc;
   logic [P-1:0]     xb_valid, xb_head, xb_tail;  // flit ST hands output o (sent or discarded)
   logic [P-1:0]     xb_send;                     // ... and goes into the output register
@@ -363,7 +368,7 @@ module asw_switch #(
       .lk_vc_o       (lk_vc[i*VW +: VW]),
       .lk_consumed_i (lk_consumed[i]),
       .lk_alt_port_i (lk_alt_port[i*PIW +: PIW]),
-      .link_up_i,
+      .link_up_i     (rc_link_up),
       .cred_i        (cred),
       .cong_next_i   (cong_next),
       .rq_valid_o    (rq_valid),
@@ -654,6 +659,7 @@ module asw_switch #(
   end
 
   // ---- §18 link faults (rtl/link_fault.sv) ------------------------------------------
+  if ((OMIT & 8) == 0) begin : gen_link  // OMIT bit 3: no §18 hardware
   link_fault #(.P(P), .V(V)) u_link (
     .clk_i,
     .rst_ni,
@@ -676,6 +682,16 @@ module asw_switch #(
     .reg_addr_i,
     .rdata_o     (lf_rdata)
   );
+  end else begin : gen_no_link  // links always up, §18.4 registers unmapped (read 0)
+    assign xb_send = xb_valid;
+    assign self_cr = '0;
+    assign pad_valid = '0;
+    assign pad_tail = '0;
+    assign pad_vc = '0;
+    assign lf_rdata = '0;
+    logic unused_link;  // the link pins and the IW view the block would have seen
+    assign unused_link = ^{link_up_i, link_rx_up_i, xb_head, xb_tail, in_head_i, in_len};
+  end
 
   // ---- §17.4 QCN congestion point ------------------------------------------------------
   if ((OMIT & 4) == 0) begin : gen_qcn  // OMIT bit 2: no §17.4 hardware

@@ -12,7 +12,7 @@ module regs #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[25:23]
+  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[26:23]
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
@@ -329,7 +329,7 @@ module regs #(
     end else if (a == RegParam1) begin
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
-      rd = {6'h0, 3'(OMIT), 6'(AE), 17'(TABLE)};
+      rd = {5'h0, 4'(OMIT), 6'(AE), 17'(TABLE)};
     end else if (a == RegRouteCtrl) begin
       rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin

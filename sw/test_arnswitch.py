@@ -54,35 +54,37 @@ def test_param_registers():
 
 
 def test_omit():
-    """OMIT (contract §1): the omitted §16.2/§17.2/§17.4 registers read 0 and every write
-    to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[25:23] reads OMIT."""
-    regs = {asw.OMIT_BUBBLE: (asw.REG_BUBBLE0, 1 << 6 | 1 << 8),
-            asw.OMIT_PFC: (asw.REG_PFC_THRESH, 2 << 16 | 4),
-            asw.OMIT_QCN: (asw.REG_QCN_QEQ, 17)}
-    for omit in range(8):
+    """OMIT (contract §1): the omitted §16.2/§17.2/§17.4/§18.4 registers read 0 and every
+    write to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[26:23] reads OMIT.
+    (The §18.4 registers are RO: a write is refused with or without the hardware.)"""
+    regs = {asw.OMIT_BUBBLE: (asw.REG_BUBBLE0, 1 << 6 | 1 << 8, False),
+            asw.OMIT_PFC: (asw.REG_PFC_THRESH, 2 << 16 | 4, False),
+            asw.OMIT_QCN: (asw.REG_QCN_QEQ, 17, False),
+            asw.OMIT_LINK: (asw.REG_LINK_DOWN0, 1, True)}
+    for omit in range(16):
         with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, omit=omit) as sw:
             assert sw.config["omit"] == omit
-            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 7 == omit
+            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 15 == omit
             errors = 0
-            for bit, (addr, value) in regs.items():
+            for bit, (addr, value, ro) in regs.items():
                 before = sw.reg_read(addr)
                 try:
                     sw.reg_write(addr, value)
                     refused = False
                 except ValueError:
                     refused = True
-                assert refused == bool(omit & bit), (omit, hex(addr))
-                if omit & bit:
+                assert refused == (ro or bool(omit & bit)), (omit, hex(addr))
+                if refused:
                     assert before == 0 and sw.reg_read(addr) == 0, (omit, hex(addr))
                     errors += 1
                 else:
                     assert sw.reg_read(addr) == value, (omit, hex(addr), sw.reg_read(addr))
             assert sw.reg_read(asw.REG_REG_ERRORS) == errors, (omit, errors)
     try:
-        asw.Switch(omit=8)
-        raise AssertionError("omit=8 accepted")
+        asw.Switch(omit=16)
+        raise AssertionError("omit=16 accepted")
     except ValueError as e:
-        assert "OMIT" in str(e) and "0..7" in str(e), e
+        assert "OMIT" in str(e) and "0..15" in str(e), e
 
 
 def test_packet_through_switch():

@@ -18,7 +18,7 @@ with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
     RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 # §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode,
-# bit 2 the §17.4 QCN congestion point):
+# bit 2 the §17.4 QCN congestion point, bit 3 the §18 link-fault block):
 # a parameter too, absent from a configuration (and from its build tag) when 0.
 
 
@@ -50,9 +50,9 @@ CFG = {
     # soak only: the AE extremes
     "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
     "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
-    # §1 OMIT: b without the §16.1, §17.1 and §17.4 hardware, d without the bubble rule
-    # (PFC and QCN used)
-    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=7),
+    # §1 OMIT: b without the §16.1, §17.1, §17.4 and §18 hardware, d without the bubble
+    # rule (PFC and QCN used)
+    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=15),
     "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
 }
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
@@ -652,7 +652,8 @@ KNOBS = (
     ("VOQ", "voq", "on|off|1|0: VOQs at the inputs"),
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
-    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN"),
+    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN, "
+     "bit 3 link faults"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
     ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
@@ -690,7 +691,7 @@ def main():
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
     ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
                     "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
-                    "point; 0..7")
+                    "point, bit 3 the §18 link-fault block; 0..15")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)

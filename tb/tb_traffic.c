@@ -530,14 +530,17 @@ static uint32_t qcn_read_addr(tb_traffic *t) {
        : ASW_REG_QCN_CTRL + rnd_below(t, 4);
 }
 
-/* §1 OMIT: an address of the omitted §16.2 / §17.2 / §17.4 registers (unmapped: reads
- * 0, every write illegal); drawn only when cfg.omit != 0. */
+/* §1 OMIT: an address of the omitted §16.2 / §17.2 / §17.4 / §18.4 registers (unmapped:
+ * reads 0, every write illegal); drawn only when cfg.omit != 0. */
 static uint32_t omitted_addr(tb_traffic *t) {
+  const unsigned m = t->cfg.omit & ~ASW_OMIT_LINK; /* the §16 / §17 bits */
+  if ((t->cfg.omit & ASW_OMIT_LINK) && (m == 0 || chance(t, 25))) /* §18.4 */
+    return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
   unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
-  if ((t->cfg.omit & ASW_OMIT_QCN) && (t->cfg.omit == ASW_OMIT_QCN || chance(t, 35)))
+  if ((m & ASW_OMIT_QCN) && (m == ASW_OMIT_QCN || chance(t, 35)))
     return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 4)
          : k == 2 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2)) : ASW_REG_QCN_QLEN(p);
-  if (!(t->cfg.omit & ASW_OMIT_PFC) || ((t->cfg.omit & ASW_OMIT_BUBBLE) && chance(t, 50)))
+  if (!(m & ASW_OMIT_PFC) || ((m & ASW_OMIT_BUBBLE) && chance(t, 50)))
     return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
   return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
        : k == 2 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : ASW_REG_PFC_STATE(p);
@@ -1385,6 +1388,11 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (o->qcn && (cfg->omit & ASW_OMIT_QCN)) {
     snprintf(err, errlen, "QCN=1 needs the QCN hardware (OMIT has bit 2 set: no §17.4 "
              "hardware)");
+    return NULL;
+  }
+  if (o->linkfault > 0 && (cfg->omit & ASW_OMIT_LINK)) {
+    snprintf(err, errlen, "LINKFAULT=%g needs the link-fault hardware (OMIT has bit 3 set: no "
+             "§18 hardware)", o->linkfault);
     return NULL;
   }
   if (o->pfc && (cfg->omit & ASW_OMIT_PFC)) {

@@ -31,7 +31,8 @@ static void help(void) {
       "  --voq on|off|1|0     virtual output queues [on]\n"
       "  --iters N            iSLIP iterations, 1..4 [1]\n"
       "  --omit N             hardware left out (contract 1 OMIT): bit 0 bubble rule, bit 1 PFC,\n"
-      "                       bit 2 QCN, 0..7 [0]; the study uses none, so the results are the same\n"
+      "                       bit 2 QCN, bit 3 link faults, 0..15 [0]; the study uses none, so\n"
+      "                       the results are the same\n"
       "  --routing det|oblivious|adaptive   [det]\n"
       "  --trigger noth|th|2th  adaptive trigger [noth]\n"
       "  --load X             offered flits per input per cycle, 0..1 [0.5]\n"
@@ -185,7 +186,7 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || cli_uint("switch", "--iters", v, 1, 4, &u)) BAD;
       sp.sw.iters = (unsigned)u;
     } else if ((m = OPT("--omit"))) {
-      if (m == 2 || cli_uint("switch", "--omit", v, 0, 7, &u)) BAD;
+      if (m == 2 || cli_uint("switch", "--omit", v, 0, 15, &u)) BAD;
       sp.sw.omit = (unsigned)u;
     } else if ((m = OPT("--routing"))) {
       if (m == 2 || cli_choice("switch", "--routing", v, routing_names, 3, &c)) BAD;

@@ -1,8 +1,9 @@
 /* test_omit.c — the OMIT parameter (contract §1): with bit 0 (bubble rule), bit 1
- * (PFC) or bit 2 (QCN) set, the §16.2 / §17.2 / §17.4 registers are unmapped exactly
- * as the §15.8 ones with AE = 0 (read 0; every write, legal value or not, is refused
- * with ASW_EINVAL and counted in REG_ERRORS), PARAM2[25:23] reads OMIT, OMIT > 7 is
- * rejected, and a switch without the hardware is output-for-output the switch
+ * (PFC), bit 2 (QCN) or bit 3 (link faults) set, the §16.2 / §17.2 / §17.4 / §18.4
+ * registers are unmapped exactly as the §15.8 ones with AE = 0 (read 0; every write,
+ * legal value or not, is refused with ASW_EINVAL and counted in REG_ERRORS), with bit 3
+ * a link taken down is refused (links always up), PARAM2[26:23] reads OMIT, OMIT > 15
+ * is rejected, and a switch without the hardware is output-for-output the switch
  * with it and its registers at reset (random traffic and register reads). */
 #include <stdint.h>
 #include <string.h>
@@ -28,9 +29,9 @@ static asw_config small(unsigned omit) {
 
 void test_omit_registers(void) {
   char err[160] = "";
-  asw_config c = small(8);
+  asw_config c = small(16);
   CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL);
-  CHECKF(strstr(err, "OMIT") && strstr(err, "0..7"), "%s", err);
+  CHECKF(strstr(err, "OMIT") && strstr(err, "0..15"), "%s", err);
   /* one legal value per §16.2 / §17.2 address (RO addresses: any value) */
   const struct { uint32_t a, d; unsigned bit, ro; } regs[] = {
       {ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 3), ASW_OMIT_BUBBLE, 0},
@@ -47,9 +48,12 @@ void test_omit_registers(void) {
       {ASW_REG_QCN_SEED, 0xBEEF, ASW_OMIT_QCN, 0},
       {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_OMIT_QCN, 1},
       {ASW_REG_QCN_QLEN(2), 0, ASW_OMIT_QCN, 1},
+      {ASW_REG_LINK_DOWN(0), 0, ASW_OMIT_LINK, 1},
+      {ASW_REG_LINK_RX_DOWN(1), 0, ASW_OMIT_LINK, 1},
+      {ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), 0, ASW_OMIT_LINK, 1},
   };
   const unsigned n = sizeof regs / sizeof regs[0];
-  for (unsigned omit = 0; omit < 8; omit++) {
+  for (unsigned omit = 0; omit < 16; omit++) {
     c = small(omit);
     asw_switch *sw = asw_switch_new(&c, err, sizeof err);
     CHECKF(sw != NULL, "omit %u: %s", omit, err);
@@ -75,6 +79,15 @@ void test_omit_registers(void) {
     }
     CHECKF(test_rd(sw, ASW_REG_REG_ERRORS) == errors, "omit %u: REG_ERRORS %u, expected %u", omit,
            test_rd(sw, ASW_REG_REG_ERRORS), errors);
+    /* §18.1: output 1's link down; without the §18 hardware refused, nothing changed */
+    int link = !(omit & ASW_OMIT_LINK);
+    CHECK(asw_switch_set_link_up(sw, 0xF, 0xF) == ASW_OK); /* all up: always accepted */
+    int rc = asw_switch_set_link_up(sw, 0xD, 0xF);
+    CHECKF(rc == (link ? ASW_OK : ASW_EINVAL), "omit %u: set_link_up rc %d", omit, rc);
+    if (!link) CHECKF(strstr(asw_switch_error(sw), "OMIT"), "%s", asw_switch_error(sw));
+    CHECK(asw_switch_step(sw, &(asw_inputs){0}, NULL) == ASW_OK);
+    CHECKF(test_rd(sw, ASW_REG_LINK_DOWN(0)) == (link ? 2u : 0u), "omit %u: LINK_DOWN 0x%x",
+           omit, test_rd(sw, ASW_REG_LINK_DOWN(0)));
     asw_switch_free(sw);
   }
 }
@@ -82,9 +95,9 @@ void test_omit_registers(void) {
 /* Random credit-respecting traffic (1..LMAX-flit packets, random destinations,
  * sinks returning credits a cycle later) and random register reads, every
  * address kind including the omitted ones, into a switch with OMIT = 0 and one
- * with OMIT = 7: every output of every cycle must be identical. */
+ * with OMIT = 15: every output of every cycle must be identical. */
 void test_omit_equivalence(void) {
-  asw_config c0 = small(0), c3 = small(7);
+  asw_config c0 = small(0), c3 = small(15);
   asw_switch *a = asw_switch_new(&c0, NULL, 0), *b = asw_switch_new(&c3, NULL, 0);
   CHECK(a && b);
   if (!a || !b) {
@@ -108,7 +121,8 @@ void test_omit_equivalence(void) {
                                    ASW_REG_PFC_THRESH, ASW_REG_PFC_COUNTER(2, 1),
                                    ASW_REG_PFC_STATE(1), ASW_REG_QCN_CTRL,
                                    ASW_REG_QCN_SAMPLE, ASW_REG_QCN_COUNTER(1, 1),
-                                   ASW_REG_QCN_QLEN(3)};
+                                   ASW_REG_QCN_QLEN(3), ASW_REG_LINK_DOWN(0),
+                                   ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)};
   unsigned rd_prev = 0, rd_now; /* raddr index read in the previous / this cycle */
   uint64_t x = 0x9E3779B97F4A7C15ull;
   unsigned cred[4][2], left[4] = {0}, vc[4] = {0}, seq = 0;

@@ -19,7 +19,7 @@ module asw_axis_switch #(
   parameter int unsigned VOQ = 1,      // virtual output queues
   parameter int unsigned ITERS = 1,    // iSLIP iterations
   parameter int unsigned AE = 0,       // ARN-table entries (§15)
-  parameter int unsigned OMIT = 0,     // hardware left out (§1): bit 0 §16.1 bubble, bit 1 §17.1 PFC, bit 2 §17.4 QCN
+  parameter int unsigned OMIT = 0,     // hardware left out (§1): bit 0 §16.1 bubble, bit 1 §17.1 PFC, bit 2 §17.4 QCN, bit 3 §18 link faults
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned UW = 51
 ) (
