@@ -41,7 +41,7 @@ module credits #(
           cred_d[o*V+v] = cred_d[o*V+v] + CW'(1);
         end
         if (self_cr_valid_i[o] && (32'(self_cr_vc_i[o*3 +: 3]) == v)) begin
-          cred_d[o*V+v] = cred_d[o*V+v] + CW'(1);
+          cred_d[o*V+v] = CW'(1) + cred_d[o*V+v];  // §18.2 self credit
         end
         if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v)) begin
           cred_d[o*V+v] = cred_d[o*V+v] - CW'(match_len_i[o*8 +: 8]);

@@ -601,6 +601,10 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     return 0;
   }
   case K_DIMS: { /* §16.4: checked now, kept as written */
+    if (!strcmp(value, "none")) { /* the echo's word for no radices (the default) */
+      memset(c->dims, 0, sizeof c->dims);
+      return 0;
+    }
     cube cb;
     char e2[160];
     if (cube_parse(&cb, value, 1, e2, sizeof e2)) {
