@@ -6,14 +6,18 @@
 #        replayed under ASan+UBSan; prints executions, exec/s, coverage and
 #        findings per target; fails on a finding (kept in build/fuzz/findings)
 #   make test-fuzz   replays the committed corpus and reproducers of every
-#        target and fuzzes each for FUZZ_SHORT_TIME (20) s, ASan+UBSan
+#        target and fuzzes each for a fixed number of executions with a fixed
+#        seed (cmodel/fuzz/fuzz.py SHORT_RUNS, or FUZZ_SHORT_RUNS), each capped
+#        at FUZZ_SHORT_TIME (120) s, ASan+UBSan
 # clang-14 and libclang-rt-14-dev come from mk/deps.mk; without them both
 # targets fail and say so.
 FUZZ_CC ?= clang-14
 FUZZ_TARGETS ?= netcfg table switch trace
 FUZZ_TIME ?= 600
 FUZZ_RUNS ?= 0
-FUZZ_SHORT_TIME ?= 20
+FUZZ_SEED ?= 0
+FUZZ_SHORT_TIME ?= 120
+FUZZ_SHORT_RUNS ?= 0
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_COMMON := -std=c11 -g -Wall -Wextra -Werror -Icmodel -Icmodel/net -D_DEFAULT_SOURCE= \
   -fsanitize-coverage-ignorelist=cmodel/fuzz/coverage_ignore.txt
@@ -45,7 +49,7 @@ $(FUZZ_DIR)/fast/fuzz_%: cmodel/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HDRS) | $
 
 .PHONY: fuzz test-fuzz
 fuzz: $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fast/fuzz_%)
-	@$(PYTHON) cmodel/fuzz/fuzz.py long --build $(FUZZ_DIR) --time $(FUZZ_TIME) --runs $(FUZZ_RUNS) $(FUZZ_TARGETS)
+	@$(PYTHON) cmodel/fuzz/fuzz.py long --build $(FUZZ_DIR) --time $(FUZZ_TIME) --runs $(FUZZ_RUNS) --seed $(FUZZ_SEED) $(FUZZ_TARGETS)
 test-fuzz: $(FUZZ_DIR)/.clang-ok-$(FUZZ_CC) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
-	@$(PYTHON) cmodel/fuzz/fuzz.py test --build $(FUZZ_DIR) --time $(FUZZ_SHORT_TIME) $(FUZZ_TARGETS)
+	@$(PYTHON) cmodel/fuzz/fuzz.py test --build $(FUZZ_DIR) --time $(FUZZ_SHORT_TIME) --runs $(FUZZ_SHORT_RUNS) $(FUZZ_TARGETS)
 TEST_TARGETS += test-fuzz

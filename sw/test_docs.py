@@ -21,6 +21,7 @@ a marker. Every skip is listed with its reason.
 import os
 import re
 import subprocess
+import time
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -149,6 +150,7 @@ def main(argv):
                 if only_list:
                     print(f"RUN  {where}: {run}")
                     continue
+                t0 = time.time()
                 try:
                     r = subprocess.run(["bash", "-c", run], cwd=ROOT, capture_output=True, text=True,
                                        timeout=TIMEOUT)
@@ -156,7 +158,7 @@ def main(argv):
                     tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
                 except subprocess.TimeoutExpired:
                     ok, tail = False, [f"timeout after {TIMEOUT} s"]
-                print(f"{'PASS' if ok else 'FAIL'} {where}: {run}", flush=True)
+                print(f"{'PASS' if ok else 'FAIL'} {where}: {run}  [{time.time() - t0:.0f} s]", flush=True)
                 if not ok:
                     for t in tail:
                         print(f"     {t}")

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Runs the libFuzzer targets of cmodel/fuzz/ (called by mk/fuzz.mk).
 
-  fuzz.py test --build build/fuzz --time 20 netcfg table switch
+  fuzz.py test --build build/fuzz --time 120 netcfg table switch
       per target: replays every committed corpus input and reproducer
       (cmodel/fuzz/corpus/<t>/, regress-* are the reproducers of fixed
-      findings), then fuzzes from that corpus for --time seconds with a
-      fixed seed; ASan+UBSan build. Closes with "test-fuzz: N passed, N failed".
-  fuzz.py long --build build/fuzz --time 600 [--runs N] netcfg table switch
+      findings), then fuzzes from that corpus for a fixed number of
+      executions (SHORT_RUNS, or --runs) with a fixed seed, so every machine
+      runs the same inputs; --time caps each run in seconds. ASan+UBSan
+      build. Closes with "test-fuzz: N passed, N failed".
+  fuzz.py long --build build/fuzz --time 600 [--runs N] [--seed S] netcfg table switch
       per target, one at a time under nice 10: fuzzes for --time seconds
-      (with --runs N: for N executions, however long that takes)
+      (with --runs N: for N executions, however long that takes; with
+      --seed S and --runs on a fresh corpus, the same inputs every time)
       (UBSan build, 3x faster) growing build/fuzz/long/<t>, then replays
       that whole corpus under ASan+UBSan; prints executions, exec/s,
       coverage and findings (build/fuzz/findings/). Exits 1 on a finding.
@@ -24,14 +27,18 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_LEN = {"netcfg": 2048, "table": 2048, "switch": 512, "trace": 4096}
+# test: executions per target, about 15 s each under ASan+UBSan on this project's machine
+SHORT_RUNS = {"netcfg": 150000, "table": 80000, "switch": 25000, "trace": 90000}
 
 
 def corpus(t):
     return os.path.join(HERE, "corpus", t)
 
 
-def libfuzzer_args(t, build, findings, seconds, seed=None, runs=None):
+def libfuzzer_args(t, build, findings, seconds, seed=None, runs=None, cap=False):
     limit = [f"-runs={runs}"] if runs else [f"-max_total_time={seconds}"]
+    if runs and cap:
+        limit.append(f"-max_total_time={seconds}")
     args = limit + [ f"-max_len={MAX_LEN.get(t, 2048)}",
             "-timeout=10", "-print_final_stats=1", f"-artifact_prefix={findings}/{t}-"]
     d = os.path.join(HERE, f"{t}.dict")
@@ -103,12 +110,19 @@ def test(args):
         os.makedirs(work)
         for f in glob.glob(os.path.join(findings, f"{t}-*")):
             os.remove(f)
-        rc, log = run([binary] + libfuzzer_args(t, args.build, findings, args.time, seed=1) + [work, corpus(t)])
+        t0 = time.time()
+        rc, log = run([binary] + libfuzzer_args(t, args.build, findings, args.time, seed=1,
+                                                  runs=args.runs or SHORT_RUNS.get(t, 50000), cap=True)
+                     + [work, corpus(t)])
         s = stats(log)
         found = glob.glob(os.path.join(findings, f"{t}-*"))
         if rc == 0 and not found:
-            print(f"PASS fuzz {t}: {s['number_of_executed_units']} executions in {args.time} s "
-                  f"({s['average_exec_per_sec']}/s), cov {s['cov']} ft {s['ft']}, no finding")
+            runs = args.runs or SHORT_RUNS.get(t, 50000)
+            capped = s['number_of_executed_units'] < runs
+            print(f"PASS fuzz {t}: {s['number_of_executed_units']} executions (seed 1"
+                  f"{f', stopped by the {args.time} s cap before {runs}' if capped else ''}) "
+                  f"in {time.time() - t0:.0f} s ({s['average_exec_per_sec']}/s), "
+                  f"cov {s['cov']} ft {s['ft']}, no finding")
             passed += 1
         else:
             print(f"FAIL fuzz {t}: finding after {s['number_of_executed_units']} executions: "
@@ -134,7 +148,8 @@ def long(args):
         os.makedirs(work, exist_ok=True)
         before = set(glob.glob(os.path.join(findings, f"{t}-*")))
         start = time.time()
-        rc, log = run([fast] + libfuzzer_args(t, args.build, findings, args.time, runs=args.runs)
+        rc, log = run([fast] + libfuzzer_args(t, args.build, findings, args.time, runs=args.runs,
+                                              seed=args.seed or None)
                       + [work, corpus(t)])
         wall = time.time() - start
         with open(os.path.join(logs, f"{t}.log"), "w") as f:
@@ -172,7 +187,9 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--time", type=int, required=True)
     ap.add_argument("--runs", type=int, default=0,
-                    help="long: executions per target instead of --time (0: use --time)")
+                    help="executions per target (long: instead of --time; test: instead of SHORT_RUNS)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="long: libFuzzer -seed (0: a new one each run); test always uses 1")
     ap.add_argument("targets", nargs="+")
     args = ap.parse_args()
     return test(args) if args.mode == "test" else long(args)

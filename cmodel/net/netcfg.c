@@ -1014,14 +1014,19 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
       snprintf(out, len, json ? "\"file:%s\"" : "file:%s", c->topo_path);
       return;
     }
-    if (k->off == offsetof(net_cfg, routing) && (c->topology == TOPO_FILE || c->file_routing)) {
+    if (k->off == offsetof(net_cfg, routing) &&
+        (c->file_routing || (c->topology == TOPO_FILE && c->routing == 0 && !c->route_hash))) {
       if (c->file_routing == 3)
         snprintf(out, len, json ? "\"table:%s\"" : "table:%s", c->table_path);
       else
         snprintf(out, len, json ? "\"%s\"" : "%s", c->file_routing == 2 ? "updn" : "minhop");
       return; /* §16.5 */
     }
-    if (k->off == offsetof(net_cfg, routing) && (c->topology == TOPO_TORUS || c->topology == TOPO_MESH)) {
+    if (k->off == offsetof(net_cfg, routing) &&
+        (c->cube_order || ((c->topology == TOPO_TORUS || c->topology == TOPO_MESH) &&
+                           c->routing == 0 && !c->route_hash))) {
+      /* a cube routing on a fat-tree, or a fat-tree routing on a cube, is echoed as
+       * given (netcfg_check refuses both) */
       snprintf(out, len, json ? "\"%s\"" : "%s", c->cube_order == 2 ? "direction-order" : "dor");
       return; /* §16.4 */
     }
