@@ -6,12 +6,12 @@
       (cmodel/fuzz/corpus/<t>/, regress-* are the reproducers of fixed
       findings), then fuzzes from that corpus for a fixed number of
       executions (SHORT_RUNS, or --runs) with a fixed seed, so every machine
-      runs the same inputs; --time caps each run in seconds. ASan+UBSan
+      runs about the same inputs; --time caps each run in seconds. ASan+UBSan
       build. Closes with "test-fuzz: N passed, N failed".
   fuzz.py long --build build/fuzz --time 600 [--runs N] [--seed S] netcfg table switch
       per target, one at a time under nice 10: fuzzes for --time seconds
       (with --runs N: for N executions, however long that takes; with
-      --seed S and --runs on a fresh corpus, the same inputs every time)
+      --seed S and --runs on a fresh corpus, nearly the same inputs each time)
       (UBSan build, 3x faster) growing build/fuzz/long/<t>, then replays
       that whole corpus under ASan+UBSan; prints executions, exec/s,
       coverage and findings (build/fuzz/findings/). Exits 1 on a finding.

@@ -27,7 +27,7 @@ struct net_faults {
   size_t nfm, fm_next;
   uint16_t *tx_down, *rx_down; /* [S*P] faults holding each pin down */
   uint64_t *up, *rx_up;        /* [S] the pins */
-  uint32_t *dist, *queue;      /* [S] BFS scratch */
+  uint32_t *reach;             /* [S] the fabric manager's scratch (updn_reach) */
   uint64_t downs, fm_runs, fm_entries, first_down;
   /* the fabric manager's FWD writes not yet on the switches' register buses: per switch
    * a FIFO of {cycle, address << 32 | data} pairs, wq_head[s]..wq_n[s] (in pairs); every
@@ -142,15 +142,14 @@ net_faults *faults_new(const net_cfg *c, const topo *t, uint64_t total, char *er
   f->rx_down = calloc((size_t)f->S * f->P, sizeof *f->rx_down);
   f->up = malloc(f->S * sizeof *f->up);
   f->rx_up = malloc(f->S * sizeof *f->rx_up);
-  f->dist = malloc(f->S * sizeof *f->dist);
-  f->queue = malloc(f->S * sizeof *f->queue);
+  f->reach = malloc(f->S * sizeof *f->reach);
   f->wq = calloc(f->S, sizeof *f->wq);
   f->wq_n = calloc(f->S, sizeof *f->wq_n);
   f->wq_head = calloc(f->S, sizeof *f->wq_head);
   f->wq_cap = calloc(f->S, sizeof *f->wq_cap);
   f->fwd = calloc((size_t)f->S * f->N, sizeof *f->fwd);
   f->fwd_ok = calloc((size_t)f->S * f->N, 1);
-  if (!f->tx_down || !f->rx_down || !f->up || !f->rx_up || !f->dist || !f->queue || !f->wq ||
+  if (!f->tx_down || !f->rx_down || !f->up || !f->rx_up || !f->reach || !f->wq ||
       !f->wq_n || !f->wq_head || !f->wq_cap || !f->fwd || !f->fwd_ok)
     goto oom;
   const uint64_t all = f->P == 64 ? ~0ull : (1ull << f->P) - 1;
@@ -178,8 +177,7 @@ void faults_free(net_faults *f) {
   free(f->rx_down);
   free(f->up);
   free(f->rx_up);
-  free(f->dist);
-  free(f->queue);
+  free(f->reach);
   free(f);
 }
 
@@ -224,29 +222,76 @@ static int link_ok(const net_faults *f, unsigned s, unsigned p) {
   return topo_port_peer(f->t, s, p).kind == PEER_SWITCH && (f->up[s] >> p & 1u);
 }
 
+/* Up-then-down reachability of destination d over the links up now (contract §18.6):
+ * reach[s] = 1 if switch s reaches d's leaf going down only, 2 if it reaches a switch
+ * that does going up first, 0 if neither. Levels bottom-up for the down set, then
+ * top-down for the rest (a parent is settled before its children). */
+static void updn_reach(const net_faults *f, unsigned d, uint32_t *reach) {
+  const topo *t = f->t;
+  const unsigned h = topo_levels(t), leaf = topo_node_switch(t, d);
+  memset(reach, 0, f->S * sizeof *reach);
+  reach[leaf] = 1;
+  for (unsigned l = 2; l <= h; l++)
+    for (unsigned s = topo_level_first(t, l), e = s + topo_level_count(t, l); s < e; s++)
+      for (unsigned p = 0, m = topo_down_ports(t, l); p < m && !reach[s]; p++)
+        if (link_ok(f, s, p) && reach[topo_port_peer(t, s, p).id] == 1) reach[s] = 1;
+  for (unsigned l = h; l >= 1; l--)
+    for (unsigned s = topo_level_first(t, l), e = s + topo_level_count(t, l); s < e; s++) {
+      const unsigned m = topo_down_ports(t, l), w = topo_up_ports(t, l);
+      for (unsigned p = m; p < m + w && !reach[s]; p++)
+        if (link_ok(f, s, p) && reach[topo_port_peer(t, s, p).id]) reach[s] = 2;
+    }
+}
+
 uint64_t faults_fm(net_faults *f, asw_switch *const *sw, uint64_t cycle) {
   const topo *t = f->t;
   uint64_t written = 0;
+  uint32_t *reach = f->reach;
   f->fm_runs++;
   if (f->fm_slot < cycle) f->fm_slot = cycle;
   for (unsigned d = 0; d < f->N; d++) {
     uint64_t before = written;
     unsigned leaf = topo_node_switch(t, d);
-    topo_bfs(t, leaf, f->up, f->dist, f->queue); /* over the links up now */
+    updn_reach(f, d, reach);
     for (unsigned s = 0; s < f->S; s++) {
-      if (s == leaf || f->dist[s] == UINT32_MAX) continue; /* unreachable: left as is */
+      if (s == leaf || !reach[s]) continue; /* unreachable: left as is */
+      /* the ports that keep the route up-then-down: down into the down set, or up to a
+       * switch that reaches d */
+      const unsigned l = topo_level(t, s), m = topo_down_ports(t, l);
+      const unsigned lo = reach[s] == 1 ? 0 : m, hi = reach[s] == 1 ? m : m + topo_up_ports(t, l);
+      uint64_t okm = 0;
+      for (unsigned p = lo; p < hi; p++) {
+        if (!link_ok(f, s, p)) continue;
+        uint32_t r = reach[topo_port_peer(t, s, p).id];
+        if (reach[s] == 1 ? r == 1 : r != 0) okm |= 1ull << p;
+      }
       uint32_t orig = tables_fwd_entry(t, s, d), cur;
       unsigned want = orig & 0x3Fu;
-      if (!link_ok(f, s, want) || f->dist[topo_port_peer(t, s, want).id] + 1 != f->dist[s]) {
-        unsigned ok[64], k = 0; /* the ports on a shortest path; d mod k spreads them */
-        for (unsigned p = 0; p < f->P; p++)
-          if (link_ok(f, s, p) && f->dist[topo_port_peer(t, s, p).id] + 1 == f->dist[s]) ok[k++] = p;
-        want = ok[d % k]; /* k >= 1: dist[s] is finite */
+      if (!(okm >> want & 1)) { /* d mod k spreads the k ports that are */
+        unsigned ok[64], k = 0;
+        for (unsigned p = lo; p < hi; p++)
+          if (okm >> p & 1) ok[k++] = p;
+        want = ok[d % k]; /* k >= 1: reach[s] != 0 */
       }
       size_t k = (size_t)s * f->N + d;
       if (f->fwd_ok[k]) cur = f->fwd[k]; /* as the writes queued before leave it */
       else if (asw_reg_read(sw[s], ASW_REG_FWD(d), &cur) != ASW_OK) continue;
-      uint32_t e = (cur & ~0x3Fu) | want;
+      /* multipath only while every port of its candidate set leads to a switch that
+       * reaches d (a down link among them is left out by the switch itself, §18.3) */
+      uint32_t mp = orig & 1u << 30;
+      if (mp) {
+        uint32_t lo32 = 0, hi32 = 0;
+        unsigned c = cur >> 16 & 3u;
+        if (asw_reg_read(sw[s], ASW_REG_CSET(c, 0), &lo32) != ASW_OK ||
+            asw_reg_read(sw[s], ASW_REG_CSET(c, 1), &hi32) != ASW_OK)
+          continue;
+        for (uint64_t cs = (uint64_t)hi32 << 32 | lo32; cs && mp; cs &= cs - 1) {
+          unsigned p = (unsigned)__builtin_ctzll(cs);
+          topo_peer pe = topo_port_peer(t, s, p);
+          if (pe.kind != PEER_SWITCH || !reach[pe.id]) mp = 0;
+        }
+      }
+      uint32_t e = (cur & ~(0x3Fu | 1u << 30)) | want | mp;
       if (e == cur) continue;
       if (f->wq_n[s] + 2 > f->wq_cap[s]) {
         size_t cap = f->wq_cap[s] ? 2 * f->wq_cap[s] : 64;

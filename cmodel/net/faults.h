@@ -35,10 +35,11 @@ void faults_free(net_faults *f);
 int faults_cycle(net_faults *f, uint64_t cycle, asw_switch *const *sw, uint32_t *touched,
                  uint32_t *ntouched);
 
-/* The fabric manager (§18.6): for every switch and destination d, the D-mod-K
- * port if its link is up and on a shortest path to the destination's leaf
- * over the links up now, else the (d mod k)-th of the k ports that are; the
- * FWD entries that change (against the switch's table with the writes still
+/* The fabric manager (§18.6): up*-down* routes over the links up now (no
+ * route goes up after going down): for every switch and destination d, the
+ * D-mod-K port if it keeps the route up*-down* to d's leaf, else the
+ * (d mod k)-th of the k ports that do; multipath cleared where a port of the
+ * candidate set leads to a switch that cannot reach d; the FWD entries that change (against the switch's table with the writes still
  * queued applied) are queued for the switches' register buses: destination
  * by destination (in order, from this cycle on, after the writes still
  * queued), every switch writes a destination's entry in the same cycle, so a

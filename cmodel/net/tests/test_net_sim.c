@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "../../asw_switch.h"
+#include "../faults.h"
 #include "../netcfg.h"
 #include "../network.h"
+#include "../tables.h"
 #include "../topo.h"
 
 #include "net_check.h"
@@ -492,6 +494,133 @@ static void test_deadlock_cycle(void) {
         "blocked sinks: no cycle reported (status %d): %.600s", st, rep2);
 }
 
+/* §18.6: the fabric manager's routes. Every route the tables allow from every leaf to
+ * every node (the deterministic port, and with multipath each port of the candidate set
+ * whose link is up, as adaptive routing may take any) keeps off down links, never goes
+ * up after going down (up*-down*: no channel-dependency cycle, so no deadlock, however
+ * adaptive routing picks), and reaches the node's leaf. Returns the number of bad
+ * routes; *bad names the first. */
+static int reg_write_sw(void *ctx, uint32_t addr, uint32_t data) {
+  return asw_reg_write(ctx, addr, data) == ASW_OK ? 0 : -1;
+}
+
+static unsigned fm_walk(const topo *t, asw_switch *const *sw, const net_faults *f, unsigned s,
+                        unsigned d, int down, unsigned depth, char *bad, size_t blen) {
+  if (s == topo_node_switch(t, d)) return 0;
+  if (depth > 2 * topo_levels(t)) {
+    if (!*bad) snprintf(bad, blen, "node %u: a loop through switch %u", d, s);
+    return 1;
+  }
+  uint32_t e = 0, lo = 0, hi = 0;
+  asw_reg_read(sw[s], ASW_REG_FWD(d), &e);
+  uint64_t up, rx_up, ports = 1ull << (e & 0x3Fu);
+  faults_pins(f, s, &up, &rx_up);
+  if (e >> 30 & 1u) {
+    asw_reg_read(sw[s], ASW_REG_CSET(e >> 16 & 3u, 0), &lo);
+    asw_reg_read(sw[s], ASW_REG_CSET(e >> 16 & 3u, 1), &hi);
+    ports |= ((uint64_t)hi << 32 | lo) & up; /* §18.3: down outputs leave the set */
+  }
+  unsigned n = 0;
+  for (; ports; ports &= ports - 1) {
+    unsigned p = (unsigned)__builtin_ctzll(ports);
+    topo_peer pe = topo_port_peer(t, s, p);
+    if (!(up >> p & 1) || pe.kind != PEER_SWITCH) {
+      if (!*bad) snprintf(bad, blen, "node %u: switch %u sends it to port %u (%s)", d, s, p,
+                          pe.kind != PEER_SWITCH ? "an end node" : "link down");
+      n++;
+      continue;
+    }
+    int going_down = topo_level(t, pe.id) < topo_level(t, s);
+    if (down && !going_down) {
+      if (!*bad) snprintf(bad, blen, "node %u: switch %u sends it up again (port %u) after "
+                          "going down (a valley)", d, s, p);
+      n++;
+      continue;
+    }
+    n += fm_walk(t, sw, f, pe.id, d, going_down, depth + 1, bad, blen);
+  }
+  return n;
+}
+
+static void test_fm_updn(void) {
+  static const struct { const char *what, *faults; } sc[] = {
+      /* 4-ary 3-tree: leaves 0..15 (up ports 4..7), stage 2 16..31, tops 32..47 */
+      {"a leaf up link", "link_fault=0:4:5:0"},
+      {"a stage-2 up link", "link_fault=16:5:5:0"},
+      {"two up links of one leaf and a stage-2 one", "link_fault=0:4:5:0,0:6:5:0,21:7:5:0"},
+      {"a leaf up link, back up at cycle 40", "link_fault=0:4:5:40"},
+  };
+  for (unsigned i = 0; i < sizeof sc / sizeof *sc; i++)
+    for (int mode = 0; mode < 2; mode++) {
+      char set[256], err[256] = "", bad[200] = "";
+      snprintf(set, sizeof set, "topology=kary k=4 n=3 routing=%s delta=%u fm_delay=2 %s",
+               mode ? "adaptive" : "dmodk", mode ? 2 : 1, sc[i].faults);
+      net_cfg c;
+      if (make_cfg(&c, set)) {
+        CHECK(0, "fabric manager, %s: config", sc[i].what);
+        continue;
+      }
+      topo *t = topo_new_kary(4, 3, err, sizeof err);
+      const unsigned S = topo_switches(t), N = topo_nodes(t);
+      asw_switch *sw[48] = {0};
+      asw_config ac;
+      asw_config_default(&ac);
+      ac.ports = topo_ports(t);
+      ac.vcs = 2;
+      ac.dest_bits = 16;
+      ac.table_entries = N;
+      route_cfg rc = {.mode = mode ? ASW_ROUTE_ADAPTIVE : ASW_ROUTE_DET, .stage_mask = 0xFF,
+                      .delta = mode ? 2 : 1};
+      int ok = S <= 48;
+      for (unsigned s = 0; ok && s < S; s++)
+        ok = (sw[s] = asw_switch_new(&ac, err, sizeof err)) &&
+             !tables_program_switch(t, s, &rc, reg_write_sw, sw[s]);
+      net_faults *f = ok ? faults_new(&c, t, 1000, err, sizeof err) : NULL;
+      CHECK(f != NULL, "fabric manager, %s: set-up (%s)", sc[i].what, err);
+      if (f) {
+        uint32_t touched[48], nt = 0, addr, data;
+        for (uint64_t cy = 0; cy < 42 + 2 * N + 2; cy++) { /* faults, FM runs, their writes */
+          nt = 0;
+          if (faults_cycle(f, cy, sw, touched, &nt)) faults_fm(f, sw, cy);
+          for (unsigned s = 0; s < S; s++)
+            while (faults_fm_take(f, s, cy, &addr, &data)) asw_reg_write(sw[s], addr, data);
+        }
+        uint64_t downs, runs, entries, first;
+        faults_stats(f, &downs, &runs, &entries, &first);
+        unsigned nbad = 0, routes = 0;
+        for (unsigned l = topo_level_first(t, 1); l < topo_level_count(t, 1); l++)
+          for (unsigned d = 0; d < N; d++, routes++)
+            nbad += fm_walk(t, sw, f, l, d, 0, 0, bad, sizeof bad);
+        const int back = strstr(sc[i].faults, ":40") != NULL;
+        if (back) { /* the link back up: every entry as the tables first wrote it */
+          unsigned diff = 0;
+          asw_switch *ref = asw_switch_new(&ac, err, sizeof err);
+          for (unsigned s = 0; ref && s < S; s++) {
+            tables_program_switch(t, s, &rc, reg_write_sw, ref);
+            for (unsigned d = 0; d < N; d++) {
+              uint32_t a = 0, b = 0;
+              asw_reg_read(sw[s], ASW_REG_FWD(d), &a);
+              asw_reg_read(ref, ASW_REG_FWD(d), &b);
+              diff += a != b;
+            }
+          }
+          CHECK(ref && diff == 0 && runs == 2, "fabric manager, %s, %s: the second run "
+                "restores every FWD entry (multipath included): %u differ", sc[i].what,
+                mode ? "adaptive" : "D-mod-K", diff);
+          asw_switch_free(ref);
+        }
+        CHECK(runs == 1u + back && entries > 0 && nbad == 0,
+              "fabric manager, %s, %s: %u leaf-to-node routes (every choice) up*-down*, off "
+              "the down links, all reach their node (%llu entries rewritten)%s%s",
+              sc[i].what, mode ? "adaptive" : "D-mod-K", routes, (unsigned long long)entries,
+              nbad ? "; first bad: " : "", bad);
+        faults_free(f);
+      }
+      for (unsigned s = 0; s < S && s < 48; s++) asw_switch_free(sw[s]);
+      topo_free(t);
+    }
+}
+
 int main(int argc, char **argv) {
   quick = argc > 1 && !strcmp(argv[1], "--quick");
   test_config_errors();
@@ -504,6 +633,7 @@ int main(int argc, char **argv) {
   test_determinism();
   test_threads();
   test_lazy_arn();
+  test_fm_updn();
   printf("net_sim%s: %u passed, %u failed\n", quick ? "_quick" : "", passed, failed);
   return failed != 0;
 }
