@@ -319,10 +319,15 @@ static uint32_t gen_data(void) {
 /* The harness speaks the credit protocol of §9 only: it never puts a port in
  * PFC mode (§17.1, where the backward channel carries pause frames and CRED
  * is a pause view), so a write of PFC_EN keeps only its bits for ports >= P
- * (still an illegal write, checked as such) and a write of 0. */
+ * (still an illegal write, checked as such) and a write of 0. Nor does it ask
+ * for a bubble rule (§16.1) that no packet can meet: a packet entering a ring
+ * needs 2·len credits, so with BUF < 2·LMAX a BUBBLE write keeps no VC bit
+ * (a legal write software must not make: the switch would hold such a packet
+ * for good, and the drain check would fail). */
 static uint32_t no_pfc_mode(uint32_t a, uint32_t d) {
   if (a == ASW_REG_PFC_EN(0)) return P >= 32 ? 0 : d & ~((1u << P) - 1u);
   if (a == ASW_REG_PFC_EN(1)) return P > 32 ? d & ~(uint32_t)(((1ull << (P - 32)) - 1u)) : d;
+  if (a >= ASW_REG_BUBBLE(0) && a < ASW_REG_BUBBLE(P) && BUF < 2 * LMAX) return d & ~0xFF00u;
   return d;
 }
 
