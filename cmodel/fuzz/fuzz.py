@@ -110,14 +110,13 @@ def test(args):
         os.makedirs(work)
         for f in glob.glob(os.path.join(findings, f"{t}-*")):
             os.remove(f)
+        runs = args.runs or SHORT_RUNS.get(t, 50000)
         t0 = time.time()
         rc, log = run([binary] + libfuzzer_args(t, args.build, findings, args.time, seed=1,
-                                                  runs=args.runs or SHORT_RUNS.get(t, 50000), cap=True)
-                     + [work, corpus(t)])
+                                                  runs=runs, cap=True) + [work, corpus(t)])
         s = stats(log)
         found = glob.glob(os.path.join(findings, f"{t}-*"))
         if rc == 0 and not found:
-            runs = args.runs or SHORT_RUNS.get(t, 50000)
             capped = s['number_of_executed_units'] < runs
             print(f"PASS fuzz {t}: {s['number_of_executed_units']} executions (seed 1"
                   f"{f', stopped by the {args.time} s cap before {runs}' if capped else ''}) "

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "netcfg.h"
-#include "topo.h"
 
 #define FAIL(...)                                   \
   do {                                              \
@@ -53,14 +52,7 @@ static void roundtrip(const net_cfg *c) {
    * list entries past the given ones are not part of it */
   net_cfg a = *c;
   for (unsigned i = a.hs_nodes_given; i < NETCFG_MAX_HOT; i++) a.hs_nodes[i] = d.hs_nodes[i] = 0;
-  /* a torus or mesh echoes its automatic values resolved (contract §16.4):
-   * bubble=auto as on (torus) or off (mesh), no cube routing as dor; a file
-   * topology its routing (§16.5): none given as minhop */
-  if (a.topology == TOPO_TORUS || a.topology == TOPO_MESH) {
-    if (a.bubble == 2) a.bubble = a.topology == TOPO_TORUS;
-    if (!a.cube_order && !a.routing && !a.route_hash) a.cube_order = 1;
-  }
-  if (a.topology == TOPO_FILE && !a.file_routing && !a.routing && !a.route_hash) a.file_routing = 1;
+  netcfg_resolve_auto(&a); /* the echo shows automatic values resolved (§16.4, §16.5) */
   if (memcmp(&a, &d, sizeof a)) FAIL("echo reloads to a different configuration:\n%s", t1);
   char *t2 = echo(&d, &l2);
   if (l1 != l2 || memcmp(t1, t2, l1)) {

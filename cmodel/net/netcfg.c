@@ -1144,6 +1144,15 @@ void netcfg_json(const net_cfg *c, FILE *f) {
   fputc('}', f);
 }
 
+void netcfg_resolve_auto(net_cfg *c) {
+  const int given = c->routing != 0 || c->route_hash != 0; /* a fat-tree routing (refused) */
+  if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) {
+    if (c->bubble == 2) c->bubble = c->topology == TOPO_TORUS;
+    if (!c->cube_order && !given) c->cube_order = 1;
+  }
+  if (c->topology == TOPO_FILE && !c->file_routing && !given) c->file_routing = 1;
+}
+
 void netcfg_write(const net_cfg *c, FILE *f) {
   for (unsigned i = 0; i < NKEYS; i++) {
     char v[NETCFG_MAX_PATH + 64]; /* traffic = trace:FILE is the longest */

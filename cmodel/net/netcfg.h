@@ -123,8 +123,15 @@ int netcfg_parse(net_cfg *c, const char *text, size_t len, const char *name,
 int netcfg_check(const net_cfg *c, char *err, size_t errlen);
 /* Writes the configuration as a JSON object (no trailing newline). */
 void netcfg_json(const net_cfg *c, FILE *f);
-/* Writes the configuration as `key = value` lines (a loadable file). */
+/* Writes the configuration as `key = value` lines (a loadable file). Tori,
+ * meshes and file topologies show their automatic values resolved: the file
+ * reloads to the configuration as netcfg_resolve_auto leaves it. */
 void netcfg_write(const net_cfg *c, FILE *f);
+/* Resolves the automatic values the echo shows resolved (contract §16.4,
+ * §16.5): on a torus or mesh bubble=auto becomes on (torus) or off (mesh) and
+ * no routing given becomes dor; on a file topology no routing given becomes
+ * minhop. The run is the same either way. */
+void netcfg_resolve_auto(net_cfg *c);
 /* Prints the list of keys with their meaning (for --help). */
 void netcfg_help(FILE *f);
 

@@ -588,7 +588,7 @@ static void test_fm_updn(void) {
         uint64_t downs, runs, entries, first;
         faults_stats(f, &downs, &runs, &entries, &first);
         unsigned nbad = 0, routes = 0;
-        for (unsigned l = topo_level_first(t, 1); l < topo_level_count(t, 1); l++)
+        for (unsigned l = topo_level_first(t, 1), le = l + topo_level_count(t, 1); l < le; l++)
           for (unsigned d = 0; d < N; d++, routes++)
             nbad += fm_walk(t, sw, f, l, d, 0, 0, bad, sizeof bad);
         const int back = strstr(sc[i].faults, ":40") != NULL;
