@@ -430,7 +430,7 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_qcn_reg_read(&sw->qcn, a);
     return ASW_OK;
   }
-  if (a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+  if (!(sw->cfg.omit & ASW_OMIT_QCN) && a == ASW_REG_ROUTE_HASH) { /* §17.6 */
     *data = sw->regs.route_hash;
     return ASW_OK;
   }
@@ -473,7 +473,7 @@ static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t e
     if (rc) sw->regs.reg_errors++;
     return rc;
   }
-  if (a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+  if (!(sw->cfg.omit & ASW_OMIT_QCN) && a == ASW_REG_ROUTE_HASH) { /* §17.6, as §17.4 */
     int rc = asw_route_hash_check(d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     else sw->regs.route_hash = d;

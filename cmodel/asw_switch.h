@@ -43,7 +43,7 @@ typedef struct {
  * unmapped (read 0, writes illegal), as the §15 ones with AE = 0. */
 #define ASW_OMIT_BUBBLE 1u /* §16.1 bubble flow control */
 #define ASW_OMIT_PFC 2u    /* §17.1 PFC link mode */
-#define ASW_OMIT_QCN 4u    /* §17.4 QCN congestion point */
+#define ASW_OMIT_QCN 4u    /* §17.4 QCN congestion point and §17.6 ROUTE_HASH */
 #define ASW_OMIT_LINK 8u   /* §18 link faults: links always up (asw_switch_set_link_up
                             * refuses a link down), §18.4 registers unmapped */
 
@@ -307,7 +307,7 @@ static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
 #define ASW_REG_QCN_SEED 0x00046u
 #define ASW_REG_QCN_COUNTER(p, k) (0x06200u + 2u * (p) + (k))
 #define ASW_REG_QCN_QLEN(p) (0x06280u + (p))
-#define ASW_REG_ROUTE_HASH 0x00047u /* §17.6 */
+#define ASW_REG_ROUTE_HASH 0x00047u /* §17.6, mapped unless cfg.omit has ASW_OMIT_QCN */
 enum { ASW_RH_OFF = 0, ASW_RH_FLOW = 1, ASW_RH_SRC_DIGIT = 2 };
 static inline uint32_t asw_route_hash_reg(unsigned kind, unsigned shift, unsigned bits) {
   return (kind & 3u) | (shift & 0xFu) << 4 | (bits & 0xFu) << 8;

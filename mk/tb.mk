@@ -8,10 +8,12 @@
 #   make cosim P=8 V=4 BUF=16 PKT=8 PFC=0xff   (PFC: port mask of PFC ports, contract §17.1)
 #   make cosim P=8 V=4 BUF=16 PKT=8 ROUTING=ada LINKFAULT=0.002   (§18 link faults, see tb/README.md)
 #   make cosim P=8 V=4 BUF=16 PKT=8 QCN=1   (§17.4 QCN congestion points on, CNMs compared)
-#   make cosim OMIT=15         (switch parameter OMIT, contract §1: without the §16.1/§17.1/§17.4/§18 hardware)
+#   make cosim ROUTING=obl HASH=1   (§17.6 ROUTE_HASH programmed and rewritten: oblivious
+#        routes from the header's flow hash or source digit)
+#   make cosim OMIT=15         (switch parameter OMIT, contract §1: without the §16.1/§17.1/§17.4+§17.6/§18 hardware)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
-              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN OMIT LINKFAULT \
+              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH OMIT LINKFAULT \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.

@@ -17,7 +17,8 @@ module asw_switch #(
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
   // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
-  // PFC link mode, bit 2 the §17.4 QCN congestion point, bit 3 the §18 link-fault block
+  // PFC link mode, bit 2 the §17.4 QCN congestion point and the §17.6 ROUTE_HASH register
+  // (oblivious routes from the LFSR only), bit 3 the §18 link-fault block
   // (link pins ignored: links always up); their registers are then unmapped (§11 rules),
   // as §15's with AE = 0
   parameter int unsigned OMIT = 0,
@@ -197,6 +198,10 @@ module asw_switch #(
   logic [P*PIW-1:0] qcn_rq_oport;
   logic [P*8-1:0]   qcn_rq_len;
   logic [P*16-1:0]  qcn_rq_src, qcn_rq_dest;
+  // §17.6 ROUTE_HASH (rtl/route_hash.sv): register hook and value (0 with OMIT bit 2)
+  logic         rh_own, rh_wr_ok;
+  logic [31:0]  rh_rd;
+  logic [11:0]  route_hash;
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
@@ -281,7 +286,10 @@ module asw_switch #(
     .pfc_rd_i        (pfc_rd),
     .qcn_own_i       (qcn_own),
     .qcn_wr_ok_i     (qcn_wr_ok),
-    .qcn_rd_i        (qcn_rd)
+    .qcn_rd_i        (qcn_rd),
+    .rh_own_i        (rh_own),
+    .rh_wr_ok_i      (rh_wr_ok),
+    .rh_rd_i         (rh_rd)
   );
 
   // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
@@ -361,6 +369,7 @@ module asw_switch #(
       .sl2vc_i       (sl2vc),
       .seed_we_i     (seed_we),
       .seed_i        (seed),
+      .route_hash_i  (route_hash),
       .arn_mode_i    (arn_mode),
       .mark_adapted_i(mark_adapted),
       .lk_valid_o    (lk_valid[i]),
@@ -694,7 +703,7 @@ module asw_switch #(
   end
 
   // ---- §17.4 QCN congestion point ------------------------------------------------------
-  if ((OMIT & 4) == 0) begin : gen_qcn  // OMIT bit 2: no §17.4 hardware
+  if ((OMIT & 4) == 0) begin : gen_qcn  // OMIT bit 2: no §17.4 and §17.6 hardware
   qcn_cp #(.P(P), .V(V), .BUF(BUF)) u_qcn (
     .clk_i,
     .rst_ni,
@@ -714,7 +723,24 @@ module asw_switch #(
     .cnm_valid_o,
     .cnm_data_o
   );
-  end else begin : gen_no_qcn  // §17.4 registers unmapped, no CNM
+  // §17.6 ROUTE_HASH, seed 004's other piece of hardware: left out with it
+  route_hash u_route_hash (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .own_o       (rh_own),
+    .wr_ok_o     (rh_wr_ok),
+    .rd_o        (rh_rd),
+    .route_hash_o(route_hash)
+  );
+  end else begin : gen_no_qcn  // §17.4 and §17.6 registers unmapped, no CNM, LFSR only
+    assign rh_own = 1'b0;
+    assign rh_wr_ok = 1'b0;
+    assign rh_rd = '0;
+    assign route_hash = '0;
     assign qcn_own = 1'b0;
     assign qcn_wr_ok = 1'b0;
     assign qcn_rd = '0;

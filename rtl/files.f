@@ -17,4 +17,5 @@ arn_table.sv
 pfc.sv
 link_fault.sv
 qcn_cp.sv
+route_hash.sv
 asw_switch.sv

@@ -112,7 +112,11 @@ module regs #(
   // §17.4 registers, held by qcn_cp.sv: address is one of them, write legal, read value
   input  logic                 qcn_own_i,
   input  logic                 qcn_wr_ok_i,
-  input  logic [31:0]          qcn_rd_i
+  input  logic [31:0]          qcn_rd_i,
+  // §17.6 ROUTE_HASH, held by route_hash.sv: address is it, write legal, read value
+  input  logic                 rh_own_i,
+  input  logic                 rh_wr_ok_i,
+  input  logic [31:0]          rh_rd_i
 );
   import asw_pkg::*;
 
@@ -222,6 +226,8 @@ module regs #(
       wr_ok = pfc_wr_ok_i;
     end else if (qcn_own_i) begin  // §17.4
       wr_ok = qcn_wr_ok_i;
+    end else if (rh_own_i) begin  // §17.6
+      wr_ok = rh_wr_ok_i;
     end
   end
 
@@ -374,6 +380,8 @@ module regs #(
       rd = pfc_rd_i;
     end else if (qcn_own_i) begin  // §17.4
       rd = qcn_rd_i;
+    end else if (rh_own_i) begin  // §17.6
+      rd = rh_rd_i;
     end
   end
 

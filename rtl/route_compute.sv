@@ -41,6 +41,8 @@ module route_compute #(
   input  logic [P*16*VW-1:0] sl2vc_i,     // SL2VC[o][s] at (o*16+s)*VW
   input  logic              seed_we_i,
   input  logic [15:0]       seed_i,
+  // §17.6 ROUTE_HASH ([1:0] kind, [7:4] SHIFT, [11:8] BITS; 0: the LFSR's value)
+  input  logic [11:0]       route_hash_i,
   // §15: ARN_CTRL and the input port controller's ARN-table lookup (§15.5)
   input  logic [1:0]        arn_mode_i,
   input  logic              mark_adapted_i,
@@ -93,6 +95,27 @@ module route_compute #(
   logic [VW-1:0] rr_vc_q;
   logic [SW-1:0] rr_slot_q;
   logic [63:0]   rr_hdr_q;
+  logic [31:8]   rr_prod_q;      // §17.6 flow hash: bits 31:8 of {src, dest} * 9E3779B1
+
+  // {src, dest} * 32'h9E3779B1 mod 2^32 as shifts and adds (its non-adjacent form,
+  // 2^0 - 2^4 - 2^6 + 2^9 - 2^11 - 2^15 - 2^19 + 2^22 - 2^25 + 2^29 + 2^31: 11 terms, a
+  // four-level adder tree) rather than a multiplier, which Yosys would map to DSP blocks.
+  // The partial sums are kept (keep) so each stays a carry-chain adder: merged into one
+  // multi-operand sum, Yosys builds it from LUTs (ECP5, P=2: 423 LUTs an input instead
+  // of 251). Taken in the IW cycle from the arriving header, so RC only selects bits.
+  logic [31:0] hx;
+  assign hx = iw_hdr_i[31:0];
+  (* keep *) logic [31:0] pa0, pa1, pa2, pa3, pa4, pb0, pb1, pc0;
+  assign pa0 = hx - (hx << 4);
+  assign pa1 = (hx << 9) - (hx << 6);
+  assign pa2 = (hx << 22) - (hx << 19);
+  assign pa3 = (hx << 15) + (hx << 11);
+  assign pa4 = (hx << 29) - (hx << 25);
+  assign pb0 = pa0 + pa1;
+  assign pb1 = pa2 - pa3;
+  assign pc0 = pa4 + (hx << 31);
+  logic [31:0] iw_prod;
+  assign iw_prod = pb0 + (pb1 + pc0);
   logic [15:0]   rr_entry;       // FWD[dest] as at the start of the IW cycle (0 if invalid)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -108,6 +131,7 @@ module route_compute #(
       rr_vc_q <= iw_vc_i;
       rr_slot_q <= iw_slot_i;
       rr_hdr_q <= iw_hdr_i;
+      rr_prod_q <= iw_prod[31:8];
       rr_entry_ok_q <= (32'(iw_dest) < TABLE) && fwd_written_i[iw_dest[TW-1:0]];
     end
   end
@@ -134,6 +158,8 @@ module route_compute #(
 
   logic [15:0] lfsr_next;
   logic        lfsr_step;
+  logic [15:0] obl_r;          // r of §7.3: the LFSR's next value, or §17.6's from the header
+  logic        hashed;         // ROUTE_HASH.kind != 0: r from the header, no LFSR step
 
   lfsr #(.INDEX(INDEX)) u_lfsr (
     .clk_i,
@@ -143,6 +169,29 @@ module route_compute #(
     .step_i (lfsr_step),
     .next_o (lfsr_next)
   );
+
+  // §17.6: kind 1 takes bits [31-SHIFT : 16-SHIFT] of the product (SHIFT 0..8), kind 2
+  // ((src >> SHIFT) mod 2^BITS) << (16 - BITS) (BITS 1..8); the register holds only
+  // legal values (route_hash.sv). Both are one right shift of a 32-bit operand, whose
+  // low 16 bits are r, masked: kind 1 shifts {product[31:8], 8'h0} by 16 - SHIFT
+  // (8..16), kind 2 shifts {src, 16'h0} by SHIFT + BITS (1..23, putting src bit
+  // SHIFT + BITS - 1 at bit 15) and keeps the top BITS bits. Amount and mask depend on
+  // the register only.
+  always_comb begin
+    logic [3:0]  rh_shift, rh_bits;
+    logic        rh_flow;
+    logic [4:0]  rh_amt;
+    logic [15:0] rh_mask;
+    logic [31:0] rh_opd;
+    rh_shift = route_hash_i[7:4];
+    rh_bits = route_hash_i[11:8];
+    rh_flow = (route_hash_i[1:0] == 2'd1);
+    hashed = (route_hash_i[1:0] != 2'd0);
+    rh_amt = rh_flow ? (5'd16 - 5'(rh_shift)) : (5'(rh_shift) + 5'(rh_bits));
+    rh_mask = rh_flow ? 16'hFFFF : ~(16'hFFFF >> rh_bits);
+    rh_opd = rh_flow ? {rr_prod_q, 8'h0} : {rr_hdr_q[31:16], 16'h0};
+    obl_r = hashed ? (16'(rh_opd >> rh_amt) & rh_mask) : lfsr_next;
+  end
 
   logic [VW-1:0] ovc_of[P];    // next-hop VC on each port (§7.4)
   logic [CW-1:0] cr_of[P];     // CRED of that VC
@@ -221,7 +270,8 @@ module route_compute #(
   end
 
   // Oblivious index k = (r * n) >> 16 (§7.3) for every possible candidate count n = 0..P:
-  // r is known at the start of the cycle (the LFSR's next value), n only after the table
+  // r is known early in the cycle (the LFSR's next value or §17.6's bits of registers),
+  // n only after the table
   // read, the candidate set and the prefix count. So instead of a multiplier after the
   // count, each n gets its constant multiple of r (shifts and one adder chain per set bit
   // of n, in parallel with the count) and the count only selects one of them. Above
@@ -237,7 +287,7 @@ module route_compute #(
       if (ConstMul) begin
         for (int unsigned b = 0; b < 7; b++) begin
           if (((nn >> b) & 1) != 0) begin
-            acc = acc + (23'(lfsr_next) << b);
+            acc = acc + (23'(obl_r) << b);
           end
         end
       end
@@ -267,7 +317,7 @@ module route_compute #(
         end
       end
     end else begin
-      prod = 23'(lfsr_next) * 23'(n);
+      prod = 23'(obl_r) * 23'(n);
       k = prod[22:16];
     end
     prod_low = prod[15:0] ^ {15'h0, ^prod_low_of_n};
@@ -293,7 +343,7 @@ module route_compute #(
     end else if (use_cands) begin
       if (mode_i == asw_pkg::RouteOblivious) begin
         oport = obl_port;
-        lfsr_step = rr_valid_q && (n != 7'd0);
+        lfsr_step = rr_valid_q && (n != 7'd0) && !hashed;
       end else begin
         oport = best_port;
         adaptive_o = rr_valid_q && (best_port != det_port);
@@ -412,6 +462,18 @@ module route_compute #(
   cov_ipc_adapted_skip: cover property (@(posedge clk_i)
     rr_valid_q && (arn_mode_i != 2'd0) && e_valid && h_adapted);
   cov_mark_adapted: cover property (@(posedge clk_i) rr_valid_q && !arn_alt && mark);
+  // §17.6 oblivious choices from the header
+  cov_hash_flow: cover property (@(posedge clk_i) rr_valid_q && use_cands &&
+    (mode_i == asw_pkg::RouteOblivious) && (route_hash_i[1:0] == 2'd1));
+  cov_hash_digit: cover property (@(posedge clk_i) rr_valid_q && use_cands &&
+    (mode_i == asw_pkg::RouteOblivious) && (route_hash_i[1:0] == 2'd2));
+  // The adder tree is the product it replaces.
+  always_ff @(posedge clk_i) begin
+    if (iw_head_i) begin
+      assert (iw_prod == 32'(iw_hdr_i[31:0] * 32'h9E3779B1))
+        else $error("route_compute: flow-hash product differs from {src, dest} * 9E3779B1");
+    end
+  end
   // A consumed lookup uses the table's port and never steps the LFSR.
   always_ff @(posedge clk_i) begin
     if (rr_valid_q && arn_alt) begin
@@ -425,5 +487,6 @@ module route_compute #(
   // Bits this block does not look at: header fields other than dest/sl/len/adapted,
   // the high bits of 6-bit port fields when P < 64.
   logic unused_bits;
-  assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low};
+  assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low, iw_prod[7:0],
+                        route_hash_i[3:2]};
 endmodule

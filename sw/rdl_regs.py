@@ -131,7 +131,8 @@ def main(argv):
                                                  os.path.join(ROOT, "rtl", "regs.sv"),
                                                  os.path.join(ROOT, "rtl", "pfc.sv"),
                                                  os.path.join(ROOT, "rtl", "link_fault.sv"),
-                                                 os.path.join(ROOT, "rtl", "qcn_cp.sv")])
+                                                 os.path.join(ROOT, "rtl", "qcn_cp.sv"),
+                                                 os.path.join(ROOT, "rtl", "route_hash.sv")])
     ap.add_argument("--contract", default=os.path.join(ROOT, "docs", "microarchitecture.md"))
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)

@@ -18,7 +18,7 @@ with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
     RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 # §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode,
-# bit 2 the §17.4 QCN congestion point, bit 3 the §18 link-fault block):
+# bit 2 the §17.4 QCN congestion point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block):
 # a parameter too, absent from a configuration (and from its build tag) when 0.
 
 
@@ -31,11 +31,13 @@ ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CR
 ARNS = ("off", "arn", "afi", "adaptive-th-afi")
 JOBS = os.environ.get("COSIM_JOBS", "2")
 # RTL_DIR=<dir>: `make cosim` builds the copy of rtl/ in <dir> instead (its own build
-# directory, build/cosim/rtl-<dir name>-<params>), e.g. to show a planted bug is caught.
+# directory, build/cosim/rtl-<dir name>-<params>-<compiler>), e.g. to show a planted bug is caught.
 RTL_DIR = os.environ.get("RTL_DIR", "")
-# COSIM_CXX (e.g. clang++-14): the C++ compiler of the Verilated model and harness, in
-# build directories of their own; unset: Verilator's (g++). docs/results.md, Speed.
-CXX = os.environ.get("COSIM_CXX", "")
+# COSIM_CXX: the C++ compiler of the Verilated model and harness, clang++-14 (Debian's
+# clang-14, which make installs) unless set (COSIM_CXX=g++: Verilator's default); each
+# compiler builds in directories of its own. clang's model runs the same cycles in ~30 %
+# fewer instructions and builds faster (docs/results.md, Speed).
+CXX = os.environ.get("COSIM_CXX", "") or "clang++-14"
 
 # Parameter sets built for the matrix (few, because Verilator builds are slow).
 # b and c carry the ARN hardware (AE >= 1): their runs with ARN off check that
@@ -125,6 +127,13 @@ MATRIX = [
     ("b", "det", "afi", "random", 30000, "afi", {"linkfault": "0.002"}),
     # both: the congestion points count only the flits sent, not those discarded (§17.4)
     ("c", "det", "sl", "hotspot", 30000, "off", {"linkfault": "0.002", "qcn": 1}),
+    # §17.6 ROUTE_HASH (HASH=1; 7th field {"hash": 1}): flow hash and source digit programmed
+    # and rewritten (illegal values too) under oblivious routing (random candidate sets and
+    # multipath entries; the rewrite scenario also changes the mode); every run must route
+    # oblivious packets with a kind-1 and a kind-2 value (C model counts, end check).
+    ("c", "obl", "sl", "random", 40000, "off", {"hash": 1}),
+    ("b", "obl", "id", "rewrite", 30000, "off", {"hash": 1, "qcn": 1}),
+    ("g", "obl", "sl", "random", 20000, "off", {"hash": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -277,7 +286,7 @@ def build(cfg, kind="rtl"):
     if RTL_DIR and kind == "rtl":  # a copy of rtl/ (e.g. a planted bug), built apart
         rtl = [os.path.join(os.path.abspath(RTL_DIR), os.path.basename(f)) for f in RTL]
         kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR))
-    d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}" + (f"-{os.path.basename(CXX)}" if CXX else ""))
+    d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}-{os.path.basename(CXX)}")
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "obj", "cosim")
     deps = rtl + tb_sources() + [lib, os.path.abspath(__file__)]
@@ -294,7 +303,7 @@ def build(cfg, kind="rtl"):
            # 30 000-cycle run takes 5 s instead of 3; the generic netlist gains less than its
            # runs lose)
            "-MAKEFLAGS", ("OPT_FAST=-O0 OPT_GLOBAL=-O0" if kind == "gate-ecp5"
-                          else "OPT_FAST=-O2 OPT_GLOBAL=-O2") + (f" CXX={CXX} LINK={CXX}" if CXX else "")]
+                          else "OPT_FAST=-O2 OPT_GLOBAL=-O2") + f" CXX={CXX} LINK={CXX}"]
     if kind in ("gate", "gate-ecp5"):
         netlist = os.path.join(d, "netlist.v")
         print(f"cosim: synthesizing the {kind} netlist ({tag(cfg)}) with Yosys ...", flush=True)
@@ -421,6 +430,9 @@ def cmd_cosim(ns):
     if str(ns.QCN) not in BOOL_WORDS:
         sys.exit(f"cosim: QCN={ns.QCN} is not one of on off 1 0")
     qcn = ["--qcn", BOOL_WORDS[str(ns.QCN)]]
+    if str(ns.HASH) not in BOOL_WORDS:
+        sys.exit(f"cosim: HASH={ns.HASH} is not one of on off 1 0")
+    qcn += ["--hash", BOOL_WORDS[str(ns.HASH)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
                       os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
     print(out, end="")
@@ -436,6 +448,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
     total_cycles = 0
     arn_tot = {}
     qcn_tot = {}
+    hash_tot = {}
     for seed in seeds:
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
@@ -445,16 +458,19 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             pfc = opts.get("pfc")
             lf = opts.get("linkfault")
             qcn = opts.get("qcn", 0)
+            rhash = opts.get("hash", 0)
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
                      + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
-                     + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else ""))
+                     + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else "")
+                     + ("-hash" if rhash else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
             extra += ("--linkfault", lf) if lf else ()
             extra += ("--qcn", "1") if qcn else ()
+            extra += ("--hash", "1") if rhash else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -479,8 +495,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
                 info += " | qcn " + " ".join(f"{k} {v}" for k, v in qc.items())
                 for k, v in qc.items():
                     qcn_tot[k] = qcn_tot.get(k, 0) + v
+            hs = re.search(r"^hash flow (\d+) digit (\d+)$", out, re.M)
+            if rhash:
+                info += f" | hash flow {hs.group(1)} digit {hs.group(2)}" if hs else " | no hash line"
+                for k, v in zip(("flow", "digit"), hs.groups() if hs else (0, 0)):
+                    hash_tot[k] = hash_tot.get(k, 0) + int(v)
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
+            if rhash and not (hs and int(hs.group(1)) + int(hs.group(2))):
+                ok = False  # §17.6: every HASH run routes heads with a kind-1 or kind-2 value
+                print(f"    {label}: HASH run without a head under a flow-hash or digit value")
             if qcn and (qc is None or not (qc["samples"] and qc["q0"] and qc["cnms"])):
                 ok = False  # §17.4: every QCN run samples with q = 0 and sends CNMs
                 print(f"    {label}: QCN run without samples, q = 0 samples or CNMs: {qc}")
@@ -499,6 +523,12 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
         ok = all(qcn_tot.get(k) for k in ("samples", "q0", "cnms", "qmid", "qsat"))
         print(f"{'PASS' if ok else 'FAIL'} QCN runs, coverage totals (samples, q = 0, CNMs, "
               "q 1..62, q saturated at 63): " + " ".join(f"{k} {v}" for k, v in qcn_tot.items()))
+        passed += ok
+        failed += not ok
+    if hash_tot:
+        ok = all(hash_tot.values())
+        print(f"{'PASS' if ok else 'FAIL'} HASH runs, heads routed under each ROUTE_HASH kind "
+              "(flow hash, source digit): " + " ".join(f"{k} {v}" for k, v in hash_tot.items()))
         passed += ok
         failed += not ok
     return passed, failed, total_cycles
@@ -660,7 +690,7 @@ KNOBS = (
     ("VOQ", "voq", "on|off|1|0: VOQs at the inputs"),
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
-    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN, "
+    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN and ROUTE_HASH, "
      "bit 3 link faults"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
@@ -678,6 +708,7 @@ KNOBS = (
      "§15 thresholds and timers in flits/cycles (asw net's hcdth... are % of the buffer)"),
     ("PFC", "", "port mask of PFC ports (contract §17.1)"),
     ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points with frequent sampling"),
+    ("HASH", "", "on|off|1|0: program and rewrite §17.6 ROUTE_HASH (oblivious routes from the header)"),
     ("LINKFAULT", "", "§18: probability per link and cycle that it goes down"),
     ("REFONLY", "", "1: the C side alone (no RTL)"),
 )
@@ -699,7 +730,7 @@ def main():
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
     ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
                     "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
-                    "point, bit 3 the §18 link-fault block; 0..15")
+                    "point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block; 0..15")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
@@ -710,6 +741,8 @@ def main():
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
     ap.add_argument("--QCN", default="0", help="on|1: enable the §17.4 QCN congestion points "
                     "(frequent sampling, random QCN registers)")
+    ap.add_argument("--HASH", default="0", help="on|1: program and rewrite §17.6 ROUTE_HASH "
+                    "(oblivious routes from the header's flow hash or source digit)")
     ap.add_argument("--ROUTING", default=None)
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")

@@ -109,6 +109,10 @@ int main(int argc, char **argv) {
     tb_link_report(tb, rep, sizeof rep);
     printf("%s\n", rep);
   }
+  if (o.hash) {
+    tb_hash_report(tb, rep, sizeof rep);
+    printf("%s\n", rep);
+  }
   tb_free(tb);
   asw_switch_free(ref);
   if (ok) {

@@ -9,15 +9,19 @@ seed. Every parameter set is checked by the C model's legality rules (tb/cfgchec
 built once (cached under build/cosim/). The cycles are shared equally by the runs.
 
   soak_long.py [--configs 50] [--cycles 1000000000] [--builds N] [--seed 1] [--matrix]
-               [--refonly] [--list]
+               [--refonly] [--list] [--jobs J]
 
 --builds N draws only N parameter sets (the runs reuse them in turn): fewer Verilator
 builds for a shorter run. --matrix uses the parameter sets of make test-cosim's matrix
 (tb/cosim.py CFG, those MATRIX uses, already built there) instead of drawing them: the short soak of
 make test costs simulation time only. --refonly runs the C side alone (tb/refsim.c under
-ASan/UBSan, with the same stimulus and checks), as REFONLY=1 does for make soak. Prints one line per run and the totals (cycles, configurations,
+ASan/UBSan, with the same stimulus and checks), as REFONLY=1 does for make soak. --jobs J
+runs J configurations at a time once every parameter set is built (the builds come first,
+each with COSIM_JOBS compile jobs); the runs and their results do not depend on J, only the
+order in which the lines are printed. Prints one line per run and the totals (cycles, configurations,
 build and simulation time, simulation speed), closes with "soak-long: N passed, N failed"."""
 import argparse
+import concurrent.futures
 import os
 import random
 import re
@@ -84,8 +88,9 @@ def main():
     ap.add_argument("--matrix", action="store_true", help="the matrix's parameter sets (tb/cosim.py CFG)")
     ap.add_argument("--refonly", action="store_true", help="the C side alone (tb/refsim.c, ASan/UBSan)")
     ap.add_argument("--list", action="store_true", help="print the configurations, run nothing")
+    ap.add_argument("--jobs", type=int, default=1, help="configurations run at a time")
     ns = ap.parse_args()
-    for name in ("configs", "cycles", "seed"):
+    for name in ("configs", "cycles", "seed", "jobs"):
         if getattr(ns, name) < 1:
             sys.exit(f"soak-long: --{name} must be >= 1")
     if ns.builds < 0:
@@ -114,34 +119,47 @@ def main():
     t_build = t_sim = 0.0
     exes = {}
     fst_dir = os.path.join(cosim.BUILD, "soak_long", "fst")
-    for k, (cfg, routing, vcmap, arn, scen, seed) in enumerate(runs):
+    for cfg, *_ in runs:  # every parameter set first: the runs then go J at a time
         t = cosim.tag(cfg)
         if t not in exes:
             t0 = time.time()
             exes[t] = cosim.build(cfg, "ref" if ns.refonly else "rtl")
             t_build += time.time() - t0
+
+    def one(k):
+        cfg, routing, vcmap, arn, scen, seed = runs[k]
         label = f"soak{k}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
         t0 = time.time()
-        rc, out = cosim.run_one(exes[t], routing, vcmap, scen, seed, per_run, label, fst_dir, (), arn)
-        dt = time.time() - t0
-        t_sim += dt
-        m = re.search(r"^cycles (\d+) flits (\d+) packets (\d+)", out, re.M)
-        ran = int(m.group(1)) if m else 0
-        total += ran
-        ok = rc == 0 and "PASS" in out and ran == per_run
-        print(f"{'PASS' if ok else 'FAIL'} config {k:3d} {t} {routing} {vcmap} {scen} arn={arn} "
-              f"seed {seed}: cycles {ran} flits {m.group(2) if m else '?'} packets "
-              f"{m.group(3) if m else '?'} ({ran / max(dt, 1e-9):.0f} cycles/s)", flush=True)
-        if not ok:
-            for line in out.splitlines():
-                if line.startswith(("MISMATCH", "waveform", "cosim:", "[", "FAIL")) or "Error" in line:
-                    print("    " + line)
-        passed += ok
-        failed += not ok
+        rc, out = cosim.run_one(exes[cosim.tag(cfg)], routing, vcmap, scen, seed, per_run, label,
+                                fst_dir, (), arn)
+        return k, rc, out, time.time() - t0
+
+    t_wall = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=ns.jobs) as pool:
+        for k, rc, out, dt in (f.result() for f in concurrent.futures.as_completed(
+                [pool.submit(one, k) for k in range(len(runs))])):
+            cfg, routing, vcmap, arn, scen, seed = runs[k]
+            t = cosim.tag(cfg)
+            t_sim += dt
+            m = re.search(r"^cycles (\d+) flits (\d+) packets (\d+)", out, re.M)
+            ran = int(m.group(1)) if m else 0
+            total += ran
+            ok = rc == 0 and "PASS" in out and ran == per_run
+            print(f"{'PASS' if ok else 'FAIL'} config {k:3d} {t} {routing} {vcmap} {scen} arn={arn} "
+                  f"seed {seed}: cycles {ran} flits {m.group(2) if m else '?'} packets "
+                  f"{m.group(3) if m else '?'} ({ran / max(dt, 1e-9):.0f} cycles/s)", flush=True)
+            if not ok:
+                for line in out.splitlines():
+                    if line.startswith(("MISMATCH", "waveform", "cosim:", "[", "FAIL")) or "Error" in line:
+                        print("    " + line)
+            passed += ok
+            failed += not ok
+    t_wall = time.time() - t_wall
     print(f"soak-long: {total} switch-cycles, {ns.configs} configurations over {len(exes)} "
           f"parameter sets, seed {ns.seed}")
     print(f"soak-long: builds {t_build:.0f} s (cached builds cost nothing), "
-          f"simulation {t_sim:.0f} s, {total / max(t_sim, 1e-9):.0f} switch-cycles/s")
+          f"simulation {t_sim:.0f} s in {t_wall:.0f} s of wall time with {ns.jobs} at a time, "
+          f"{total / max(t_sim, 1e-9):.0f} switch-cycles/s per run")
     print(f"soak-long: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

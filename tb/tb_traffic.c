@@ -1,6 +1,8 @@
 /* tb_traffic.c — co-simulation stimulus, see tb_traffic.h. */
 #include "tb_traffic.h"
 
+#include "route_hash.h" /* §17.6 legality of the ROUTE_HASH writes (HASH=1 accounting) */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -91,13 +93,14 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     o->linkfault = r;
     return 1;
   }
-  if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn")) {
+  if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn") || !strcmp(name, "--hash")) {
     if (parse_num(val, 1, &n)) {
       snprintf(err, errlen, "%s: 0 or 1, not '%s'", name, val ? val : "");
       return -1;
     }
     if (name[2] == 'b') o->bubble = (unsigned)n;
-    else o->qcn = (unsigned)n;
+    else if (name[2] == 'q') o->qcn = (unsigned)n;
+    else o->hash = (unsigned)n;
     return 1;
   }
   if (!strcmp(name, "--up") || !strcmp(name, "--pfc")) {
@@ -163,6 +166,8 @@ typedef struct {
 struct tb_traffic {
   asw_config cfg;
   tb_opts opt;
+  uint32_t rh_cur;      /* §17.6: ROUTE_HASH as last written legally */
+  uint64_t rh_heads[2]; /* heads arriving while it had kind 1 (flow hash), kind 2 (digit) */
   unsigned P, V, NQ;
   uint64_t rng;
   uint64_t payload_mask;
@@ -530,6 +535,26 @@ static uint32_t qcn_read_addr(tb_traffic *t) {
        : ASW_REG_QCN_CTRL + rnd_below(t, 4);
 }
 
+/* §17.6 ROUTE_HASH values: flow hash (SHIFT 0..8) or source digit (BITS 1..8, SHIFT
+ * mostly within the port number's bits: random traffic has src = input port), kind 0
+ * now and then; illegal: one of the §17.6 rules broken. */
+static uint32_t hash_value(tb_traffic *t) {
+  if (chance(t, 10)) return 0;
+  if (chance(t, 50)) return asw_route_hash_reg(ASW_RH_FLOW, rnd_below(t, 9), 0);
+  return asw_route_hash_reg(ASW_RH_SRC_DIGIT, chance(t, 80) ? rnd_below(t, 3) : rnd_below(t, 16),
+                            1 + rnd_below(t, 8));
+}
+static uint32_t hash_illegal(tb_traffic *t) {
+  switch (rnd_below(t, 6)) {
+  case 0: return 3u | rnd_below(t, 256) << 4;                               /* kind 3 */
+  case 1: return asw_route_hash_reg(ASW_RH_SRC_DIGIT, rnd_below(t, 16), chance(t, 50) ? 0 : 9 + rnd_below(t, 7));
+  case 2: return asw_route_hash_reg(ASW_RH_FLOW, 9 + rnd_below(t, 7), rnd_below(t, 16));
+  case 3: return asw_route_hash_reg(ASW_RH_FLOW, rnd_below(t, 9), 1 + rnd_below(t, 15));
+  case 4: return asw_route_hash_reg(ASW_RH_OFF, 1 + rnd_below(t, 15), rnd_below(t, 16));
+  default: return hash_value(t) | (chance(t, 50) ? 4u << rnd_below(t, 2) : 0x1000u << rnd_below(t, 20));
+  }
+}
+
 /* §1 OMIT: an address of the omitted §16.2 / §17.2 / §17.4 / §18.4 registers (unmapped:
  * reads 0, every write illegal); drawn only when cfg.omit != 0. */
 static uint32_t omitted_addr(tb_traffic *t) {
@@ -538,7 +563,7 @@ static uint32_t omitted_addr(tb_traffic *t) {
     return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
   unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
   if ((m & ASW_OMIT_QCN) && (m == ASW_OMIT_QCN || chance(t, 35)))
-    return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 4)
+    return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 5) /* QCN_CTRL..QCN_SEED, ROUTE_HASH */
          : k == 2 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2)) : ASW_REG_QCN_QLEN(p);
   if (!(m & ASW_OMIT_PFC) || ((m & ASW_OMIT_BUBBLE) && chance(t, 50)))
     return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
@@ -558,6 +583,11 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   }
   if (t->opt.qcn && chance(t, 15)) { /* §17.4 */
     qcn_random_write(t, a, d);
+    return;
+  }
+  if (t->opt.hash && chance(t, 10)) { /* §17.6 rewrites, illegal values too */
+    *a = ASW_REG_ROUTE_HASH;
+    *d = chance(t, 20) ? hash_illegal(t) : hash_value(t);
     return;
   }
   if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
@@ -618,6 +648,7 @@ static uint32_t random_read_addr(tb_traffic *t) {
          : k < 9 ? ASW_REG_PFC_THRESH : ASW_REG_PFC_EN(rnd_below(t, 2));
   }
   if (t->opt.qcn && chance(t, 25)) return qcn_read_addr(t); /* §17.4 */
+  if (t->opt.hash && chance(t, 10)) return ASW_REG_ROUTE_HASH; /* §17.6 */
   if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
   if (t->opt.linkfault > 0 && chance(t, 20)) /* §18.4 LINK_DOWN, LINK_RX_DOWN, counters */
     return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
@@ -1390,6 +1421,11 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              "hardware)");
     return NULL;
   }
+  if (o->hash && (cfg->omit & ASW_OMIT_QCN)) {
+    snprintf(err, errlen, "HASH=1 needs the ROUTE_HASH register (OMIT has bit 2 set: no "
+             "§17.6 hardware)");
+    return NULL;
+  }
   if (o->linkfault > 0 && (cfg->omit & ASW_OMIT_LINK)) {
     snprintf(err, errlen, "LINKFAULT=%g needs the link-fault hardware (OMIT has bit 3 set: no "
              "§18 hardware)", o->linkfault);
@@ -1552,6 +1588,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     bad |= script_push(t, cap, ASW_REG_QCN_SEED, (uint32_t)rnd(t) & 0xFFFFu);
     bad |= script_push(t, cap, ASW_REG_QCN_CTRL, qcn_ctrl_value(t, 1));
   }
+  if (o->hash) bad |= script_push(t, cap, ASW_REG_ROUTE_HASH, hash_value(t)); /* §17.6 */
   if (o->pfc) { /* §17.2: thresholds within the headroom, then the mode */
     unsigned xoff = 1 + rnd_below(t, t->pfc_xoff_max);
     bad |= script_push(t, cap, ASW_REG_PFC_THRESH, asw_pfc_thresh(xoff, rnd_below(t, xoff)));
@@ -1990,6 +2027,20 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
   if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
     for (unsigned k = 0; k < ASW_BCNT_NUM; k++) t->bacc[k] += bsum(t, k);
   if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
+  if (t->opt.hash) { /* §17.6: which kind the arriving heads are routed with */
+    if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_ROUTE_HASH &&
+        asw_route_hash_check(in->reg_wdata, NULL, 0) == ASW_OK)
+      t->rh_cur = in->reg_wdata;
+    unsigned kind = ASW_RH_KIND(t->rh_cur);
+    if (kind == 1 || kind == 2)
+      for (uint64_t m = in->flit_mask; m; m &= m - 1)
+        t->rh_heads[kind - 1] += in->flit[__builtin_ctzll(m)].head;
+  }
+}
+
+void tb_hash_report(const tb_traffic *t, char *buf, size_t len) {
+  snprintf(buf, len, "hash flow %llu digit %llu", (unsigned long long)t->rh_heads[0],
+           (unsigned long long)t->rh_heads[1]);
 }
 
 void tb_get_arn_totals(const tb_traffic *t, tb_arn_totals *a) {

@@ -31,7 +31,7 @@ static void help(void) {
       "  --voq on|off|1|0     virtual output queues [on]\n"
       "  --iters N            iSLIP iterations, 1..4 [1]\n"
       "  --omit N             hardware left out (contract 1 OMIT): bit 0 bubble rule, bit 1 PFC,\n"
-      "                       bit 2 QCN, bit 3 link faults, 0..15 [0]; the study uses none, so\n"
+      "                       bit 2 QCN+ROUTE_HASH, bit 3 link faults, 0..15 [0]; the study uses none, so\n"
       "                       the results are the same\n"
       "  --routing det|oblivious|adaptive   [det]\n"
       "  --trigger noth|th|2th  adaptive trigger [noth]\n"

@@ -6,7 +6,7 @@ network in the C model (tb/net/README.md). Called from mk/tbnet.mk.
   cosim_net.py test                  the networks of `make test-cosim-net`
 
 The switch parameters come from the network (netprobe); one Verilator build per
-distinct parameter set, cached under build/cosim_net/rtl-<params>/."""
+distinct parameter set, cached under build/cosim_net/rtl-<params>-<compiler>/."""
 import glob
 import os
 import re
@@ -96,7 +96,7 @@ def build(cfg):
     """Verilator model of one parameter set (asserts, FST) + the harness."""
     lib = libref()
     kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR)) if RTL_DIR else "rtl"
-    d = os.path.join(BUILD, f"{kind}-{tag(cfg)}")
+    d = os.path.join(BUILD, f"{kind}-{tag(cfg)}-{os.path.basename(cosim.CXX)}")
     exe = os.path.join(d, "obj", "cosim_net")
     main = os.path.join(HERE, "cosim_net.cpp")
     deps = rtl_files() + [main, os.path.join(HERE, "netref.h"),
@@ -108,7 +108,8 @@ def build(cfg):
     cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{HERE}"
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal", "--assert",
-           "--trace-fst", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1",
+           "--trace-fst", "-MAKEFLAGS",
+           f"OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 CXX={cosim.CXX} LINK={cosim.CXX}",
            "-CFLAGS", cflags, "-LDFLAGS", f"{lib} -lm", "-Mdir", os.path.join(d, "obj"),
            "-o", "cosim_net"]
     cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + rtl_files() + [main]
@@ -208,6 +209,13 @@ TESTS = [
     ("rlft42-qcn-rl-hs25", f"ports=4 stages=2 traffic=hs25-1 qcn=on rl=on qcn_qeq=640 "
      f"qcn_sample=4096 qcn_fb_shift=0 cycles=30000 {COMMON}",
      [("flits", 30000), ("cnms", 50), ("cnm_qsat", 1)]),
+    # §17.6 ROUTE_HASH: seed 004's Hashed (flow hash, per-stage SHIFT) and S-mod-k (source
+    # digit) programmed by the network into every RTL switch (the 2-ary 3-tree has two
+    # stages with up ports, so two SHIFT/BITS values)
+    ("kary23-hashed-uniform", f"topology=kary k=2 n=3 routing=hashed traffic=uniform load=0.6 "
+     f"cycles=20000 {COMMON}", [("flits", 20000)]),
+    ("kary23-smodk-hs25", f"topology=kary k=2 n=3 routing=smodk traffic=hs25-1 load=0.4 "
+     f"cycles=20000 {COMMON}", [("flits", 20000)]),
 ]
 
 
