@@ -1148,7 +1148,9 @@ void netcfg_resolve_auto(net_cfg *c) {
   const int given = c->routing != 0 || c->route_hash != 0; /* a fat-tree routing (refused) */
   if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) {
     if (c->bubble == 2) c->bubble = c->topology == TOPO_TORUS;
-    if (!c->cube_order && !given) c->cube_order = 1;
+    /* a file topology's routing (minhop, updn, table:, refused by netcfg_check) is
+     * echoed as given too */
+    if (!c->cube_order && !given && !c->file_routing) c->cube_order = 1;
   }
   if (c->topology == TOPO_FILE && !c->file_routing && !given) c->file_routing = 1;
 }

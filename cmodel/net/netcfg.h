@@ -129,7 +129,8 @@ void netcfg_json(const net_cfg *c, FILE *f);
 void netcfg_write(const net_cfg *c, FILE *f);
 /* Resolves the automatic values the echo shows resolved (contract §16.4,
  * §16.5): on a torus or mesh bubble=auto becomes on (torus) or off (mesh) and
- * no routing given becomes dor; on a file topology no routing given becomes
+ * no routing given (neither a fat-tree nor a file topology's) becomes dor; on a
+ * file topology no routing given becomes
  * minhop. The run is the same either way. */
 void netcfg_resolve_auto(net_cfg *c);
 /* Prints the list of keys with their meaning (for --help). */
