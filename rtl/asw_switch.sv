@@ -345,7 +345,7 @@ module asw_switch #(
     assign iw_payload = pad_valid[i] ? {PWE{PW != 0}} : in_payload_i[i*PWE +: PWE];
 
     route_compute #(
-      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i)
+      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH((OMIT & 4) == 0)
     ) u_rc (
       .clk_i,
       .rst_ni,

@@ -9,6 +9,7 @@ module route_compute #(
   parameter int unsigned BUF = 32,
   parameter int unsigned TABLE = 256,
   parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
+  parameter bit HASH = 1'b1,          // §17.6 hardware present (0 with OMIT bit 2: no product)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned SW = asw_pkg::slot_w(V, BUF),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
@@ -102,20 +103,25 @@ module route_compute #(
   // four-level adder tree) rather than a multiplier, which Yosys would map to DSP blocks.
   // The partial sums are kept (keep) so each stays a carry-chain adder: merged into one
   // multi-operand sum, Yosys builds it from LUTs (ECP5, P=2: 423 LUTs an input instead
-  // of 251). Taken in the IW cycle from the arriving header, so RC only selects bits.
-  logic [31:0] hx;
-  assign hx = iw_hdr_i[31:0];
-  (* keep *) logic [31:0] pa0, pa1, pa2, pa3, pa4, pb0, pb1, pc0;
-  assign pa0 = hx - (hx << 4);
-  assign pa1 = (hx << 9) - (hx << 6);
-  assign pa2 = (hx << 22) - (hx << 19);
-  assign pa3 = (hx << 15) + (hx << 11);
-  assign pa4 = (hx << 29) - (hx << 25);
-  assign pb0 = pa0 + pa1;
-  assign pb1 = pa2 - pa3;
-  assign pc0 = pa4 + (hx << 31);
+  // of 251); being kept, they exist only where the §17.6 hardware is (HASH). Taken in
+  // the IW cycle from the arriving header, so RC only selects bits.
   logic [31:0] iw_prod;
-  assign iw_prod = pb0 + (pb1 + pc0);
+  if (HASH) begin : gen_hash
+    logic [31:0] hx;
+    assign hx = iw_hdr_i[31:0];
+    (* keep *) logic [31:0] pa0, pa1, pa2, pa3, pa4, pb0, pb1, pc0;
+    assign pa0 = hx - (hx << 4);
+    assign pa1 = (hx << 9) - (hx << 6);
+    assign pa2 = (hx << 22) - (hx << 19);
+    assign pa3 = (hx << 15) + (hx << 11);
+    assign pa4 = (hx << 29) - (hx << 25);
+    assign pb0 = pa0 + pa1;
+    assign pb1 = pa2 - pa3;
+    assign pc0 = pa4 + (hx << 31);
+    assign iw_prod = pb0 + (pb1 + pc0);
+  end else begin : gen_no_hash  // route_hash_i is 0: the product is never selected
+    assign iw_prod = '0;
+  end
   logic [15:0]   rr_entry;       // FWD[dest] as at the start of the IW cycle (0 if invalid)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -470,7 +476,7 @@ module route_compute #(
   // The adder tree is the product it replaces.
   always_ff @(posedge clk_i) begin
     if (iw_head_i) begin
-      assert (iw_prod == 32'(iw_hdr_i[31:0] * 32'h9E3779B1))
+      assert (!HASH || (iw_prod == 32'(iw_hdr_i[31:0] * 32'h9E3779B1)))
         else $error("route_compute: flow-hash product differs from {src, dest} * 9E3779B1");
     end
   end
