@@ -137,7 +137,7 @@ module route_compute #(
       rr_vc_q <= iw_vc_i;
       rr_slot_q <= iw_slot_i;
       rr_hdr_q <= iw_hdr_i;
-      rr_prod_q <= iw_prod[31:8];
+      if (HASH) rr_prod_q <= iw_prod[31:8];
       rr_entry_ok_q <= (32'(iw_dest) < TABLE) && fwd_written_i[iw_dest[TW-1:0]];
     end
   end
@@ -183,20 +183,25 @@ module route_compute #(
   // (8..16), kind 2 shifts {src, 16'h0} by SHIFT + BITS (1..23, putting src bit
   // SHIFT + BITS - 1 at bit 15) and keeps the top BITS bits. Amount and mask depend on
   // the register only.
-  always_comb begin
-    logic [3:0]  rh_shift, rh_bits;
-    logic        rh_flow;
-    logic [4:0]  rh_amt;
-    logic [15:0] rh_mask;
-    logic [31:0] rh_opd;
-    rh_shift = route_hash_i[7:4];
-    rh_bits = route_hash_i[11:8];
-    rh_flow = (route_hash_i[1:0] == 2'd1);
-    hashed = (route_hash_i[1:0] != 2'd0);
-    rh_amt = rh_flow ? (5'd16 - 5'(rh_shift)) : (5'(rh_shift) + 5'(rh_bits));
-    rh_mask = rh_flow ? 16'hFFFF : ~(16'hFFFF >> rh_bits);
-    rh_opd = rh_flow ? {rr_prod_q, 8'h0} : {rr_hdr_q[31:16], 16'h0};
-    obl_r = hashed ? (16'(rh_opd >> rh_amt) & rh_mask) : lfsr_next;
+  if (HASH) begin : gen_hash_sel
+    always_comb begin
+      logic [3:0]  rh_shift, rh_bits;
+      logic        rh_flow;
+      logic [4:0]  rh_amt;
+      logic [15:0] rh_mask;
+      logic [31:0] rh_opd;
+      rh_shift = route_hash_i[7:4];
+      rh_bits = route_hash_i[11:8];
+      rh_flow = (route_hash_i[1:0] == 2'd1);
+      hashed = (route_hash_i[1:0] != 2'd0);
+      rh_amt = rh_flow ? (5'd16 - 5'(rh_shift)) : (5'(rh_shift) + 5'(rh_bits));
+      rh_mask = rh_flow ? 16'hFFFF : ~(16'hFFFF >> rh_bits);
+      rh_opd = rh_flow ? {rr_prod_q, 8'h0} : {rr_hdr_q[31:16], 16'h0};
+      obl_r = hashed ? (16'(rh_opd >> rh_amt) & rh_mask) : lfsr_next;
+    end
+  end else begin : gen_no_hash_sel  // no §17.6 hardware: the LFSR's value
+    assign hashed = 1'b0;
+    assign obl_r = lfsr_next;
   end
 
   logic [VW-1:0] ovc_of[P];    // next-hop VC on each port (§7.4)
@@ -494,5 +499,5 @@ module route_compute #(
   // the high bits of 6-bit port fields when P < 64.
   logic unused_bits;
   assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low, iw_prod[7:0],
-                        route_hash_i[3:2]};
+                        route_hash_i[3:2], HASH ? 1'b0 : ^{route_hash_i, rr_prod_q}};
 endmodule
