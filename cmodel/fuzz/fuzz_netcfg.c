@@ -53,7 +53,11 @@ static void roundtrip(const net_cfg *c) {
   net_cfg a = *c;
   for (unsigned i = a.hs_nodes_given; i < NETCFG_MAX_HOT; i++) a.hs_nodes[i] = d.hs_nodes[i] = 0;
   netcfg_resolve_auto(&a); /* the echo shows automatic values resolved (§16.4, §16.5) */
-  if (memcmp(&a, &d, sizeof a)) FAIL("echo reloads to a different configuration:\n%s", t1);
+  if (memcmp(&a, &d, sizeof a)) {
+    size_t off = 0; /* the first differing byte of net_cfg (offsetof names the field) */
+    while (((const unsigned char *)&a)[off] == ((const unsigned char *)&d)[off]) off++;
+    FAIL("echo reloads to a different configuration (net_cfg byte %zu):\n%s", off, t1);
+  }
   char *t2 = echo(&d, &l2);
   if (l1 != l2 || memcmp(t1, t2, l1)) {
     /* name the first differing line */

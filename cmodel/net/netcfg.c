@@ -600,7 +600,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     c->lf_count = cnt;
     return 0;
   }
-  case K_DIMS: { /* §16.4: checked now, kept as written */
+  case K_DIMS: { /* §16.4: checked now, kept as its radices in plain decimal (04x4: 4x4) */
     if (!strcmp(value, "none")) { /* the echo's word for no radices (the default) */
       memset(c->dims, 0, sizeof c->dims);
       return 0;
@@ -611,9 +611,13 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       snprintf(err, errlen, "%s", e2);
       return -1;
     }
-    if (strlen(value) >= sizeof c->dims) return bad(err, errlen, key, value, "too long");
+    char canon[sizeof c->dims + 8];
+    size_t cl = 0;
+    for (unsigned d = 0; d < cb.n && cl < sizeof canon; d++)
+      cl += (size_t)snprintf(canon + cl, sizeof canon - cl, d ? "x%u" : "%u", cb.k[d]);
+    if (cl >= sizeof c->dims) return bad(err, errlen, key, value, "too long");
     memset(c->dims, 0, sizeof c->dims);
-    memcpy(c->dims, value, strlen(value));
+    memcpy(c->dims, canon, cl);
     return 0;
   }
   case K_HSNODES: {
@@ -1090,11 +1094,16 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
   }
 }
 
-/* The §16.4 keys, echoed only for tori and meshes (fat-tree bytes unchanged). */
+/* The §16.4 keys, left out of the echo of other topologies (fat-tree bytes
+ * unchanged), and §16.5's cdg_check of non-file topologies, but only at their
+ * default value: a value given reloads (and netcfg_check refuses it there). */
 static int netcfg_cube_key(const net_cfg *c, const key_desc *k) {
-  if (k->off == offsetof(net_cfg, cdg_check)) return c->topology != TOPO_FILE; /* §16.5 */
-  return (k->off == offsetof(net_cfg, dims) || k->off == offsetof(net_cfg, bubble)) &&
-         c->topology != TOPO_TORUS && c->topology != TOPO_MESH;
+  if (k->off == offsetof(net_cfg, cdg_check)) /* §16.5 */
+    return c->topology != TOPO_FILE && c->cdg_check == 0;
+  int cubic = c->topology == TOPO_TORUS || c->topology == TOPO_MESH;
+  if (k->off == offsetof(net_cfg, dims)) return !cubic && !c->dims[0];
+  if (k->off == offsetof(net_cfg, bubble)) return !cubic && c->bubble == 2;
+  return 0;
 }
 
 /* The §17.3 keys, left out of the echo of a credit run (its bytes unchanged). */
