@@ -131,12 +131,52 @@ def updn_legal(adj, tab, nodes, root):
     return None
 
 
+def two_switches(d, lat, clat=None):
+    """Two switches joined by one link of latency lat (credits clat), a node on each."""
+    return write(d, f"two-{lat}-{clat}.topo", "switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 1 1 0\n"
+                 f"link 0 1 1 1 {lat}{'' if clat is None else ' %d' % clat}\n")
+
+
+def latency_checks(asw, d):
+    """Links with latencies of their own (§16.5): a packet's zero-load latency grows by
+    exactly the link's extra cycles; a saturated flow over the link is limited by its
+    credit loop, BUF flits per round trip of flit latency + credit latency + the
+    switches' fixed part: the fixed part is the same for every latency pair, so each
+    direction's latency counts once."""
+    lat = {}
+    for L in (2, 12):
+        j = os.path.join(d, f"zl-{L}.json")
+        r = run(asw, f"topology=file:{two_switches(d, L)}", "load=0.02", "cycles=20000", "--json", j)
+        lat[L] = json.load(open(j)) if r.returncode == 0 else None
+    ok = lat[2] and lat[12]
+    check(ok and lat[12]["latency_mean"] - lat[2]["latency_mean"] == 10.0
+          and lat[2]["latency_p99"] == lat[2]["latency_mean"],
+          f"zero load: a 12-cycle link adds 10 cycles to every packet against a 2-cycle one "
+          f"({lat[2] and lat[2]['latency_mean']} -> {lat[12] and lat[12]['latency_mean']})")
+    buf, fixed = 32, []
+    for L, C in ((50, 50), (100, 100), (50, 2), (100, 2), (2, 100)):
+        j = os.path.join(d, f"cr-{L}-{C}.json")
+        r = run(asw, f"topology=file:{two_switches(d, L, C)}", "load=1", "cycles=20000",
+                f"buffer_flits={buf}", "packet_flits=8", "--json", j)
+        thr = json.load(open(j))["accepted_throughput"] if r.returncode == 0 else 0.0
+        check(0 < thr <= buf / (L + C), f"link {L}/{C} cycles: {thr:.4f} flits/node/cycle "
+              f"<= BUF / (flit + credit latency) = {buf / (L + C):.4f}")
+        if thr:
+            fixed.append(buf / thr - L - C)
+    check(len(fixed) == 5 and max(fixed) - min(fixed) < 1.0,
+          "credit loop: BUF / throughput - flit latency - credit latency is the same for five "
+          f"latency pairs ({', '.join(f'{x:.2f}' for x in fixed)} cycles)")
+
+
 def main(asw):
     d = tempfile.mkdtemp(prefix="asw_topofile_")
     # 1. built-in topologies as files: the same results
     for name, topo, extra, stages in (
             ("kary-2-3", ["topology=kary", "k=2", "n=3"], ["vcs=2", "sqs=dbbm", "load=0.7"], True),
             ("rlft-4-2", ["topology=rlft", "ports=4", "stages=2"], ["load=0.9"], True),
+            # links written with their latencies (`link ... 5 3`): per-link staging
+            ("rlft-4-2-lat", ["topology=rlft", "ports=4", "stages=2"],
+             ["load=0.9", "link_latency=5", "credit_latency=3"], True),
             ("torus-4x4", ["topology=torus", "dims=4x4", "bubble=off"], ["vcs=2", "sqs=dbbm", "load=0.3"], False),
             ("mesh-4x3", ["topology=mesh", "dims=4x3"], ["vcs=2", "sqs=xordet", "load=0.3"], False)):
         tp, tb = os.path.join(d, name + ".topo"), os.path.join(d, name + ".fwd")
@@ -179,8 +219,12 @@ def main(asw):
         ("switch 0 4\nswitch 1 4\nlink 0 1 0 1\n", ":3: switch 0 port 1 used twice"),
         ("switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 0 1 0\nlink 0 1 1 1\n", ":4: node 0 declared twice"),
         ("switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 2 1 0\nlink 0 1 1 1\n", "node 1 is missing"),
-        ("switch 0 4\nswitch 1 4\nswitch 2 4\nnode 0 0 0\nlink 0 1 1 1\n", ":3: switch 2 is not connected"),
-        ("switch 0 4\nswitch 1 4\nnode 0 0 0\nlink 0 1 1 1 2\nlink 0 2 1 2 5\n", ":5: latency 5 differs from 2 (line 4)"),
+        ("switch 0 4\nswitch 1 4\nswitch 2 4\nnode 0 0 0\nnode 1 1 0\nlink 0 1 1 1\n", ":3: switch 2 is not connected"),
+        ("switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 1 1 0\nlink 0 1 1 1 0\n", ":5: latency `0` is not a number 1..1000"),
+        ("switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 1 1 0\nlink 0 1 1 1 1001\n", ":5: latency `1001`"),
+        ("switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 1 1 0\nlink 0 1 1 1 2 x\n", ":5: credit latency `x`"),
+        ("switch 0 4\nswitch 1 4\nnode 0 0 0\nnode 1 1 0\nlink 0 1 1 1 2 2 2\n", ":5: a link line is"),
+        ("switch 0 4\nswitch 1 4\nnode 0 0 0\nlink 0 1 1 1 2\n", "one end node"),
         ("switch 0 4\nnode 0 0 x\n", ":2: switch 0: port `x`"),
         ("switch 0 4\nnode 0 0\n", ":2: a node line is"),
         ("switch 0 4\n", "no end node"),
@@ -194,8 +238,7 @@ def main(asw):
     gp = write(d, "good.topo", good)
     r = run(asw, f"topology=file:{gp}", "cycles=100")
     check(r.returncode == 0, f"good file runs: {r.stderr.strip()}")
-    r = run(asw, f"topology=file:{gp}", "link_latency=3", "cycles=100")
-    check(r.returncode == 2 and "set link_latency=2" in r.stderr, f"file latency against link_latency: {r.stderr.strip()}")
+    latency_checks(asw, d)
     badtab = [
         ("fwd 0 0 0\nfwd 0 1 1\nfwd 1 0 1\n", "no entry for switch 1 node 1"),
         ("fwd 0 0 0\nfwd 0 1 1\nfwd 1 0 1\nfwd 1 1 1\n", "the route to node 1 loops"),

@@ -112,8 +112,7 @@ int cmd_net(int argc, char **argv) {
  * as files. 0, or 2 with a message. */
 static int write_network(const net_cfg *c, const char *wtopo, const char *wtable) {
   char err[512];
-  unsigned lat = 0;
-  topo *t = topofile_topo_for(c, &lat, err, sizeof err);
+  topo *t = topofile_topo_for(c, err, sizeof err);
   fwd_tables ft = {0};
   int rc = 2;
   if (!t || (wtable && fwd_tables_for(c, t, &ft, err, sizeof err))) {
@@ -128,7 +127,7 @@ static int write_network(const net_cfg *c, const char *wtopo, const char *wtable
       fprintf(stderr, "asw net: %s: cannot write\n", path[k]);
       goto out;
     }
-    if (k == 0) topofile_write(t, c->link_latency, f);
+    if (k == 0) topofile_write(t, c->link_latency, c->credit_latency, f);
     else fwd_tables_write(t, &ft, f);
     if (fclose(f)) {
       fprintf(stderr, "asw net: %s: write error\n", path[k]);

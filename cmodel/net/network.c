@@ -165,6 +165,9 @@ struct net {
   uint32_t *todo;                       /* [S] switches to step this cycle */
   unsigned slot_now, slot_fl, slot_cr;  /* this cycle's slot, flits' and
                                            credits' arrival slots */
+  uint16_t *port_lat;   /* §16.5 per-link latencies: [S*P*2] the flit and credit latency
+                           of what each switch port sends (NULL: all L and LC) */
+  unsigned Lmin;        /* the shortest switch-to-switch or node link's flit latency */
   window_stat *ws;                      /* this cycle's window (or NULL) */
   int prefetch;  /* warm the cache ahead of the steps: pays off once the
                     switches' buffers are well beyond the caches */
@@ -498,15 +501,10 @@ static void geometric_next(net *n, node *nd, uint64_t from) {
   nd->next_gen = from + 1 + (k > 4e18 ? (uint64_t)4e18 : (uint64_t)k);
 }
 
-/* §16.5 topology=file: the tables of the routing, the link latency the file
- * gives, and the channel-dependency check (refuse, or note the cycle). */
-static int file_routing(net *n, unsigned file_latency, char *err, size_t errlen) {
+/* §16.5 topology=file: the tables of the routing and the channel-dependency
+ * check (refuse, or note the cycle). */
+static int file_routing(net *n, char *err, size_t errlen) {
   const net_cfg *c = &n->cfg;
-  if (file_latency && file_latency != c->link_latency) {
-    snprintf(err, errlen, "link_latency: %u, but %s gives its links latency %u (set link_latency=%u)",
-             c->link_latency, c->topo_path, file_latency, file_latency);
-    return -1;
-  }
   if (fwd_tables_for(c, n->t, &n->ft, err, errlen)) return -1;
   if (n->ft.has_vc && c->sqs != SQS_1Q) {
     snprintf(err, errlen, "sqs: %s gives the VCs; leave sqs at 1q", c->table_path);
@@ -625,8 +623,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     n->R = comm->ranks;
   }
   const net_cfg *c = &n->cfg;
-  unsigned file_latency = 0;
-  n->t = topofile_topo_for(c, &file_latency, err, errlen); /* any kind */
+  n->t = topofile_topo_for(c, err, errlen); /* any kind */
   if (!n->t) { free(n); return NULL; }
   if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) { /* §16.4 tori and meshes */
     n->cube = topo_cube(n->t);
@@ -634,7 +631,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
                               .sqs = c->sqs, .vcs = c->vcs, .lfsr_seed = c->lfsr_seed,
                               .bubble = c->bubble == 2 ? c->topology == TOPO_TORUS : c->bubble};
   }
-  if (c->topology == TOPO_FILE && file_routing(n, file_latency, err, errlen)) { /* §16.5 */
+  if (c->topology == TOPO_FILE && file_routing(n, err, errlen)) { /* §16.5 */
     net_free(n);
     return NULL;
   }
@@ -646,6 +643,26 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   n->L = c->link_latency;
   n->LC = c->credit_latency;
   n->W = (n->L > n->LC ? n->L : n->LC) + 1;
+  n->Lmin = n->L;
+  if (topo_has_latencies(n->t)) { /* §16.5: links of the file with latencies of their own */
+    size_t np = (size_t)n->S * n->P;
+    n->port_lat = malloc(np * 2 * sizeof *n->port_lat);
+    if (!n->port_lat) {
+      snprintf(err, errlen, "out of memory");
+      net_free(n);
+      return NULL;
+    }
+    for (size_t i = 0; i < np * 2; i++) {
+      unsigned l = topo_port_latency(n->t, (unsigned)(i / 2 / n->P), (unsigned)(i / 2 % n->P),
+                                     (int)(i & 1));
+      if (!l) l = (i & 1) ? n->LC : n->L;
+      n->port_lat[i] = (uint16_t)l;
+      if (l + 1 > n->W) n->W = l + 1;
+      if (!(i & 1) && l < n->Lmin && topo_port_peer(n->t, (unsigned)(i / 2 / n->P),
+                                                    (unsigned)(i / 2 % n->P)).kind == PEER_SWITCH)
+        n->Lmin = l;
+    }
+  }
   n->len = c->packet_flits;
   n->cap = c->source_pool;
   n->dest_cap = c->source_queue;
@@ -973,6 +990,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
 
 void net_free(net *n) {
   if (!n) return;
+  free(n->port_lat);
   faults_free(n->faults);
   free(n->fault_touch);
   if (n->sw)
@@ -1038,6 +1056,13 @@ static inline void stage_flit_at(net *n, unsigned slot, unsigned s, unsigned por
 }
 static inline void stage_flit(net *n, unsigned s, unsigned port, const asw_flit *f, int mt) {
   stage_flit_at(n, n->slot_fl, s, port, f, mt);
+}
+
+/* §16.5: the arrival slot of what port p of switch s sends now over a link with a
+ * latency of its own (credit 0: flits, 1: credits and ARNs). */
+static inline unsigned port_slot(const net *n, unsigned s, unsigned p, int credit) {
+  unsigned x = n->slot_now + n->port_lat[((size_t)s * n->P + p) * 2 + (unsigned)credit];
+  return x >= n->W ? x - n->W : x;
 }
 
 static inline void stage_credit_at(net *n, unsigned slot, unsigned s, unsigned port,
@@ -1629,7 +1654,10 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     m &= m - 1;
     w->flit_hops++;
     topo_peer pe = peer[o];
-    if (pe.kind == PEER_SWITCH) stage_flit(n, pe.id, pe.port, &w->out_flit[o], mt);
+    if (pe.kind == PEER_SWITCH) {
+      if (n->port_lat) stage_flit_at(n, port_slot(n, s, o, 0), pe.id, pe.port, &w->out_flit[o], mt);
+      else stage_flit(n, pe.id, pe.port, &w->out_flit[o], mt);
+    }
     else if (pe.kind == PEER_NODE) {
       size_t si = (size_t)n->slot_fl * n->N + pe.id;
       n->sink_in[si] = w->out_flit[o];
@@ -1652,7 +1680,10 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     if (n->pfc) /* §17.3: every one is a PFC frame */
       pause_track(n, ((size_t)s * n->P + p) * n->V + w->out_cr_vc[p], &w->pause_frames,
                   &w->pause_max, &w->pause_storms);
-    if (pe.kind == PEER_SWITCH) stage_credit(n, pe.id, pe.port, w->out_cr_vc[p], mt);
+    if (pe.kind == PEER_SWITCH) {
+      if (n->port_lat) stage_credit_at(n, port_slot(n, s, p, 1), pe.id, pe.port, w->out_cr_vc[p], mt);
+      else stage_credit(n, pe.id, pe.port, w->out_cr_vc[p], mt);
+    }
     else if (pe.kind == PEER_NODE)
       n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
     else if (pe.kind == PEER_REMOTE) {
@@ -1665,7 +1696,10 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     unsigned p = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
     topo_peer pe = peer[p];
-    if (pe.kind == PEER_SWITCH) stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
+    if (pe.kind == PEER_SWITCH) {
+      if (n->port_lat) stage_arn_at(n, port_slot(n, s, p, 1), pe.id, pe.port, w->out_arn[p], mt);
+      else stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
+    }
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
     else if (pe.kind == PEER_REMOTE) {
       uint64_t x[2] = {x_word0(X_ARN, pe, n->slot_cr, 0, 0, 0), w->out_arn[p]};
@@ -2687,8 +2721,11 @@ enum { TRACE_FLIT_BYTES = 64 }; /* bytes of a flit (cycle_ns: 64-byte flits) */
  * switch under a common leaf, at least three otherwise). */
 static uint64_t trace_path(void *ctx, unsigned src, unsigned dst) {
   const net *n = ctx;
-  unsigned sw = n->node_leaf[src] == n->node_leaf[dst] ? 1 : 3;
-  return (uint64_t)(sw + 1) * n->cfg.link_latency + sw;
+  /* two switches at least on a torus, mesh or file topology (neighbours) */
+  int tree = topo_get_kind(n->t) == TOPO_RLFT || topo_get_kind(n->t) == TOPO_KARY;
+  unsigned sw = n->node_leaf[src] == n->node_leaf[dst] ? 1 : tree ? 3 : 2;
+  /* the node links, and the shortest switch link between each pair of switches */
+  return 2ull * n->cfg.link_latency + (uint64_t)(sw - 1) * n->Lmin + sw;
 }
 
 static int net_trace_setup(net *n, char *err, size_t errlen) {

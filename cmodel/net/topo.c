@@ -22,6 +22,7 @@ struct topo {
   cube *cube;          /* §16 tori / meshes: the geometry, NULL for fat-trees */
   uint32_t *node_sw;   /* §16.5 any graph: switch and port of each node, else NULL */
   uint8_t *node_port;
+  uint16_t *lat;       /* §16.5: per-port flit, credit latency [switches * ports * 2], or NULL */
 };
 
 static topo *build(topo_kind kind, unsigned h, const unsigned *m,
@@ -222,10 +223,25 @@ void topo_free(topo *t) {
   free(t->cube);
   free(t->node_sw);
   free(t->node_port);
+  free(t->lat);
   free(t->level);
   free(t->peer);
   free(t);
 }
+
+int topo_set_latencies(topo *t, const uint16_t *lat) {
+  size_t n = (size_t)t->switches * t->ports * 2;
+  uint16_t *l = malloc(n * sizeof *l);
+  if (!l) return -1;
+  memcpy(l, lat, n * sizeof *l);
+  free(t->lat);
+  t->lat = l;
+  return 0;
+}
+unsigned topo_port_latency(const topo *t, unsigned s, unsigned p, int credit) {
+  return t->lat ? t->lat[((size_t)s * t->ports + p) * 2 + (credit != 0)] : 0;
+}
+int topo_has_latencies(const topo *t) { return t->lat != NULL; }
 
 topo_kind topo_get_kind(const topo *t) { return t->kind; }
 unsigned topo_nodes(const topo *t) { return t->nodes; }

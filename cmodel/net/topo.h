@@ -50,6 +50,16 @@ topo *topo_new_graph(unsigned S, unsigned P, unsigned N, const topo_peer *peer,
                      const uint32_t *node_sw, const uint8_t *node_port, char *err,
                      size_t errlen);
 void topo_free(topo *t);
+/* §16.5: per-link latencies of a graph: lat[2 * (s * P + p)] the latency in cycles of the
+ * flits, lat[2 * (s * P + p) + 1] of the credits (and ARNs) that port p of switch s sends
+ * (0: not given, the run's link_latency or credit_latency). Copied. 0 or -1 (out of
+ * memory). */
+int topo_set_latencies(topo *t, const uint16_t *lat);
+/* The latency of what port p of switch s sends, flits (credit 0) or credits (credit 1),
+ * as topo_set_latencies gave it; 0 if not given. */
+unsigned topo_port_latency(const topo *t, unsigned s, unsigned p, int credit);
+/* 1 if some link has a latency of its own. */
+int topo_has_latencies(const topo *t);
 
 topo_kind topo_get_kind(const topo *t);
 unsigned topo_nodes(const topo *t);

@@ -72,7 +72,7 @@ typedef struct {
   unsigned ports, line; /* line 0: not declared */
 } tf_switch;
 
-topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errlen) {
+topo *topofile_read(const char *path, char *err, size_t errlen) {
   tf_reader r;
   if (tf_open(&r, path, err, errlen)) return NULL;
   tf_switch *sw = NULL;
@@ -80,7 +80,8 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
   unsigned *used = NULL; /* [S*P] line that took the port, 0 free */
   uint32_t *node_sw = NULL, *node_line = NULL, *dist = NULL, *queue = NULL;
   uint8_t *node_port = NULL;
-  unsigned S = 0, P = 0, N = 0, lat = 0, lat_line = 0, nsw = 0;
+  uint16_t *lat = NULL; /* [S*P*2] flit, credit latency of each link end, 0 not given */
+  unsigned S = 0, P = 0, N = 0, nsw = 0, nlat = 0;
   topo *t = NULL;
   char *tok[TF_MAX_TOK];
   int ntok;
@@ -135,7 +136,8 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
     }
   peer = calloc((size_t)S * P, sizeof *peer);
   used = calloc((size_t)S * P, sizeof *used);
-  if (!peer || !used) goto oom;
+  lat = calloc((size_t)S * P * 2, sizeof *lat);
+  if (!peer || !used || !lat) goto oom;
   /* pass 2: nodes and links */
   free(r.text); /* pass 1 cut its lines */
   if (tf_open(&r, path, err, errlen)) { r.text = NULL; goto fail; }
@@ -147,9 +149,10 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
       snprintf(err, errlen, "%s:%u: unknown line `%s` (switch, node or link)", path, r.line, tok[0]);
       goto fail;
     }
-    if ((is_node && ntok != 4) || (is_link && ntok != 5 && ntok != 6)) {
+    if ((is_node && ntok != 4) || (is_link && (ntok < 5 || ntok > 7))) {
       snprintf(err, errlen, is_node ? "%s:%u: a node line is `node ID SWITCH PORT` (%d fields)"
-               : "%s:%u: a link line is `link SWITCH PORT SWITCH PORT [LATENCY]` (%d fields)",
+               : "%s:%u: a link line is `link SWITCH PORT SWITCH PORT [LATENCY [CREDIT_LATENCY]]` "
+                 "(%d fields)",
                path, r.line, ntok);
       goto fail;
     }
@@ -177,20 +180,21 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
         goto fail;
       }
     }
-    if (is_link && ntok == 6) {
-      unsigned l;
-      if (tf_num(tok[5], 65534, &l) || l < 1) {
-        snprintf(err, errlen, "%s:%u: latency `%s` is not a number 1..65534 (cycles)", path, r.line,
-                 tok[5]);
+    unsigned l[2] = {0, 0}; /* flits, credits */
+    for (int k = 0; is_link && k + 5 < ntok; k++)
+      if (tf_num(tok[5 + k], 1000, &l[k]) || l[k] < 1) {
+        snprintf(err, errlen, "%s:%u: %s `%s` is not a number 1..1000 (cycles, as link_latency)",
+                 path, r.line, k ? "credit latency" : "latency", tok[5 + k]);
         goto fail;
       }
-      if (lat && l != lat) {
-        snprintf(err, errlen, "%s:%u: latency %u differs from %u (line %u): the simulator has one "
-                 "link latency (link_latency)", path, r.line, l, lat, lat_line);
-        goto fail;
+    if (l[0] && !l[1]) l[1] = l[0];
+    if (l[0]) {
+      nlat++;
+      for (unsigned k = 0; k < 2; k++) {
+        size_t i = ((size_t)end[k][0] * P + end[k][1]) * 2;
+        lat[i] = (uint16_t)l[0];
+        lat[i + 1] = (uint16_t)l[1];
       }
-      lat = l;
-      lat_line = r.line;
     }
     for (unsigned k = 0; k < nend; k++) used[(size_t)end[k][0] * P + end[k][1]] = r.line;
     if (is_link) {
@@ -236,6 +240,10 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
                N - 1, d);
       goto fail;
     }
+  if (N < 2) { /* a packet's destination is another node */
+    snprintf(err, errlen, "%s: one end node; a network needs at least 2 (node 1 is missing)", path);
+    goto fail;
+  }
   t = topo_new_graph(S, P, N, peer, node_sw, node_port, err, errlen);
   if (!t) goto fail;
   dist = malloc(S * sizeof *dist);
@@ -248,7 +256,7 @@ topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errle
                  "connected)", path, sw[s].line, s);
         goto fail;
       }
-  *latency = lat;
+  if (nlat && topo_set_latencies(t, lat)) goto oom;
   goto done;
 oom:
   snprintf(err, errlen, "%s: out of memory", path);
@@ -257,11 +265,12 @@ fail:
   t = NULL;
 done:
   free(r.text); free(sw); free(peer); free(used); free(node_sw); free(node_line); free(node_port);
+  free(lat);
   free(dist); free(queue);
   return t;
 }
 
-void topofile_write(const topo *t, unsigned latency, FILE *f) {
+void topofile_write(const topo *t, unsigned latency, unsigned credit_latency, FILE *f) {
   unsigned S = topo_switches(t), P = topo_ports(t), N = topo_nodes(t);
   fprintf(f, "# asw topology file (docs/topology-file.md): %u switches, %u end nodes\n", S, N);
   for (unsigned s = 0; s < S; s++) fprintf(f, "switch %u %u\n", s, P);
@@ -272,7 +281,13 @@ void topofile_write(const topo *t, unsigned latency, FILE *f) {
       topo_peer pe = topo_port_peer(t, s, p);
       if (pe.kind != PEER_SWITCH || pe.id < s || (pe.id == s && pe.port < p)) continue;
       fprintf(f, "link %u %u %u %u", s, p, pe.id, pe.port);
-      if (latency) fprintf(f, " %u", latency);
+      unsigned l = latency, lc = credit_latency;
+      if (topo_has_latencies(t)) {
+        l = topo_port_latency(t, s, p, 0);
+        lc = topo_port_latency(t, s, p, 1);
+      }
+      if (l) fprintf(f, " %u", l);
+      if (l && lc && lc != l) fprintf(f, " %u", lc);
       fputc('\n', f);
     }
 }
@@ -666,9 +681,8 @@ int fwd_tables_program_switch(const fwd_tables *ft, unsigned s, unsigned lfsr_se
   return write(ctx, ASW_REG_LFSR_SEED, lfsr_seed & 0xFFFFu);
 }
 
-topo *topofile_topo_for(const net_cfg *c, unsigned *latency, char *err, size_t errlen) {
-  *latency = 0;
-  if (c->topology == TOPO_FILE) return topofile_read(c->topo_path, latency, err, errlen);
+topo *topofile_topo_for(const net_cfg *c, char *err, size_t errlen) {
+  if (c->topology == TOPO_FILE) return topofile_read(c->topo_path, err, errlen);
   if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) {
     cube cb;
     if (cube_parse(&cb, c->dims, c->topology == TOPO_TORUS, err, errlen)) return NULL;

@@ -20,12 +20,14 @@
 #include "tables.h"
 #include "topo.h"
 
-/* Reads a topology file. Returns the topology (TOPO_FILE), and in *latency
- * the links' latency (0: the file gives none; all links must agree), or
- * NULL with "PATH:LINE: ..." (or "PATH: ..." for whole-file problems) in err. */
-topo *topofile_read(const char *path, unsigned *latency, char *err, size_t errlen);
-/* Writes t as a topology file (links with `latency` when it is > 0). */
-void topofile_write(const topo *t, unsigned latency, FILE *f);
+/* Reads a topology file. Returns the topology (TOPO_FILE) with the latencies its links
+ * give (topo_set_latencies: a link's LATENCY for its flits, CREDIT_LATENCY, or LATENCY
+ * if absent, for its credits, in both directions), or NULL with "PATH:LINE: ..." (or
+ * "PATH: ..." for whole-file problems) in err. */
+topo *topofile_read(const char *path, char *err, size_t errlen);
+/* Writes t as a topology file: each link with its own latencies if t has them, else
+ * with `latency` and, if different, `credit_latency` (none when latency is 0). */
+void topofile_write(const topo *t, unsigned latency, unsigned credit_latency, FILE *f);
 
 /* Deterministic forwarding tables: port[s * N + d] is the output of switch s
  * towards node d; with has_vc, vc[s * N + d] is the VC of that link (the
@@ -61,8 +63,8 @@ void cdg_describe(const cdg_hop *h, unsigned len, char *buf, size_t buflen);
 int fwd_tables_program_switch(const fwd_tables *ft, unsigned s, unsigned lfsr_seed,
                               reg_write_fn write, void *ctx);
 
-/* The topology c describes (any kind); for topology=file also the file's
- * link latency in *latency (0: none given). NULL with a message. */
-topo *topofile_topo_for(const net_cfg *c, unsigned *latency, char *err, size_t errlen);
+/* The topology c describes (any kind; for topology=file with its links' latencies).
+ * NULL with a message. */
+topo *topofile_topo_for(const net_cfg *c, char *err, size_t errlen);
 
 #endif
