@@ -11,3 +11,13 @@ TEST_TARGETS += test-qcn
 .PHONY: study-qcn
 study-qcn: $(BUILD)/asw
 	@$(PYTHON) sw/study_qcn.py $(BUILD)/asw $(BUILD)/results/qcn docs/figures
+
+# Congestion management compared on the 432-node RLFT (docs/results.md, "Congestion
+# management compared"): seed 004's schemes with and without QCN rate limiters, seed
+# 001's ARN / ARN+AFI and Adaptive-Th under seed 001's hot spots, credit and PFC links
+# (70 runs, about 8 CPU-minutes; CM_RESUME=1 keeps the runs already in build/results/cm).
+.PHONY: study-cm
+study-cm: $(BUILD)/asw
+	@mkdir -p $(BUILD)/results/cm
+	@$(PYTHON) sw/study_cm.py $(BUILD)/asw $(BUILD)/results/cm docs/figures > $(BUILD)/results/cm.md.tmp && \
+	  mv $(BUILD)/results/cm.md.tmp $(BUILD)/results/cm.md && cat $(BUILD)/results/cm.md

@@ -501,6 +501,19 @@ static void geometric_next(net *n, node *nd, uint64_t from) {
   nd->next_gen = from + 1 + (k > 4e18 ? (uint64_t)4e18 : (uint64_t)k);
 }
 
+/* §17.6: the bits of r a stage with w up ports uses, which the stages above skip
+ * (their SHIFT grows by it). S-mod-k (kind 2): log2 w, w a power of two. The flow
+ * hash (kind 1): log2 w too when w is a power of two, which makes the stages'
+ * choices independent; else ceil(log2 w) + 2, so that the next stage's r, taken that
+ * many bits lower, runs over at least four whole periods within each choice of this
+ * stage and its choice is nearly uniform (with log2 w bits skipped, w = 6 would leave
+ * the next stage 2 of its 6 ports for each choice here). */
+static unsigned hash_stage_bits(unsigned w, unsigned kind) {
+  if (w < 2) return 0;
+  unsigned ceil_log2 = 32u - (unsigned)__builtin_clz(w - 1);
+  return (w & (w - 1)) == 0 || kind != 1 ? ceil_log2 : ceil_log2 + 2;
+}
+
 /* §16.5 topology=file: the tables of the routing and the channel-dependency
  * check (refuse, or note the cycle). */
 static int file_routing(net *n, char *err, size_t errlen) {
@@ -880,7 +893,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     }
     if (!rv && c->route_hash) { /* §17.6: hashed, or S-mod-k by source digits */
       unsigned lvl = topo_level(n->t, s), shift = 0, bits = 0;
-      for (unsigned l = 1; l < lvl; l++) shift += (unsigned)__builtin_ctz(topo_up_ports(n->t, l));
+      for (unsigned l = 1; l < lvl; l++) shift += hash_stage_bits(topo_up_ports(n->t, l), c->route_hash);
       if (topo_up_ports(n->t, lvl)) bits = (unsigned)__builtin_ctz(topo_up_ports(n->t, lvl));
       rv = reg_write_cb(n, ASW_REG_ROUTE_HASH, c->route_hash == 1 ? asw_route_hash_reg(ASW_RH_FLOW, shift > 8 ? 8 : shift, 0)
                                                : bits ? asw_route_hash_reg(ASW_RH_SRC_DIGIT, shift, bits) : 0);
