@@ -19,6 +19,7 @@
 #include "islip.h"
 #include "lfsr.h"
 #include "link_fault.h"
+#include "port_gap.h"
 #include "pfc.h"
 #include "qcn_cp.h"
 #include "route_hash.h"
@@ -89,6 +90,8 @@ struct asw_switch {
   asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
   asw_pfc pfc;          /* §17.1 PFC link mode (touched only with PFC_EN != 0) */
   asw_link link;        /* §18 link faults (hooks run only while link.on) */
+  asw_port_gap gap;     /* §17.7 output port rate (hooks run only while gap.wait) */
+  int gap_on;           /* §17.7: some output has GAP != 0 */
   uint64_t self_cr;     /* §18.2: outputs taking a discarded flit's credit back */
   uint64_t st_disc;     /* §18.2: outputs whose flit ST discarded this cycle (§17.4 qlen) */
   uint8_t self_vc[64];  /* ... on this VC */
@@ -268,6 +271,8 @@ void asw_switch_reset(asw_switch *sw) {
   asw_arn_reset(&sw->arn);
   asw_pfc_reset(&sw->pfc);
   asw_link_reset(&sw->link, sw->P); /* §18: every link up */
+  asw_port_gap_reset(&sw->gap);      /* §17.7: every output at full rate */
+  sw->gap_on = 0;
   sw->regs.link_down = sw->self_cr = 0;
   asw_qcn_reset(&sw->qcn);
   sw->regs.route_hash = 0; /* §17.6 */
@@ -320,7 +325,8 @@ static int core_idle(const asw_switch *sw) {
            sw->rvalid | (sw->link.up ^ sw->link.up_q) | (sw->link.rx_up ^ sw->link.rx_up_q)
            /* §18: LINK_DOWN to update */) &&
          !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)) && /* §17.1 frames due */
-         !sw->qcn.cnm_mask; /* §17.4 a CNM on the outputs */
+         !sw->qcn.cnm_mask && /* §17.4 a CNM on the outputs */
+         !sw->gap.wait;       /* §17.7 outputs still counting down */
 }
 
 int asw_switch_idle(const asw_switch *sw) {
@@ -434,6 +440,10 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = sw->regs.route_hash;
     return ASW_OK;
   }
+  if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_port_gap_owns(a)) { /* §17.7 */
+    *data = asw_port_gap_read(&sw->gap, a);
+    return ASW_OK;
+  }
   if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
     unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
     if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
@@ -477,6 +487,13 @@ static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t e
     int rc = asw_route_hash_check(d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     else sw->regs.route_hash = d;
+    return rc;
+  }
+  if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_port_gap_owns(a)) { /* §17.7 */
+    int rc = asw_port_gap_write(&sw->gap, a, d, sw->P, err, errlen);
+    if (rc) sw->regs.reg_errors++;
+    sw->gap_on = 0;
+    for (unsigned o = 0; o < sw->P; o++) sw->gap_on |= sw->gap.gap[o] != 0;
     return rc;
   }
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
@@ -567,6 +584,7 @@ static void stage_st(asw_switch *sw, int arn_on) {
     asw_ibuf *b = &sw->in[i];
     unsigned s = st->slot;
     if (!asw_ibuf_sendable(b, st->vc, s)) continue; /* bubble, match holds */
+    if (sw->gap.wait >> st->out & 1u) continue;      /* §17.7: the output waits */
     const asw_slot *sl = &b->slot[s];
     unsigned o = st->out, head = sl->flags & ASW_SLOT_HEAD,
              tail = sl->flags & ASW_SLOT_TAIL;
@@ -1020,6 +1038,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     }
   }
   if (sw->qcn.en || sw->qcn.cnm_mask) asw_qcn_end_cycle(&sw->qcn, st_sent); /* §17.4 */
+  if (sw->gap_on || sw->gap.wait) asw_port_gap_cycle(&sw->gap, st_sent); /* §17.7 */
   if (arn_on) { /* ARN time only runs while entries can exist */
     asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
     sw->now++;

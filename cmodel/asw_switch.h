@@ -308,6 +308,13 @@ static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
 #define ASW_REG_QCN_COUNTER(p, k) (0x06200u + 2u * (p) + (k))
 #define ASW_REG_QCN_QLEN(p) (0x06280u + (p))
 #define ASW_REG_ROUTE_HASH 0x00047u /* §17.6, mapped unless cfg.omit has ASW_OMIT_QCN */
+/* §17.7 output port rate: PORT_GAP[k], bits 4j+3..4j the GAP of port 8k + j (k 0..7):
+ * output o sends at most one flit every GAP + 1 cycles; mapped unless cfg.omit has
+ * ASW_OMIT_LINK. */
+#define ASW_REG_PORT_GAP(k) (0x00048u + (k))
+static inline uint32_t asw_port_gap_field(unsigned port, unsigned gap) {
+  return (gap & 0xFu) << (4u * (port & 7u));
+}
 enum { ASW_RH_OFF = 0, ASW_RH_FLOW = 1, ASW_RH_SRC_DIGIT = 2 };
 static inline uint32_t asw_route_hash_reg(unsigned kind, unsigned shift, unsigned bits) {
   return (kind & 3u) | (shift & 0xFu) << 4 | (bits & 0xFu) << 8;

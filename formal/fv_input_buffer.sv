@@ -44,6 +44,7 @@ module fv_input_buffer #(
   input logic [PIW-1:0]     in_oport_i,  // its route
   input logic [VW-1:0]      in_ovc_i,
   input logic [P-1:0]       out_free_i,
+  input logic               st_hold_i,   // §17.7: the output waits (any cycle)
   input logic [P*V*CW-1:0]  cred_i,
   input logic               match_valid_i,
   input logic [PIW-1:0]     match_out_i,
@@ -118,7 +119,7 @@ module fv_input_buffer #(
     .rq_valid_i (r2_v_q), .rq_vc_i (r2_vc_q), .rq_slot_i (r2_slot_q),
     .rq_len_i (8'(r2_len_q)), .rq_oport_i (r2_oport_q), .rq_ovc_i (r2_ovc_q),
     .rq_mark_i (1'b0), .rq_dest_i (16'h0), .rq_adapted_i (1'b0), .rq_orig_vc_i (3'h0),
-    .st_valid_o (st_valid), .st_out_o (st_out), .st_head_o (st_head), .st_tail_o (st_tail),
+    .st_hold_i, .st_valid_o (st_valid), .st_out_o (st_out), .st_head_o (st_head), .st_tail_o (st_tail),
     .st_ovc_o (st_ovc), .st_vc_o (st_vc), .st_hdr_o (st_hdr), .st_payload_o (st_payload),
     .busy_o (busy), .busy_out_o (busy_out),
     .out_free_i, .cred_i, .req_o (req), .stall_o (stall),

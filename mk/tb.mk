@@ -10,10 +10,11 @@
 #   make cosim P=8 V=4 BUF=16 PKT=8 QCN=1   (§17.4 QCN congestion points on, CNMs compared)
 #   make cosim ROUTING=obl HASH=1   (§17.6 ROUTE_HASH programmed and rewritten: oblivious
 #        routes from the header's flow hash or source digit)
+#   make cosim P=8 GAP=1       (§17.7 PORT_GAP programmed and rewritten: slowed outputs)
 #   make cosim OMIT=15         (switch parameter OMIT, contract §1: without the §16.1/§17.1/§17.4+§17.6/§18 hardware)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
-              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH OMIT LINKFAULT \
+              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP OMIT LINKFAULT \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.

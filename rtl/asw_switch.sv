@@ -202,6 +202,10 @@ module asw_switch #(
   logic         rh_own, rh_wr_ok;
   logic [31:0]  rh_rd;
   logic [11:0]  route_hash;
+  // §17.7 PORT_GAP (rtl/port_gap.sv): register hook, outputs that wait (0 with OMIT bit 3)
+  logic         gp_own, gp_wr_ok;
+  logic [31:0]  gp_rd;
+  logic [P-1:0] gap_wait;
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
@@ -289,7 +293,10 @@ module asw_switch #(
     .qcn_rd_i        (qcn_rd),
     .rh_own_i        (rh_own),
     .rh_wr_ok_i      (rh_wr_ok),
-    .rh_rd_i         (rh_rd)
+    .rh_rd_i         (rh_rd),
+    .gp_own_i        (gp_own),
+    .gp_wr_ok_i      (gp_wr_ok),
+    .gp_rd_i         (gp_rd)
   );
 
   // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
@@ -304,6 +311,7 @@ module asw_switch #(
 
   // ---- per-input blocks ------------------------------------------------------------
   logic [P-1:0]   st_valid, st_head, st_tail;
+  logic [P-1:0]   st_hold;      // §17.7: input i streams to an output that waits
   logic [PIW-1:0] st_out[P];
   logic [VW-1:0]  st_ovc[P];
   logic [VW-1:0]  st_vc[P];
@@ -423,6 +431,7 @@ module asw_switch #(
       .rq_dest_i     (rq_dest),
       .rq_adapted_i  (rq_adapted),
       .rq_orig_vc_i  (rq_orig_vc),
+      .st_hold_i     (st_hold[i]),
       .st_valid_o    (st_valid[i]),
       .st_out_o      (st_out[i]),
       .st_head_o     (st_head[i]),
@@ -466,7 +475,18 @@ module asw_switch #(
       for (int unsigned i = 0; i < P; i++) begin
         st_sel[o][i] = busy[i] && (32'(busy_out[i]) == o);
       end
+    end
+  end
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
       out_free[o] = ~|(st_sel[o] & ~(st_valid & st_tail));
+    end
+  end
+  // §17.7: an input streaming to an output that waits holds its flit (registers only).
+  always_comb begin
+    st_hold = '0;
+    for (int unsigned o = 0; o < P; o++) begin
+      st_hold = st_hold | (gap_wait[o] ? st_sel[o] : '0);
     end
   end
 
@@ -691,13 +711,31 @@ module asw_switch #(
     .reg_addr_i,
     .rdata_o     (lf_rdata)
   );
-  end else begin : gen_no_link  // links always up, §18.4 registers unmapped (read 0)
+  // §17.7 output port rate, link hardware too: left out with it
+  port_gap #(.P(P)) u_port_gap (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .own_o   (gp_own),
+    .wr_ok_o (gp_wr_ok),
+    .rd_o    (gp_rd),
+    .sent_i  (xb_valid),
+    .wait_o  (gap_wait)
+  );
+  end else begin : gen_no_link  // links always up, §18.4 and §17.7 registers unmapped
     assign xb_send = xb_valid;
     assign self_cr = '0;
     assign pad_valid = '0;
     assign pad_tail = '0;
     assign pad_vc = '0;
     assign lf_rdata = '0;
+    assign gp_own = 1'b0;
+    assign gp_wr_ok = 1'b0;
+    assign gp_rd = '0;
+    assign gap_wait = '0;
     logic unused_link;  // the link pins and the IW view the block would have seen
     assign unused_link = ^{link_up_i, link_rx_up_i, xb_head, xb_tail, in_head_i, in_len};
   end

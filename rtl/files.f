@@ -18,4 +18,5 @@ pfc.sv
 link_fault.sv
 qcn_cp.sv
 route_hash.sv
+port_gap.sv
 asw_switch.sv

@@ -58,6 +58,8 @@ module input_buffer #(
   input  logic [15:0]        rq_dest_i,      // header fields kept with the queue heads (HQ)
   input  logic               rq_adapted_i,
   input  logic [2:0]         rq_orig_vc_i,
+  // ST: the streaming packet's output waits this cycle (§17.7 PORT_GAP): no flit
+  input  logic               st_hold_i,
   // ST: flit sent this cycle (if st_valid_o) from the streaming packet
   output logic               st_valid_o,
   output logic [PIW-1:0]     st_out_o,
@@ -151,7 +153,9 @@ module input_buffer #(
   logic           st_release;
   logic [SW-1:0]  s_slot_d;
   // Cut-through rule: the successor of a non-tail flit must have been written.
-  assign st_valid_o = busy_q && ((s_rem_q == 8'd1) || (vc_last_q[s_vc_q] != s_slot_q));
+  // §17.7: nothing while the output waits.
+  assign st_valid_o = busy_q && !st_hold_i &&
+                      ((s_rem_q == 8'd1) || (vc_last_q[s_vc_q] != s_slot_q));
   assign st_head_o = s_first_q;
   assign st_tail_o = (s_rem_q == 8'd1);
   assign st_payload_o = flit_rdata[PWE-1:0];
@@ -165,7 +169,7 @@ module input_buffer #(
   assign st_out_o = s_out_q;
   assign st_ovc_o = s_ovc_q;
   assign st_vc_o = s_vc_q;
-  assign st_release = busy_q && (s_rem_q == 8'd1);  // the tail is always sendable
+  assign st_release = busy_q && !st_hold_i && (s_rem_q == 8'd1);  // a tail: sendable unless held
   assign busy_o = busy_q;
   assign busy_out_o = s_out_q;
 

@@ -116,7 +116,11 @@ module regs #(
   // §17.6 ROUTE_HASH, held by route_hash.sv: address is it, write legal, read value
   input  logic                 rh_own_i,
   input  logic                 rh_wr_ok_i,
-  input  logic [31:0]          rh_rd_i
+  input  logic [31:0]          rh_rd_i,
+  // §17.7 PORT_GAP, held by port_gap.sv: address is one of them, write legal, read value
+  input  logic                 gp_own_i,
+  input  logic                 gp_wr_ok_i,
+  input  logic [31:0]          gp_rd_i
 );
   import asw_pkg::*;
 
@@ -228,6 +232,8 @@ module regs #(
       wr_ok = qcn_wr_ok_i;
     end else if (rh_own_i) begin  // §17.6
       wr_ok = rh_wr_ok_i;
+    end else if (gp_own_i) begin  // §17.7
+      wr_ok = gp_wr_ok_i;
     end
   end
 
@@ -382,6 +388,8 @@ module regs #(
       rd = qcn_rd_i;
     end else if (rh_own_i) begin  // §17.6
       rd = rh_rd_i;
+    end else if (gp_own_i) begin  // §17.7
+      rd = gp_rd_i;
     end
   end
 

@@ -34,14 +34,15 @@ INDEX = {"ARN_UP": "w", "CSET": "cw", "SL2VC": "os", "COUNTER": "pk", "ARN_COUNT
          "BUBBLE": "o", "BUBBLE_COUNTER": "pk",
          "PFC_EN": "w", "PFC_COUNTER": "pk", "PFC_STATE": "p",
          "QCN_COUNTER": "pk", "QCN_QLEN": "p",
-         "LINK_DOWN": "w", "LINK_RX_DOWN": "w", "LINK_COUNTER": "k"}
+         "LINK_DOWN": "w", "LINK_RX_DOWN": "w", "LINK_COUNTER": "k", "PORT_GAP": "k"}
 # RTL localparam -> (register, word offset inside it)
 RTL_ALIAS = {"RegArnUp0": ("ARN_UP", 0), "RegArnUp1": ("ARN_UP", 1),
              "RegArnCntBase": ("ARN_COUNTER", 0),
              "RegPfcEn0": ("PFC_EN", 0), "RegPfcEn1": ("PFC_EN", 1),
              "RegPfcCntBase": ("PFC_COUNTER", 0),
              "RegLinkDown0": ("LINK_DOWN", 0), "RegLinkDown1": ("LINK_DOWN", 1),
-             "RegLinkRxDown0": ("LINK_RX_DOWN", 0), "RegLinkRxDown1": ("LINK_RX_DOWN", 1)}
+             "RegLinkRxDown0": ("LINK_RX_DOWN", 0), "RegLinkRxDown1": ("LINK_RX_DOWN", 1),
+             "RegPortGap0": ("PORT_GAP", 0)}
 
 
 def regs_of(rdl):
@@ -132,7 +133,8 @@ def main(argv):
                                                  os.path.join(ROOT, "rtl", "pfc.sv"),
                                                  os.path.join(ROOT, "rtl", "link_fault.sv"),
                                                  os.path.join(ROOT, "rtl", "qcn_cp.sv"),
-                                                 os.path.join(ROOT, "rtl", "route_hash.sv")])
+                                                 os.path.join(ROOT, "rtl", "route_hash.sv"),
+                                                 os.path.join(ROOT, "rtl", "port_gap.sv")])
     ap.add_argument("--contract", default=os.path.join(ROOT, "docs", "microarchitecture.md"))
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Seed 004 evaluation on the 32-node 2-ary 5-tree with 10 Gb/s Ethernet
-units (contract §17.4-17.6, make study-qcn): Figure 7 (relative throughput
+units (contract §17.4-17.7, make study-qcn): Figure 7 (relative throughput
 of permutations at 90 % load, per routing scheme, with and without rate
-limiters) and Figure 8 (victim throughput under an input-generated hot spot
-at an edge link). Prints the docs/results.md tables and writes
-FIGDIR/qcn_victim_time.png. Usage: study_qcn.py path/to/asw OUTDIR FIGDIR"""
+limiters), Figure 8 (victim throughput under an input-generated hot spot
+at an edge link) and Figure 9 (one flow over four paths whose root links run
+at 25, 10, 10 and 50 % of link speed, PORT_GAP, on the 2-ary 3-tree). Prints the
+docs/results.md tables and writes FIGDIR/qcn_victim_time.png and
+FIGDIR/qcn_slow_roots.png. Usage: study_qcn.py path/to/asw OUTDIR FIGDIR"""
 import csv
 import json
 import os
@@ -102,10 +104,64 @@ def fig8(asw, out, figdir):
     fig.savefig(os.path.join(figdir, "qcn_victim_time.png"), dpi=110)
 
 
+# Figure 9: the 2-ary 3-tree (8 nodes; switches 0-3 leaves, 4-7 level 2, 8-11 roots), one
+# flow from node 0 to node 7 at 90 % of a link over the four roots, whose down links towards
+# nodes 4-7 (port 1) are slowed by PORT_GAP (§17.7): 10 %, 10 %, 50 % and 25 % (root 11,
+# the one D-mod-K's route to node 7 takes, as the seed's Path 1).
+SLOW = [(8, 9), (9, 9), (10, 1), (11, 3)]  # (root switch, GAP): rate 1 / (GAP + 1)
+
+
+def fig9(asw, out, figdir):
+    gaps = ",".join(f"{s}:1:{g}" for s, g in SLOW)
+    args = ["k=2", "n=3", "traffic=flow0-7", "load=0.9", "check_order=1", "warmup=0",
+            f"cycles={round(6 * MS)}", f"window={round(MS / 4)}", f"port_gap={gaps}"]
+    print("\nOutput-generated hot spots at the root links: one flow, node 0 to node 7 of the "
+          "2-ary 3-tree, at 90 % of a link (1 125 MB/s); its four paths cross root links "
+          "slowed to " + ", ".join(f"{100 / (g + 1):.0f} %" for _, g in SLOW) + " of link "
+          "speed (PORT_GAP). Mean over 1-6 ms:\n")
+    print("| routing | RL | throughput at the destination (MB/s, % of link) | packets out of "
+          "order | largest CP queue (mean, max flits) | CNMs | pause frames |")
+    print("|---|---|---|---|---|---|---|")
+    series = {}
+    for r, label in SCHEMES:
+        if r == "smodk":
+            continue  # one source: S-mod-k is D-mod-k's twin here (one path)
+        for rl in ("off", "on"):
+            js, rows = run(asw, out, f"f9_{r}_{rl}", f"routing={r}", f"rl={rl}", *args)
+            t = [float(x["time_us"]) / 1000 for x in rows]
+            thr = [float(x["accepted"]) * 8 for x in rows]  # 8 nodes: the flow's flits/cycle
+            series[(label, rl)] = (t, thr)
+            v = [x for tt, x in zip(t, thr) if tt > 1]
+            m = sum(v) / len(v)
+            q = js["qcn"]
+            print(f"| {label} | {rl} | {m * 1250:.0f}, {100 * m:.0f} % | {js['order_violations']} | "
+                  f"{q['qlen_max_mean_flits']:.0f}, {q['qlen_max_flits']} | {q['cnm_sent']} | "
+                  f"{js['pfc']['pause_frames']} |")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    schemes = [x for x in SCHEMES if x[0] != "smodk"]
+    fig, axes = plt.subplots(1, len(schemes), figsize=(4 * len(schemes), 3.2), sharey=True)
+    for ax, (r, label) in zip(axes, schemes):
+        for rl, style in (("off", "tab:red"), ("on", "tab:blue")):
+            t, thr = series[(label, rl)]
+            ax.plot(t, [x * 1250 for x in thr], color=style, label=f"RL {rl}")
+        ax.axhline(1125, color="0.6", lw=0.8, ls="--")
+        ax.set_title(label)
+        ax.set_xlabel("time (ms)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("throughput at the destination (MB/s)")
+    axes[0].legend()
+    fig.tight_layout()
+    os.makedirs(figdir, exist_ok=True)
+    fig.savefig(os.path.join(figdir, "qcn_slow_roots.png"), dpi=110)
+
+
 def main(asw, out, figdir):
     os.makedirs(out, exist_ok=True)
     fig7(asw, out)
     fig8(asw, out, figdir)
+    fig9(asw, out, figdir)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ an input-generated hot spot builds a congestion tree; with QCN's reaction
 points (rl=on) the largest congestion-point queue is lower and the cold
 (victim) traffic gets more throughput than without (rl=off), with no frame
 dropped and every CNM delivered. Also: determinism, qcn=off output unchanged,
-bad settings rejected naming the key. Usage: test_net_qcn.py path/to/asw"""
+bad settings rejected naming the key; the output port rate (§17.7, port_gap) gives one
+flow exactly 1/(GAP+1) of its link. Usage: test_net_qcn.py path/to/asw"""
 import os
 import sys
 import tempfile
@@ -74,6 +75,37 @@ def main(asw):
         _, _, err = net(asw, d, "smodk_rlft", "topology=rlft", "ports=12", "stages=2",
                         "routing=smodk", "cycles=10", expect=2)
         check("routing" in err and "power-of-two" in err, f"smodk on P=12: rejected: {err.strip()}")
+        # §17.7 output port rate: one flow (traffic=flowS-D: only node 0 sends) over the one
+        # D-mod-K path of a 2-ary 3-tree, whose root down link (switch 11, port 1) sends one
+        # flit every GAP + 1 cycles: the flow gets 1/(GAP+1) of a link at a saturating load
+        # (the link is the bottleneck: its credit loop is covered), on credit and PFC links
+        flow = ["topology=kary", "k=2", "n=3", "traffic=flow0-7", "load=1", "packet_flits=8",
+                "buffer_flits=64", "warmup=2000", "cycles=12000"]
+        for fc in ("credit", "pfc"):
+            for g in (1, 3, 9):
+                js, _, _ = net(asw, d, f"gap_{fc}_{g}", *flow, f"flow_control={fc}",
+                               *([f"port_gap=11:1:{g}"] if g else []))
+                thr = js["accepted_throughput"] * 8 if js else 0.0
+                want = 1.0 / (g + 1)
+                check(js is not None and abs(thr - want) < 0.02 * want + 0.005 and
+                      js["traffic_name"] == "flow0-7",
+                      f"port_gap=11:1:{g} ({fc}): the flow gets {thr:.3f} flits/cycle, 1/(G+1) "
+                      f"= {want:.3f}")
+        # a GAP on a link the flow does not take changes nothing (byte-identical results)
+        _, t0, _ = net(asw, d, "gap_none", *flow)
+        _, t1, _ = net(asw, d, "gap_other", *flow, "port_gap=8:1:5,0:0:7")
+        check(t0 is not None and t1 is not None and
+              [l for l in strip(t0).splitlines() if '"config"' not in l] ==
+              [l for l in strip(t1).splitlines() if '"config"' not in l],
+              "port_gap on links the flow does not take: the same results")
+        for args, key, what in ((["port_gap=12:0:3"], "port_gap", "no such switch"),
+                                (["port_gap=0:4:3"], "port_gap", "no such port"),
+                                (["port_gap=0:3:16"], "port_gap", "outside 1..15"),
+                                (["port_gap=0:3:1,0:3:2"], "port_gap", "twice"),
+                                (["traffic=flow0-8"], "traffic", "not below N"),
+                                (["traffic=flow3-3"], "traffic", "different")):
+            _, _, err = net(asw, d, "bad_" + what.replace(" ", "_"), *flow, *args, expect=2)
+            check(key in err and what in err, f"{' '.join(args)}: rejected ({err.strip()})")
         # bad settings: exit 2 naming the key
         for args, key in ((["rl=on"], "rl"), (["qcn=on", "qcn_qeq=20000"], "qcn_qeq"),
                           (["qcn=on", "rl_bc=150000"], "rl_bc"), (["qcn=on", "qcn_w=3"], "qcn_w"),

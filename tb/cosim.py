@@ -134,6 +134,15 @@ MATRIX = [
     ("c", "obl", "sl", "random", 40000, "off", {"hash": 1}),
     ("b", "obl", "id", "rewrite", 30000, "off", {"hash": 1, "qcn": 1}),
     ("g", "obl", "sl", "random", 20000, "off", {"hash": 1}),
+    # §17.7 PORT_GAP (GAP=1; 7th field {"gap": 1}): every output's GAP programmed at random
+    # (most outputs slowed, 1..15 cycles between flits) and rewritten, illegal values too;
+    # the harness fails a flit closer than GAP + 1 cycles to the previous one, and every
+    # run must carry flits at exactly that spacing (the rate reached). With VOQ and
+    # adaptive routing (c), with link faults (d: a discarded flit reloads the counter too),
+    # with PFC ports and QCN (c).
+    ("c", "ada", "sl", "random", 30000, "off", {"gap": 1}),
+    ("d", "obl", "id", "full", 30000, "off", {"gap": 1, "linkfault": "0.002"}),
+    ("c", "det", "sl", "hotspot", 30000, "off", {"gap": 1, "pfc": "0x0f", "qcn": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -452,6 +461,9 @@ def cmd_cosim(ns):
     if str(ns.HASH) not in BOOL_WORDS:
         sys.exit(f"cosim: HASH={ns.HASH} is not one of on off 1 0")
     qcn += ["--hash", BOOL_WORDS[str(ns.HASH)]]
+    if str(ns.GAP) not in BOOL_WORDS:
+        sys.exit(f"cosim: GAP={ns.GAP} is not one of on off 1 0")
+    qcn += ["--gap", BOOL_WORDS[str(ns.GAP)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
                       os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
     print(out, end="")
@@ -468,6 +480,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
     arn_tot = {}
     qcn_tot = {}
     hash_tot = {}
+    gap_tot = {}
     for seed in seeds:
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
@@ -478,18 +491,20 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             lf = opts.get("linkfault")
             qcn = opts.get("qcn", 0)
             rhash = opts.get("hash", 0)
+            gap = opts.get("gap", 0)
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
                      + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
                      + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else "")
-                     + ("-hash" if rhash else ""))
+                     + ("-hash" if rhash else "") + ("-gap" if gap else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
             extra += ("--linkfault", lf) if lf else ()
             extra += ("--qcn", "1") if qcn else ()
             extra += ("--hash", "1") if rhash else ()
+            extra += ("--gap", "1") if gap else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -519,8 +534,16 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
                 info += f" | hash flow {hs.group(1)} digit {hs.group(2)}" if hs else " | no hash line"
                 for k, v in zip(("flow", "digit"), hs.groups() if hs else (0, 0)):
                     hash_tot[k] = hash_tot.get(k, 0) + int(v)
+            gp = re.search(r"^gap flits (\d+) spaced (\d+)$", out, re.M)
+            if gap:
+                info += f" | gap flits {gp.group(1)} spaced {gp.group(2)}" if gp else " | no gap line"
+                for k, v in zip(("flits", "spaced"), gp.groups() if gp else (0, 0)):
+                    gap_tot[k] = gap_tot.get(k, 0) + int(v)
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
+            if gap and not (gp and int(gp.group(2))):
+                ok = False  # §17.7: every GAP run sends flits at exactly the output's rate
+                print(f"    {label}: GAP run without a flit at its output's rate")
             if rhash and not (hs and int(hs.group(1)) + int(hs.group(2))):
                 ok = False  # §17.6: every HASH run routes heads with a kind-1 or kind-2 value
                 print(f"    {label}: HASH run without a head under a flow-hash or digit value")
@@ -544,6 +567,9 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
               "q 1..62, q saturated at 63): " + " ".join(f"{k} {v}" for k, v in qcn_tot.items()))
         passed += ok
         failed += not ok
+    if gap_tot:
+        print("GAP runs, totals (flits on slowed outputs, at exactly GAP + 1 cycles): "
+              + " ".join(f"{k} {v}" for k, v in gap_tot.items()))
     if hash_tot:
         ok = all(hash_tot.values())
         print(f"{'PASS' if ok else 'FAIL'} HASH runs, heads routed under each ROUTE_HASH kind "
@@ -721,7 +747,7 @@ KNOBS = (
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
     ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN and ROUTE_HASH, "
-     "bit 3 link faults"),
+     "bit 3 link faults and PORT_GAP"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
     ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
@@ -739,6 +765,7 @@ KNOBS = (
     ("PFC", "", "port mask of PFC ports (contract §17.1)"),
     ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points with frequent sampling"),
     ("HASH", "", "on|off|1|0: program and rewrite §17.6 ROUTE_HASH (oblivious routes from the header)"),
+    ("GAP", "", "on|off|1|0: program and rewrite §17.7 PORT_GAP (outputs slower than a flit per cycle)"),
     ("LINKFAULT", "", "§18: probability per link and cycle that it goes down"),
     ("REFONLY", "", "1: the C side alone (no RTL)"),
 )
@@ -773,6 +800,8 @@ def main():
                     "(frequent sampling, random QCN registers)")
     ap.add_argument("--HASH", default="0", help="on|1: program and rewrite §17.6 ROUTE_HASH "
                     "(oblivious routes from the header's flow hash or source digit)")
+    ap.add_argument("--GAP", default="0", help="on|1: program and rewrite §17.7 PORT_GAP "
+                    "(random GAPs: outputs slower than a flit per cycle)")
     ap.add_argument("--ROUTING", default=None)
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")

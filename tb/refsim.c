@@ -113,6 +113,10 @@ int main(int argc, char **argv) {
     tb_hash_report(tb, rep, sizeof rep);
     printf("%s\n", rep);
   }
+  if (o.gap) {
+    tb_gap_report(tb, rep, sizeof rep);
+    printf("%s\n", rep);
+  }
   tb_free(tb);
   asw_switch_free(ref);
   if (ok) {

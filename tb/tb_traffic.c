@@ -2,6 +2,7 @@
 #include "tb_traffic.h"
 
 #include "route_hash.h" /* §17.6 legality of the ROUTE_HASH writes (HASH=1 accounting) */
+#include "port_gap.h"   /* §17.7 PORT_GAP registers (GAP=1 accounting) */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,14 +94,16 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     o->linkfault = r;
     return 1;
   }
-  if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn") || !strcmp(name, "--hash")) {
+  if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn") || !strcmp(name, "--hash") ||
+      !strcmp(name, "--gap")) {
     if (parse_num(val, 1, &n)) {
       snprintf(err, errlen, "%s: 0 or 1, not '%s'", name, val ? val : "");
       return -1;
     }
     if (name[2] == 'b') o->bubble = (unsigned)n;
     else if (name[2] == 'q') o->qcn = (unsigned)n;
-    else o->hash = (unsigned)n;
+    else if (name[2] == 'h') o->hash = (unsigned)n;
+    else o->gap = (unsigned)n;
     return 1;
   }
   if (!strcmp(name, "--up") || !strcmp(name, "--pfc")) {
@@ -168,6 +171,10 @@ struct tb_traffic {
   tb_opts opt;
   uint32_t rh_cur;      /* §17.6: ROUTE_HASH as last written legally */
   uint64_t rh_heads[2]; /* heads arriving while it had kind 1 (flow hash), kind 2 (digit) */
+  asw_port_gap gap;     /* §17.7: PORT_GAP as last written legally (gap.gap) */
+  uint64_t gap_since[64]; /* cycle from which output o's GAP holds its value */
+  uint64_t gap_last[64];  /* cycle of output o's last flit (0: none yet) */
+  uint64_t gap_flits, gap_spaced;
   unsigned P, V, NQ;
   uint64_t rng;
   uint64_t payload_mask;
@@ -559,8 +566,8 @@ static uint32_t hash_illegal(tb_traffic *t) {
  * reads 0, every write illegal); drawn only when cfg.omit != 0. */
 static uint32_t omitted_addr(tb_traffic *t) {
   const unsigned m = t->cfg.omit & ~ASW_OMIT_LINK; /* the §16 / §17 bits */
-  if ((t->cfg.omit & ASW_OMIT_LINK) && (m == 0 || chance(t, 25))) /* §18.4 */
-    return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
+  if ((t->cfg.omit & ASW_OMIT_LINK) && (m == 0 || chance(t, 25))) /* §18.4, §17.7 */
+    return chance(t, 50) ? ASW_REG_PORT_GAP(rnd_below(t, 8)) : ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
   unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
   if ((m & ASW_OMIT_QCN) && (m == ASW_OMIT_QCN || chance(t, 35)))
     return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 5) /* QCN_CTRL..QCN_SEED, ROUTE_HASH */
@@ -569,6 +576,26 @@ static uint32_t omitted_addr(tb_traffic *t) {
     return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
   return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
        : k == 2 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : ASW_REG_PFC_STATE(p);
+}
+
+/* §17.7: a PORT_GAP write. Legal: one of the registers with ports < P, each port's GAP 0
+ * (a third), 1..3 (most of the rest) or up to 15. Illegal: a non-zero GAP for a port
+ * >= P (none exists with P = 64: then a legal value). */
+static void gap_write(tb_traffic *t, uint32_t *a, uint32_t *d, int illegal) {
+  unsigned nk = (t->P + 7) / 8, k = rnd_below(t, nk);
+  uint32_t v = 0;
+  for (unsigned j = 0; j < 8 && 8 * k + j < t->P; j++) {
+    unsigned g = chance(t, 33) ? 0 : chance(t, 80) ? 1 + rnd_below(t, 3) : rnd_below(t, 16);
+    v |= asw_port_gap_field(j, g);
+  }
+  if (illegal && t->P < 64) {
+    unsigned port = t->P + rnd_below(t, 8 * nk + 8 - t->P);
+    if (port >= 64) port = 63;
+    k = port / 8;
+    v = (k == nk - 1 ? v : 0) | asw_port_gap_field(port & 7u, 1 + rnd_below(t, 15));
+  }
+  *a = ASW_REG_PORT_GAP(k);
+  *d = v;
 }
 
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
@@ -588,6 +615,10 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   if (t->opt.hash && chance(t, 10)) { /* §17.6 rewrites, illegal values too */
     *a = ASW_REG_ROUTE_HASH;
     *d = chance(t, 20) ? hash_illegal(t) : hash_value(t);
+    return;
+  }
+  if (t->opt.gap && chance(t, 5)) { /* §17.7 rewrites, illegal values too */
+    gap_write(t, a, d, chance(t, 20));
     return;
   }
   if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
@@ -649,6 +680,7 @@ static uint32_t random_read_addr(tb_traffic *t) {
   }
   if (t->opt.qcn && chance(t, 25)) return qcn_read_addr(t); /* §17.4 */
   if (t->opt.hash && chance(t, 10)) return ASW_REG_ROUTE_HASH; /* §17.6 */
+  if (t->opt.gap && chance(t, 10)) return ASW_REG_PORT_GAP(rnd_below(t, 8)); /* §17.7 */
   if (t->AE && chance(t, t->directed ? 70 : 30)) return arn_read_addr(t);
   if (t->opt.linkfault > 0 && chance(t, 20)) /* §18.4 LINK_DOWN, LINK_RX_DOWN, counters */
     return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
@@ -1421,6 +1453,11 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              "hardware)");
     return NULL;
   }
+  if (o->gap && (cfg->omit & ASW_OMIT_LINK)) {
+    snprintf(err, errlen, "GAP=1 needs the PORT_GAP registers (OMIT has bit 3 set: no "
+             "§17.7 hardware)");
+    return NULL;
+  }
   if (o->hash && (cfg->omit & ASW_OMIT_QCN)) {
     snprintf(err, errlen, "HASH=1 needs the ROUTE_HASH register (OMIT has bit 2 set: no "
              "§17.6 hardware)");
@@ -1589,6 +1626,11 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     bad |= script_push(t, cap, ASW_REG_QCN_CTRL, qcn_ctrl_value(t, 1));
   }
   if (o->hash) bad |= script_push(t, cap, ASW_REG_ROUTE_HASH, hash_value(t)); /* §17.6 */
+  for (unsigned k = 0; o->gap && k < (t->P + 7) / 8; k++) { /* §17.7: every output's GAP */
+    uint32_t a, d;
+    gap_write(t, &a, &d, 0);
+    bad |= script_push(t, cap, ASW_REG_PORT_GAP(k), d);
+  }
   if (o->pfc) { /* §17.2: thresholds within the headroom, then the mode */
     unsigned xoff = 1 + rnd_below(t, t->pfc_xoff_max);
     bad |= script_push(t, cap, ASW_REG_PFC_THRESH, asw_pfc_thresh(xoff, rnd_below(t, xoff)));
@@ -1984,6 +2026,18 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
     }
     t->st.flits_recv++;
     if (--t->outstanding == 0) t->st.drains++;
+    if (t->opt.gap) { /* §17.7: at most one flit every GAP + 1 cycles */
+      unsigned g = t->gap.gap[o];
+      if (g && t->gap_last[o] && t->gap_last[o] >= t->gap_since[o] + 32) {
+        uint64_t dt = cycle - t->gap_last[o];
+        t->gap_flits++;
+        t->gap_spaced += dt == g + 1u;
+        if (dt < g + 1u)
+          failf(t, "output %u: a flit %llu cycles after the previous one, GAP %u", o,
+                (unsigned long long)dt, g);
+      }
+      t->gap_last[o] = cycle;
+    }
     const asw_flit *f = &out->flit[o];
     if (f->head && ASW_HDR_ADAPTED(f->hdr)) {
       unsigned src = ASW_HDR_SRC(f->hdr), seq = ASW_HDR_SEQ(f->hdr);
@@ -2027,6 +2081,13 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
   if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
     for (unsigned k = 0; k < ASW_BCNT_NUM; k++) t->bacc[k] += bsum(t, k);
   if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
+  if (t->opt.gap && in->reg_en && in->reg_we && asw_port_gap_owns(in->reg_addr)) { /* §17.7 */
+    uint8_t before[64];
+    memcpy(before, t->gap.gap, sizeof before);
+    if (asw_port_gap_write(&t->gap, in->reg_addr, in->reg_wdata, t->P, NULL, 0) == ASW_OK)
+      for (unsigned o = 0; o < t->P; o++)
+        if (t->gap.gap[o] != before[o]) t->gap_since[o] = cycle + 1;
+  }
   if (t->opt.hash) { /* §17.6: which kind the arriving heads are routed with */
     if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_ROUTE_HASH &&
         asw_route_hash_check(in->reg_wdata, NULL, 0) == ASW_OK)
@@ -2036,6 +2097,11 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
       for (uint64_t m = in->flit_mask; m; m &= m - 1)
         t->rh_heads[kind - 1] += in->flit[__builtin_ctzll(m)].head;
   }
+}
+
+void tb_gap_report(const tb_traffic *t, char *buf, size_t len) {
+  snprintf(buf, len, "gap flits %llu spaced %llu", (unsigned long long)t->gap_flits,
+           (unsigned long long)t->gap_spaced);
 }
 
 void tb_hash_report(const tb_traffic *t, char *buf, size_t len) {

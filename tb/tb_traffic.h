@@ -73,13 +73,16 @@ typedef struct {
   /* §17.6: 1 programs ROUTE_HASH (flow hash or source digit, random SHIFT/BITS) and
    * rewrites it, illegal values too, while traffic flows. */
   unsigned hash;
+  /* §17.7: 1 programs PORT_GAP (random GAPs, most outputs slowed) and rewrites it,
+   * illegal values too, while traffic flows; checks the flit spacing of every output. */
+  unsigned gap;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble --pfc --linkfault --qcn --hash. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc --linkfault --qcn --hash --gap. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
@@ -108,6 +111,11 @@ void tb_link_report(const tb_traffic *t, char *buf, size_t len);
 /* §17.6 (opt.hash): one line "hash flow N digit N", the head flits that arrived while
  * ROUTE_HASH (as last written legally) had kind 1 (flow hash) and kind 2 (source digit). */
 void tb_hash_report(const tb_traffic *t, char *buf, size_t len);
+/* §17.7 (opt.gap): one line "gap flits N spaced N": the flits that left outputs whose
+ * GAP (non-zero) had been unchanged for 32 cycles, and those of them that left exactly
+ * GAP + 1 cycles after the output's previous flit (the rate reached). A flit closer
+ * than that fails the run. */
+void tb_gap_report(const tb_traffic *t, char *buf, size_t len);
 
 /* NULL with a message if the options do not fit the configuration. */
 tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t errlen);

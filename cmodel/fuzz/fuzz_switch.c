@@ -286,6 +286,7 @@ static uint32_t gen_addr(void) {
   case 14: return ASW_REG_CNT_CLEAR;
   case 15: return ASW_REG_THRESH;
   case 16: return ASW_REG_LFSR_SEED;
+  case 17: return ASW_REG_PORT_GAP(i & 7);                /* §17.7 output port rates */
   default: return u32() & 0xFFFFFu;                       /* anywhere */
   }
 }
@@ -662,7 +663,8 @@ static void cycle(void) {
 /* Stops the inputs: finishes the packets in progress, returns every credit,
  * and steps until everything is out; then checks conservation. */
 static void drain(void) {
-  const unsigned limit = 64 + 8 * (P <= 8 ? P : 8) * V * BUF + 4 * LMAX * P;
+  /* x16: a §17.7 GAP of 15 slows an output to one flit every 16 cycles */
+  const unsigned limit = 16 * (64 + 8 * (P <= 8 ? P : 8) * V * BUF + 4 * LMAX * P);
   unsigned quiet = 0;
   for (unsigned k = 0; k < limit; k++) {
     asw_inputs in = {0};

@@ -13,7 +13,7 @@
 #include "tables.h"
 #include "topo.h"
 
-typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES, K_DIMS, K_FAULTS } key_type;
+typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES, K_DIMS, K_FAULTS, K_GAPS } key_type;
 
 typedef struct {
   const char *name;
@@ -102,6 +102,9 @@ static const key_desc keys[] = {
     {"link_fault", K_FAULTS, F(lf), 0, 0, NULL,
      "link faults (contract 18): none, or a list of S:P:D:U, the link of switch S port P "
      "(to another switch) down from cycle D to cycle U (U 0: never up again)"},
+    {"port_gap", K_GAPS, F(pg), 0, 0, NULL,
+     "output port rates (contract 17.7): none, or a list of S:P:G, output P of switch S sends "
+     "at most one flit every G+1 cycles (G 1..15: a link at 1/(G+1) of the speed)"},
     {"link_fault_rate", K_DBL, F(link_fault_rate), 0, 1, NULL,
      "random link faults: probability per switch-to-switch link and cycle that it goes "
      "down (for link_down_cycles), drawn from the seed"},
@@ -149,8 +152,8 @@ static const key_desc keys[] = {
      "iodet xordet voqsw (tori and meshes)"},
     {"traffic", K_ENUM, F(traffic), 0, 0, traffic_names,
      "uniform hotspot ihs bitrev transpose shuffle bitcomp tornado, or "
-     "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1), or trace:FILE (replay a "
-     "packet trace, docs/traces.md)"},
+     "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1), flowS-D (node S alone sends, "
+     "to node D), or trace:FILE (replay a packet trace, docs/traces.md)"},
     {"hs_fraction", K_DBL, F(hs_fraction), 0, 1, NULL,
      "fraction of nodes sending to the hot spots"},
     {"hs_count", K_UINT, F(hs_count), 1, NETCFG_MAX_HOT, NULL,
@@ -462,12 +465,32 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
-        if (k->off == offsetof(net_cfg, traffic)) memset(c->trace_path, 0, sizeof c->trace_path); /* not a trace */
+        if (k->off == offsetof(net_cfg, traffic)) { /* not a trace, not a flow */
+          memset(c->trace_path, 0, sizeof c->trace_path);
+          c->flow_src = c->flow_dst = 0;
+        }
         return 0;
       }
     if (!strcmp(key, "traffic") && !strncmp(value, "trace:", 6)) { /* traffic=trace:FILE */
       if (set_path(c->trace_path, value + 6, key, value, err, errlen)) return -1;
       c->traffic = TRAFFIC_TRACE;
+      c->flow_src = c->flow_dst = 0;
+      return 0;
+    }
+    if (!strcmp(key, "traffic") && !strncmp(value, "flow", 4)) { /* traffic=flowS-D */
+      unsigned x = 0, y = 0, nx = 0, ny = 0;
+      const char *p = value + 4;
+      for (; isdigit((unsigned char)*p); p++, nx++) x = x < 100000 ? x * 10 + (unsigned)(*p - '0') : x;
+      if (*p == '-') p++;
+      else nx = 0;
+      for (; isdigit((unsigned char)*p); p++, ny++) y = y < 100000 ? y * 10 + (unsigned)(*p - '0') : y;
+      if (!nx || !ny || *p || x > 65535 || y > 65535 || x == y)
+        return bad(err, errlen, key, value, "flowS-D: source S and destination D, different "
+                   "node ids 0..65535");
+      c->traffic = TRAFFIC_FLOW;
+      memset(c->trace_path, 0, sizeof c->trace_path);
+      c->flow_src = x;
+      c->flow_dst = y;
       return 0;
     }
     if (!strcmp(key, "topology") && !strncmp(value, "file:", 5)) { /* §16.5 */
@@ -522,6 +545,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
           return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
         c->traffic = TRAFFIC_HOTSPOT;
         memset(c->trace_path, 0, sizeof c->trace_path);
+        c->flow_src = c->flow_dst = 0;
         c->hs_fraction = x / 100.0;
         c->hs_count = y;
         return 0;
@@ -537,7 +561,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
-      strncat(why, " hsX-Y trace:FILE", sizeof why - strlen(why) - 1);
+      strncat(why, " hsX-Y flowS-D trace:FILE", sizeof why - strlen(why) - 1);
     if (!strcmp(key, "topology"))
       strncat(why, " file:PATH", sizeof why - strlen(why) - 1);
     return bad(err, errlen, key, value, why);
@@ -563,6 +587,51 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!mask) return bad(err, errlen, key, value, "empty list");
     c->adaptive_stages = mask;
+    return 0;
+  }
+  case K_GAPS: { /* none | S:P:G[,S:P:G...] (§17.7) */
+    static const char *const form = "none, or S:P:G entries separated by commas (G 1..15)";
+    if (!strcmp(value, "none")) {
+      c->pg_count = 0;
+      memset(c->pg, 0, sizeof c->pg);
+      return 0;
+    }
+    struct { unsigned sw, port, gap; } pg[NETCFG_MAX_GAPS];
+    unsigned cnt = 0;
+    const char *p = value;
+    while (*p) {
+      unsigned f[3];
+      for (int j = 0; j < 3; j++) {
+        if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, form);
+        unsigned x = 0;
+        while (isdigit((unsigned char)*p)) {
+          x = x * 10 + (unsigned)(*p++ - '0');
+          if (x > 65535) return bad(err, errlen, key, value, "a number above 65535");
+        }
+        f[j] = x;
+        if (j < 2 && *p++ != ':') return bad(err, errlen, key, value, form);
+      }
+      if (f[1] > 63) return bad(err, errlen, key, value, "port above 63");
+      if (f[2] < 1 || f[2] > 15) return bad(err, errlen, key, value, "GAP G outside 1..15");
+      for (unsigned i = 0; i < cnt; i++)
+        if (pg[i].sw == f[0] && pg[i].port == f[1])
+          return bad(err, errlen, key, value, "a port given twice");
+      if (cnt == NETCFG_MAX_GAPS) return bad(err, errlen, key, value, "more than 32 entries");
+      pg[cnt].sw = f[0];
+      pg[cnt].port = f[1];
+      pg[cnt].gap = f[2];
+      cnt++;
+      if (*p == ',') p++;
+      else if (*p) return bad(err, errlen, key, value, form);
+    }
+    if (!cnt) return bad(err, errlen, key, value, "empty list");
+    memset(c->pg, 0, sizeof c->pg); /* entries past the list are not part of it */
+    for (unsigned i = 0; i < cnt; i++) {
+      c->pg[i].sw = pg[i].sw;
+      c->pg[i].port = pg[i].port;
+      c->pg[i].gap = pg[i].gap;
+    }
+    c->pg_count = cnt;
     return 0;
   }
   case K_FAULTS: { /* none | S:P:D:U[,S:P:D:U...] */
@@ -1049,6 +1118,10 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
       snprintf(out, len, json ? "\"trace:%s\"" : "trace:%s", c->trace_path);
       return;
     }
+    if (k->off == offsetof(net_cfg, traffic) && c->traffic == TRAFFIC_FLOW) {
+      snprintf(out, len, json ? "\"flow%u-%u\"" : "flow%u-%u", c->flow_src, c->flow_dst);
+      return;
+    }
     snprintf(out, len, json ? "\"%s\"" : "%s",
              k->names[*(const unsigned *)(base + k->off)]);
     return;
@@ -1063,6 +1136,18 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
         n += (size_t)snprintf(out + n, len - n, "%s%u",
                               (c->adaptive_stages & ((1u << s) - 1)) ? "," : "",
                               s + 1);
+    if (json && n < len) snprintf(out + n, len - n, "\"");
+    return;
+  }
+  case K_GAPS: {
+    if (!c->pg_count) {
+      snprintf(out, len, json ? "\"none\"" : "none");
+      return;
+    }
+    size_t n = (size_t)snprintf(out, len, json ? "\"" : "");
+    for (unsigned i = 0; i < c->pg_count && n < len; i++)
+      n += (size_t)snprintf(out + n, len - n, "%s%u:%u:%u", i ? "," : "", c->pg[i].sw,
+                            c->pg[i].port, c->pg[i].gap);
     if (json && n < len) snprintf(out + n, len - n, "\"");
     return;
   }
@@ -1127,7 +1212,8 @@ static int netcfg_fault_key(const key_desc *k) {
  * at its default value (a value set is echoed, so the echo always reloads to
  * the same configuration). */
 static int netcfg_quiet_key(const net_cfg *c, const key_desc *k) {
-  if (!(netcfg_pfc_key(k) && !c->flow_control) && !(netcfg_qcn_key(k) && !c->qcn) &&
+  int gap_key = k->off == offsetof(net_cfg, pg); /* §17.7: echoed only when given */
+  if (!gap_key && !(netcfg_pfc_key(k) && !c->flow_control) && !(netcfg_qcn_key(k) && !c->qcn) &&
       !(netcfg_fault_key(k) && !netcfg_faulty(c)))
     return 0;
   net_cfg d;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { NETCFG_MAX_HOT = 64, NETCFG_MAX_FAULTS = 16 };
+enum { NETCFG_MAX_HOT = 64, NETCFG_MAX_FAULTS = 16, NETCFG_MAX_GAPS = 32 };
 
 typedef enum {
   TRAFFIC_UNIFORM = 0,
@@ -24,6 +24,7 @@ typedef enum {
   TRAFFIC_BITCOMP,
   TRAFFIC_TORNADO,
   TRAFFIC_TRACE, /* traffic=trace:FILE (cmodel/net/trace.h): trace_path */
+  TRAFFIC_FLOW,  /* traffic=flowS-D: node S alone sends, to node D (flow_src, flow_dst) */
 } traffic_kind;
 
 enum { NETCFG_MAX_PATH = 512 };
@@ -55,6 +56,10 @@ typedef struct {
   unsigned lf_count;     /* link_fault entries */
   struct { unsigned sw, port; uint64_t down, up; } lf[NETCFG_MAX_FAULTS]; /* up 0: never */
   double link_fault_rate; /* random faults: per switch-to-switch link and cycle */
+  /* §17.7 output port rates: port_gap entries S:P:G, GAP G (1..15) on output P of
+   * switch S; echoed only when given */
+  unsigned pg_count;
+  struct { unsigned sw, port, gap; } pg[NETCFG_MAX_GAPS];
   uint64_t link_down_cycles; /* duration of a random fault */
   uint64_t fm_delay;     /* cycles from a link change to the fabric manager's new tables (0: no FM) */
   /* QCN (contract §17.4, §17.5); the qcn_* and rl_* keys are echoed only with
@@ -66,6 +71,7 @@ typedef struct {
   unsigned rl_fr, rl_bc;       /* fast-recovery stages; byte counter, bytes */
   /* traffic */
   unsigned traffic; /* traffic_kind */
+  unsigned flow_src, flow_dst; /* traffic=flowS-D (0 otherwise) */
   double hs_fraction;
   unsigned hs_count;
   unsigned hs_nodes_given, hs_nodes[NETCFG_MAX_HOT];

@@ -400,6 +400,14 @@ static int setup_traffic(net *n) {
     }
     n->nodes[s].perm_dest = d;
   }
+  if (c->traffic == TRAFFIC_FLOW) { /* one flow: every other node a fixed point, silent */
+    if (c->flow_src >= N || c->flow_dst >= N) {
+      snprintf(n->err, sizeof n->err, "traffic: flow%u-%u names a node not below N = %u",
+               c->flow_src, c->flow_dst, N);
+      return -1;
+    }
+    n->nodes[c->flow_src].perm_dest = c->flow_dst;
+  }
   if (c->traffic == TRAFFIC_HOTSPOT) {
     if (c->hs_nodes_given) {
       n->nhot = c->hs_nodes_given;
@@ -827,6 +835,15 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       return NULL;
     }
   }
+  for (unsigned i = 0; i < c->pg_count; i++) { /* §17.7 */
+    unsigned s = c->pg[i].sw, p = c->pg[i].port;
+    if (s >= n->S || p >= n->P || topo_port_peer(n->t, s, p).kind == PEER_NONE) {
+      snprintf(err, errlen, "port_gap: %u:%u:%u: %s", s, p, c->pg[i].gap,
+               s >= n->S ? "no such switch" : p >= n->P ? "no such port" : "the port has no link");
+      net_free(n);
+      return NULL;
+    }
+  }
   int det_only = (c->routing == ASW_ROUTE_DET || c->route_hash) && c->arn == 0; /* ARN re-routes */
   n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
   if (n->r.order_checked) {
@@ -897,6 +914,17 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       if (topo_up_ports(n->t, lvl)) bits = (unsigned)__builtin_ctz(topo_up_ports(n->t, lvl));
       rv = reg_write_cb(n, ASW_REG_ROUTE_HASH, c->route_hash == 1 ? asw_route_hash_reg(ASW_RH_FLOW, shift > 8 ? 8 : shift, 0)
                                                : bits ? asw_route_hash_reg(ASW_RH_SRC_DIGIT, shift, bits) : 0);
+    }
+    if (!rv && c->pg_count) { /* §17.7: output port rates, one write per PORT_GAP register */
+      uint32_t word[8] = {0};
+      unsigned touched = 0;
+      for (unsigned i = 0; i < c->pg_count; i++)
+        if (c->pg[i].sw == s) {
+          word[c->pg[i].port / 8] |= asw_port_gap_field(c->pg[i].port, c->pg[i].gap);
+          touched |= 1u << (c->pg[i].port / 8);
+        }
+      for (unsigned k = 0; k < 8 && !rv; k++)
+        if (touched >> k & 1u) rv = reg_write_cb(n, ASW_REG_PORT_GAP(k), word[k]);
     }
     if (!rv && c->qcn) { /* §17.4: a congestion point per output, cpid = switch */
       unsigned wl = (unsigned)__builtin_ctz(c->qcn_w);
@@ -2512,6 +2540,8 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
     fprintf(f, ", \"traffic_name\": \"hs%.0f-%u\"", n->cfg.hs_fraction * 100, n->nhot);
   else if (n->cfg.traffic == TRAFFIC_TRACE)
     fprintf(f, ", \"traffic_name\": \"trace\"");
+  else if (n->cfg.traffic == TRAFFIC_FLOW)
+    fprintf(f, ", \"traffic_name\": \"flow%u-%u\"", n->cfg.flow_src, n->cfg.flow_dst);
   else
     fprintf(f, ", \"traffic_name\": \"%s\"", tnames[n->cfg.traffic]);
   if (n->ft.port) { /* §16.5: the cycle cdg_check=warn let through, else null */

@@ -86,6 +86,10 @@ const char *test_tmpdir = ".";
   X(test_qcn_registers)                          \
   X(test_qcn_timeline)                           \
   X(test_route_hash)                             \
+  X(test_port_gap_registers)                     \
+  X(test_port_gap_timeline)                      \
+  X(test_port_gap_shared_output)                 \
+  X(test_port_gap_rewrite)                       \
   X(test_qcn_random_shadow)
 
 #define DECLARE(name) void name(void);

@@ -1,5 +1,5 @@
 /* test_omit.c — the OMIT parameter (contract §1): with bit 0 (bubble rule), bit 1
- * (PFC), bit 2 (QCN, ROUTE_HASH) or bit 3 (link faults) set, the §16.2 / §17.2 / §17.4 / §18.4
+ * (PFC), bit 2 (QCN, ROUTE_HASH) or bit 3 (link faults, PORT_GAP) set, the §16.2 / §17.2 / §17.4 / §18.4
  * registers are unmapped exactly as the §15.8 ones with AE = 0 (read 0; every write,
  * legal value or not, is refused with ASW_EINVAL and counted in REG_ERRORS), with bit 3
  * a link taken down is refused (links always up), PARAM2[26:23] reads OMIT, OMIT > 15
@@ -49,6 +49,8 @@ void test_omit_registers(void) {
       {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_OMIT_QCN, 1},
       {ASW_REG_QCN_QLEN(2), 0, ASW_OMIT_QCN, 1},
       {ASW_REG_ROUTE_HASH, asw_route_hash_reg(ASW_RH_SRC_DIGIT, 3, 2), ASW_OMIT_QCN, 0}, /* §17.6 */
+      {ASW_REG_PORT_GAP(0), asw_port_gap_field(1, 3), ASW_OMIT_LINK, 0}, /* §17.7 */
+      {ASW_REG_PORT_GAP(7), 0, ASW_OMIT_LINK, 0},
       {ASW_REG_LINK_DOWN(0), 0, ASW_OMIT_LINK, 1},
       {ASW_REG_LINK_RX_DOWN(1), 0, ASW_OMIT_LINK, 1},
       {ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), 0, ASW_OMIT_LINK, 1},

@@ -216,6 +216,11 @@ TESTS = [
      f"cycles=20000 {COMMON}", [("flits", 20000)]),
     ("kary23-smodk-hs25", f"topology=kary k=2 n=3 routing=smodk traffic=hs25-1 load=0.4 "
      f"cycles=20000 {COMMON}", [("flits", 20000)]),
+    # §17.7 PORT_GAP: seed 004's slow root links (Figure 9: 10, 10, 50 and 25 % of a link on
+    # the four roots' links towards nodes 4-7, and a slowed leaf link), programmed by the
+    # network into the RTL switches; random routing over them under uniform traffic
+    ("kary23-slow-roots", f"topology=kary k=2 n=3 routing=oblivious traffic=uniform load=0.5 "
+     f"port_gap=8:1:9,9:1:9,10:1:1,11:1:3,0:2:2 cycles=20000 {COMMON}", [("flits", 10000)]),
 ]
 
 
