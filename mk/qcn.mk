@@ -6,8 +6,9 @@ test-qcn: $(BUILD)/net/asw
 	@$(PYTHON) sw/test_net_qcn.py $(BUILD)/net/asw
 TEST_TARGETS += test-qcn
 
-# Seed 004 Figures 7 and 8 on the 32-node 2-ary 5-tree (docs/results.md,
-# "Lossless Ethernet: QCN"; about 4 minutes on one core).
+# Seed 004 Figures 7 and 8 on the 32-node 2-ary 5-tree, Figure 9 (slow root links, §17.7)
+# on the 2-ary 3-tree and Figure 10 (application patterns, one slow root link) on the
+# 32-node tree (docs/results.md, "Lossless Ethernet: QCN"; about 5 minutes on one core).
 .PHONY: study-qcn
 study-qcn: $(BUILD)/asw
 	@$(PYTHON) sw/study_qcn.py $(BUILD)/asw $(BUILD)/results/qcn docs/figures

@@ -4,7 +4,9 @@ units (contract §17.4-17.7, make study-qcn): Figure 7 (relative throughput
 of permutations at 90 % load, per routing scheme, with and without rate
 limiters), Figure 8 (victim throughput under an input-generated hot spot
 at an edge link) and Figure 9 (one flow over four paths whose root links run
-at 25, 10, 10 and 50 % of link speed, PORT_GAP, on the 2-ary 3-tree). Prints the
+at 25, 10, 10 and 50 % of link speed, PORT_GAP, on the 2-ary 3-tree) and Figure 10
+(application patterns from asw trace against a crossbar, with one root link at a
+third of its speed). Prints the
 docs/results.md tables and writes FIGDIR/qcn_victim_time.png and
 FIGDIR/qcn_slow_roots.png. Usage: study_qcn.py path/to/asw OUTDIR FIGDIR"""
 import csv
@@ -157,11 +159,48 @@ def fig9(asw, out, figdir):
     fig.savefig(os.path.join(figdir, "qcn_slow_roots.png"), dpi=110)
 
 
+# Figure 10: application patterns (asw trace) replayed on the 32-node tree, relative to the
+# same trace through one 32-port switch (the ideal crossbar), with every link at full speed
+# and with one root link at a third of it (PORT_GAP 2 on root switch 64's port 0, as the
+# seed's high-priority traffic taking 66 % of a link).
+PATTERNS = [("alltoall", 65536, "64 KB to every other node"),
+            ("allreduce", 1 << 20, "ring allreduce of a 1 MB vector")]
+
+
+def fig10(asw, out):
+    base = ["warmup=0", f"cycles={round(2000 * MS)}"]
+    traces, ref = {}, {}
+    for p, size, _ in PATTERNS:
+        traces[p] = os.path.join(out, f"f10_{p}.txt.gz")
+        subprocess.run([asw, "trace", f"pattern={p}", "nodes=32", f"size={size}",
+                        f"out={traces[p]}"], check=True, capture_output=True)
+        js, _ = run(asw, out, f"f10_xbar_{p}", "routing=dmodk", "rl=off", "k=32", "n=1",
+                    f"traffic=trace:{traces[p]}", *base)
+        ref[p] = js["trace"]["completion_cycles"]
+    print("\nApplication patterns: completion time relative to the same trace through one "
+          "32-port switch (" + ", ".join(f"{p} {ref[p] / MS:.2f} ms" for p, _, _ in PATTERNS) +
+          "); all links at full speed, and one root link at a third of it (PORT_GAP 2):\n")
+    print("| routing | RL | " + " | ".join(f"{p} | {p}, slow link" for p, _, _ in PATTERNS)
+          + " |")
+    print("|---|---|" + "---|---|" * len(PATTERNS))
+    for r, label in SCHEMES:
+        for rl in ("off", "on"):
+            cells = []
+            for p, _, _ in PATTERNS:
+                for slow in ((), ("port_gap=64:0:2",)):
+                    js, _ = run(asw, out, f"f10_{r}_{rl}_{p}{'_slow' if slow else ''}",
+                                f"routing={r}", f"rl={rl}", f"traffic=trace:{traces[p]}",
+                                *base, *slow)
+                    cells.append(f"{js['trace']['completion_cycles'] / ref[p]:.2f}")
+            print(f"| {label} | {rl} | " + " | ".join(cells) + " |")
+
+
 def main(asw, out, figdir):
     os.makedirs(out, exist_ok=True)
     fig7(asw, out)
     fig8(asw, out, figdir)
     fig9(asw, out, figdir)
+    fig10(asw, out)
 
 
 if __name__ == "__main__":
