@@ -175,6 +175,7 @@ struct tb_traffic {
   uint64_t gap_since[64]; /* cycle from which output o's GAP holds its value */
   uint64_t gap_last[64];  /* cycle of output o's last flit (0: none yet) */
   uint64_t gap_flits, gap_spaced;
+  unsigned gap_clear;     /* §17.7: PORT_GAP registers set back to 0 for the drain (+1) */
   unsigned P, V, NQ;
   uint64_t rng;
   uint64_t payload_mask;
@@ -617,7 +618,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     *d = chance(t, 20) ? hash_illegal(t) : hash_value(t);
     return;
   }
-  if (t->opt.gap && chance(t, 5)) { /* §17.7 rewrites, illegal values too */
+  if (t->opt.gap && !t->gap_clear && chance(t, 5)) { /* §17.7 rewrites, illegal values too */
     gap_write(t, a, d, chance(t, 20));
     return;
   }
@@ -1973,6 +1974,17 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
     in->reg_addr = ASW_REG_ARN_CTRL;
     in->reg_wdata = t->arn_ctrl_cfg;
     t->restore_at = 0;
+    t->st.reg_writes++;
+  } else if (!programming && draining && t->opt.gap && t->gap_clear <= (t->P + 7) / 8) {
+    /* §17.7: the drain at full speed (slowed outputs would outlast it): every PORT_GAP 0,
+     * one register a cycle; gap_clear - 1 registers done (0: not started) */
+    if (!t->gap_clear) t->gap_clear = 1;
+    unsigned k = t->gap_clear - 1;
+    in->reg_en = 1;
+    in->reg_we = 1;
+    in->reg_addr = ASW_REG_PORT_GAP(k);
+    in->reg_wdata = 0;
+    t->gap_clear++;
     t->st.reg_writes++;
   } else if (!programming && t->sweep && sweep_addr(t, t->sweep - 1)) {
     in->reg_en = 1;
