@@ -1695,10 +1695,9 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     m &= m - 1;
     w->flit_hops++;
     topo_peer pe = peer[o];
-    if (pe.kind == PEER_SWITCH) {
-      if (n->port_lat) stage_flit_at(n, port_slot(n, s, o, 0), pe.id, pe.port, &w->out_flit[o], mt);
-      else stage_flit(n, pe.id, pe.port, &w->out_flit[o], mt);
-    }
+    if (pe.kind == PEER_SWITCH)
+      stage_flit_at(n, n->port_lat ? port_slot(n, s, o, 0) : n->slot_fl, pe.id, pe.port,
+                    &w->out_flit[o], mt);
     else if (pe.kind == PEER_NODE) {
       size_t si = (size_t)n->slot_fl * n->N + pe.id;
       n->sink_in[si] = w->out_flit[o];
@@ -1721,10 +1720,9 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     if (n->pfc) /* §17.3: every one is a PFC frame */
       pause_track(n, ((size_t)s * n->P + p) * n->V + w->out_cr_vc[p], &w->pause_frames,
                   &w->pause_max, &w->pause_storms);
-    if (pe.kind == PEER_SWITCH) {
-      if (n->port_lat) stage_credit_at(n, port_slot(n, s, p, 1), pe.id, pe.port, w->out_cr_vc[p], mt);
-      else stage_credit(n, pe.id, pe.port, w->out_cr_vc[p], mt);
-    }
+    if (pe.kind == PEER_SWITCH)
+      stage_credit_at(n, n->port_lat ? port_slot(n, s, p, 1) : n->slot_cr, pe.id, pe.port,
+                      w->out_cr_vc[p], mt);
     else if (pe.kind == PEER_NODE)
       n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
     else if (pe.kind == PEER_REMOTE) {
@@ -1737,10 +1735,9 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     unsigned p = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
     topo_peer pe = peer[p];
-    if (pe.kind == PEER_SWITCH) {
-      if (n->port_lat) stage_arn_at(n, port_slot(n, s, p, 1), pe.id, pe.port, w->out_arn[p], mt);
-      else stage_arn(n, pe.id, pe.port, w->out_arn[p], mt);
-    }
+    if (pe.kind == PEER_SWITCH)
+      stage_arn_at(n, n->port_lat ? port_slot(n, s, p, 1) : n->slot_cr, pe.id, pe.port,
+                   w->out_arn[p], mt);
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
     else if (pe.kind == PEER_REMOTE) {
       uint64_t x[2] = {x_word0(X_ARN, pe, n->slot_cr, 0, 0, 0), w->out_arn[p]};
