@@ -90,8 +90,7 @@ struct asw_switch {
   asw_arn arn;          /* ARN table and queues (§15.3-15.6) */
   asw_pfc pfc;          /* §17.1 PFC link mode (touched only with PFC_EN != 0) */
   asw_link link;        /* §18 link faults (hooks run only while link.on) */
-  asw_port_gap gap;     /* §17.7 output port rate (hooks run only while gap.wait) */
-  int gap_on;           /* §17.7: some output has GAP != 0 */
+  asw_port_gap gap;     /* §17.7 output port rate (hooks run only with gap.on | gap.wait) */
   uint64_t self_cr;     /* §18.2: outputs taking a discarded flit's credit back */
   uint64_t st_disc;     /* §18.2: outputs whose flit ST discarded this cycle (§17.4 qlen) */
   uint8_t self_vc[64];  /* ... on this VC */
@@ -272,7 +271,6 @@ void asw_switch_reset(asw_switch *sw) {
   asw_pfc_reset(&sw->pfc);
   asw_link_reset(&sw->link, sw->P); /* §18: every link up */
   asw_port_gap_reset(&sw->gap);      /* §17.7: every output at full rate */
-  sw->gap_on = 0;
   sw->regs.link_down = sw->self_cr = 0;
   asw_qcn_reset(&sw->qcn);
   sw->regs.route_hash = 0; /* §17.6 */
@@ -474,9 +472,10 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
   sw->arn_on = sw->regs.arn_mode != 0;
 }
 
-/* §17.2 registers; 1 if addr is not one of them, else ASW_OK / ASW_EINVAL
- * (counted in REG_ERRORS). A CNT_CLEAR also clears the PFC counters. */
-static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
+/* The §17 registers (§17.2 PFC, §17.4 QCN, §17.6 ROUTE_HASH, §17.7 PORT_GAP); 1 if
+ * addr is not one of them, else ASW_OK / ASW_EINVAL (counted in REG_ERRORS). A
+ * CNT_CLEAR also clears the PFC, QCN and link counters (and returns 1). */
+static int sec17_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (a == ASW_REG_CNT_CLEAR) asw_qcn_clear_counters(&sw->qcn); /* §17.4 */
   if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4, same rules */
     int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
@@ -492,8 +491,6 @@ static int pfc_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t e
   if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_port_gap_owns(a)) { /* §17.7 */
     int rc = asw_port_gap_write(&sw->gap, a, d, sw->P, err, errlen);
     if (rc) sw->regs.reg_errors++;
-    sw->gap_on = 0;
-    for (unsigned o = 0; o < sw->P; o++) sw->gap_on |= sw->gap.gap[o] != 0;
     return rc;
   }
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
@@ -513,7 +510,7 @@ int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
              "register write 0x%x to a switch whose configuration is locked", a);
     return ASW_EINVAL;
   }
-  int prc = pfc_write(sw, a, d, sw->err, sizeof sw->err);
+  int prc = sec17_write(sw, a, d, sw->err, sizeof sw->err);
   if (prc != 1) return prc;
   int rc = asw_regs_write(&sw->regs, a, d, &fx, sw->err,
                           sizeof sw->err);
@@ -1038,13 +1035,13 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     }
   }
   if (sw->qcn.en || sw->qcn.cnm_mask) asw_qcn_end_cycle(&sw->qcn, st_sent); /* §17.4 */
-  if (sw->gap_on || sw->gap.wait) asw_port_gap_cycle(&sw->gap, st_sent); /* §17.7 */
+  if (sw->gap.on | sw->gap.wait) asw_port_gap_cycle(&sw->gap, st_sent); /* §17.7 */
   if (arn_on) { /* ARN time only runs while entries can exist */
     asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
     sw->now++;
   }
   unsigned fx = 0;
-  if (reg_write && pfc_write(sw, in->reg_addr, in->reg_wdata, NULL, 0) == 1) {
+  if (reg_write && sec17_write(sw, in->reg_addr, in->reg_wdata, NULL, 0) == 1) {
     asw_regs_write(&sw->regs, in->reg_addr, in->reg_wdata, &fx, NULL, 0);
     apply_write_effects(sw, fx);
   }

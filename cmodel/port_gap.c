@@ -23,6 +23,10 @@ int asw_port_gap_write(asw_port_gap *g, uint32_t a, uint32_t d, unsigned P, char
                  (unsigned)d, 8 * k + j, P);
       return ASW_EINVAL;
     }
-  for (unsigned j = 0; j < 8; j++) g->gap[8 * k + j] = (uint8_t)(d >> (4 * j) & 0xFu);
+  for (unsigned j = 0; j < 8; j++) {
+    unsigned o = 8 * k + j, v = d >> (4 * j) & 0xFu;
+    g->gap[o] = (uint8_t)v;
+    g->on = v ? g->on | 1ull << o : g->on & ~(1ull << o);
+  }
   return ASW_OK;
 }

@@ -21,6 +21,7 @@ typedef struct {
   uint8_t gap[64];  /* PORT_GAP fields: GAP of each output */
   uint8_t cnt[64];  /* cycles output o still waits before its next flit (0: may send) */
   uint64_t wait;    /* outputs with cnt != 0 */
+  uint64_t on;      /* outputs with GAP != 0 (kept by asw_port_gap_write) */
 } asw_port_gap;
 
 void asw_port_gap_reset(asw_port_gap *g);

@@ -20,15 +20,15 @@ def run(target):
                           text=True)
     passed = failed = 0
     counted = False
-    fails = []  # FAIL lines and the indented lines under them
+    fails, in_fail = [], False  # FAIL lines and the indented lines right under them
     for line in proc.stdout.splitlines():
         print(f"  [{target}] {line}")
         if "FAIL" in line.split(":")[0] and "expected on the planted" not in line:
+            in_fail = True
+        elif not (in_fail and line.startswith((" ", "\t"))):
+            in_fail = False
+        if in_fail:
             fails.append(line)
-        elif fails and line.startswith((" ", "\t")) and fails[-1] is not None:
-            fails.append(line)
-        elif fails and fails[-1] is not None:
-            fails.append(None)
         m = LINE.match(line.strip())
         if m:
             passed += int(m.group(1))
@@ -43,9 +43,9 @@ def run(target):
           f"{time.time() - start:.1f} s)", flush=True)
     if status == "ok":
         fails = []
-    elif not any(fails):
+    elif not fails:
         fails = proc.stdout.splitlines()[-10:]
-    return passed, failed, status, [l for l in fails if l is not None]
+    return passed, failed, status, fails
 
 
 def main(targets):

@@ -82,9 +82,9 @@ def main(asw, out, figdir, jobs):
                       ("Victim throughput (flits per node per cycle accepted from the sources "
                        "that do not send to a hot spot) over the last 10 000 cycles", "cold")):
         print(f"**{what}:**\n\n{head}\n{rule}")
+        best = {t: max(res[f"{c[0]}_{t}"][key] for c in CONFIGS) for t in TRAFFIC}
         for k, label, fc, _ in CONFIGS:
             vals = [res[f"{k}_{t}"][key] for t in TRAFFIC]
-            best = {t: max(res[f"{c[0]}_{t}"][key] for c in CONFIGS) for t in TRAFFIC}
             print(f"| {label} | {fc} | " + " | ".join(
                 (f"**{v:.3f}**" if v == best[t] else f"{v:.3f}") for v, t in zip(vals, TRAFFIC))
                 + " |")

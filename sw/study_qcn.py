@@ -34,6 +34,28 @@ def run(asw, out, name, *args):
     return js, list(csv.DictReader(open(c)))
 
 
+def plot_rl(series, schemes, to_mbs, ylabel, path, mark):
+    """One panel per scheme of series[(label, rl)] = (ms, values), RL off and on, values
+    converted by to_mbs; mark(ax) adds the panel's reference (a span or a line)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(schemes), figsize=(4 * len(schemes), 3.2), sharey=True)
+    for ax, (r, label) in zip(axes, schemes):
+        for rl, style in (("off", "tab:red"), ("on", "tab:blue")):
+            t, v = series[(label, rl)]
+            ax.plot(t, [to_mbs(x) for x in v], color=style, label=f"RL {rl}")
+        mark(ax)
+        ax.set_title(label)
+        ax.set_xlabel("time (ms)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel(ylabel)
+    axes[0].legend()
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fig.savefig(path, dpi=110)
+
+
 def fig7(asw, out):
     perm = ["load=0.9", "warmup=19531", "cycles=100000"]
     # the reference: the same sources on one 32-port switch (k-ary 1-tree), a crossbar
@@ -87,23 +109,8 @@ def fig8(asw, out, figdir):
             print(f"| {label} | {rl} | {mean(0, 5):.3f} | {mean(6, 15):.3f} | {mean(20, 25):.3f} | "
                   f"{q['qlen_max_mean_flits']:.0f}, {q['qlen_max_flits']} | {q['cnm_sent']} | "
                   f"{q['rl_created']} |")
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, len(SCHEMES), figsize=(4 * len(SCHEMES), 3.2), sharey=True)
-    for ax, (r, label) in zip(axes, SCHEMES):
-        for rl, style in (("off", "tab:red"), ("on", "tab:blue")):
-            t, cold = series[(label, rl)]
-            ax.plot(t, [c * 1250 * 32 / 28 for c in cold], color=style, label=f"RL {rl}")
-        ax.axvspan(5, 15, color="0.9")
-        ax.set_title(label)
-        ax.set_xlabel("time (ms)")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("victim throughput per source (MB/s)")
-    axes[0].legend()
-    fig.tight_layout()
-    os.makedirs(figdir, exist_ok=True)
-    fig.savefig(os.path.join(figdir, "qcn_victim_time.png"), dpi=110)
+    plot_rl(series, SCHEMES, lambda c: c * 1250 * 32 / 28, "victim throughput per source (MB/s)",
+            os.path.join(figdir, "qcn_victim_time.png"), lambda ax: ax.axvspan(5, 15, color="0.9"))
 
 
 # Figure 9: the 2-ary 3-tree (8 nodes; switches 0-3 leaves, 4-7 level 2, 8-11 roots), one
@@ -139,24 +146,9 @@ def fig9(asw, out, figdir):
             print(f"| {label} | {rl} | {m * 1250:.0f}, {100 * m:.0f} % | {js['order_violations']} | "
                   f"{q['qlen_max_mean_flits']:.0f}, {q['qlen_max_flits']} | {q['cnm_sent']} | "
                   f"{js['pfc']['pause_frames']} |")
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    schemes = [x for x in SCHEMES if x[0] != "smodk"]
-    fig, axes = plt.subplots(1, len(schemes), figsize=(4 * len(schemes), 3.2), sharey=True)
-    for ax, (r, label) in zip(axes, schemes):
-        for rl, style in (("off", "tab:red"), ("on", "tab:blue")):
-            t, thr = series[(label, rl)]
-            ax.plot(t, [x * 1250 for x in thr], color=style, label=f"RL {rl}")
-        ax.axhline(1125, color="0.6", lw=0.8, ls="--")
-        ax.set_title(label)
-        ax.set_xlabel("time (ms)")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("throughput at the destination (MB/s)")
-    axes[0].legend()
-    fig.tight_layout()
-    os.makedirs(figdir, exist_ok=True)
-    fig.savefig(os.path.join(figdir, "qcn_slow_roots.png"), dpi=110)
+    plot_rl(series, [x for x in SCHEMES if x[0] != "smodk"], lambda x: x * 1250,
+            "throughput at the destination (MB/s)", os.path.join(figdir, "qcn_slow_roots.png"),
+            lambda ax: ax.axhline(1125, color="0.6", lw=0.8, ls="--"))
 
 
 # Figure 10: application patterns (asw trace) replayed on the 32-node tree, relative to the

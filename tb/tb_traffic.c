@@ -579,24 +579,29 @@ static uint32_t omitted_addr(tb_traffic *t) {
        : k == 2 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : ASW_REG_PFC_STATE(p);
 }
 
-/* §17.7: a PORT_GAP write. Legal: one of the registers with ports < P, each port's GAP 0
- * (a third), 1..3 (most of the rest) or up to 15. Illegal: a non-zero GAP for a port
- * >= P (none exists with P = 64: then a legal value). */
-static void gap_write(tb_traffic *t, uint32_t *a, uint32_t *d, int illegal) {
-  unsigned nk = (t->P + 7) / 8, k = rnd_below(t, nk);
+/* §17.7: a legal PORT_GAP[k] value: each port < P of the register GAP 0 (a third),
+ * 1..3 (most of the rest) or up to 15. */
+static uint32_t gap_value(tb_traffic *t, unsigned k) {
   uint32_t v = 0;
   for (unsigned j = 0; j < 8 && 8 * k + j < t->P; j++) {
     unsigned g = chance(t, 33) ? 0 : chance(t, 80) ? 1 + rnd_below(t, 3) : rnd_below(t, 16);
     v |= asw_port_gap_field(j, g);
   }
-  if (illegal && t->P < 64) {
-    unsigned port = t->P + rnd_below(t, 8 * nk + 8 - t->P);
-    if (port >= 64) port = 63;
-    k = port / 8;
-    v = (k == nk - 1 ? v : 0) | asw_port_gap_field(port & 7u, 1 + rnd_below(t, 15));
+  return v;
+}
+
+/* §17.7: a PORT_GAP write, to one of the registers with ports < P; illegal: one more
+ * non-zero GAP for a port >= P (none exists with P = 64: then a legal value). */
+static void gap_write(tb_traffic *t, uint32_t *a, uint32_t *d, int illegal) {
+  unsigned k = rnd_below(t, (t->P + 7) / 8);
+  if (illegal && t->P < 64) { /* the register of port P, a field from P on */
+    k = t->P / 8;
+    *d = gap_value(t, k) |
+         asw_port_gap_field(t->P % 8 + rnd_below(t, 8 - t->P % 8), 1 + rnd_below(t, 15));
+  } else {
+    *d = gap_value(t, k);
   }
   *a = ASW_REG_PORT_GAP(k);
-  *d = v;
 }
 
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
@@ -1627,11 +1632,8 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     bad |= script_push(t, cap, ASW_REG_QCN_CTRL, qcn_ctrl_value(t, 1));
   }
   if (o->hash) bad |= script_push(t, cap, ASW_REG_ROUTE_HASH, hash_value(t)); /* §17.6 */
-  for (unsigned k = 0; o->gap && k < (t->P + 7) / 8; k++) { /* §17.7: every output's GAP */
-    uint32_t a, d;
-    gap_write(t, &a, &d, 0);
-    bad |= script_push(t, cap, ASW_REG_PORT_GAP(k), d);
-  }
+  for (unsigned k = 0; o->gap && k < (t->P + 7) / 8; k++) /* §17.7: every output's GAP */
+    bad |= script_push(t, cap, ASW_REG_PORT_GAP(k), gap_value(t, k));
   if (o->pfc) { /* §17.2: thresholds within the headroom, then the mode */
     unsigned xoff = 1 + rnd_below(t, t->pfc_xoff_max);
     bad |= script_push(t, cap, ASW_REG_PFC_THRESH, asw_pfc_thresh(xoff, rnd_below(t, xoff)));

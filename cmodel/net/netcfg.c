@@ -302,6 +302,38 @@ void netcfg_default(net_cfg *c) {
 /* A file name of a key's value (traffic=trace:FILE, topology=file:PATH,
  * routing=table:PATH) into dst[NETCFG_MAX_PATH]. */
 static int bad(char *err, size_t errlen, const char *key, const char *value, const char *why);
+
+/* "X-Y" (hsX-Y, flowS-D): two plain decimal numbers (no sign, blank or wrap; each
+ * saturates at cap) and nothing after them. 1 with *x, *y, else 0. */
+static int dash_pair(const char *p, unsigned cap, unsigned *x, unsigned *y) {
+  unsigned v[2] = {0, 0}, nd[2] = {0, 0};
+  for (int j = 0; j < 2; j++) {
+    for (; isdigit((unsigned char)*p); p++, nd[j]++) v[j] = v[j] < cap ? v[j] * 10 + (unsigned)(*p - '0') : v[j];
+    if (j == 0 && *p++ != '-') return 0;
+  }
+  if (!nd[0] || !nd[1] || *p) return 0;
+  *x = v[0];
+  *y = v[1];
+  return 1;
+}
+
+/* n plain decimal numbers separated by ':' at *pp (link_fault, port_gap entries), each
+ * at most max; *pp moves past them. 0, -1 (not that form) or -2 (a number above max). */
+static int colon_fields(const char **pp, uint64_t *f, int n, uint64_t max) {
+  const char *p = *pp;
+  for (int j = 0; j < n; j++) {
+    if (!isdigit((unsigned char)*p)) return -1;
+    uint64_t x = 0;
+    while (isdigit((unsigned char)*p)) {
+      x = x * 10 + (uint64_t)(*p++ - '0');
+      if (x > max) return -2;
+    }
+    f[j] = x;
+    if (j < n - 1 && *p++ != ':') return -1;
+  }
+  *pp = p;
+  return 0;
+}
 static int set_path(char *dst, const char *path, const char *key, const char *value, char *err,
                     size_t errlen) {
   size_t pl = strlen(path);
@@ -452,9 +484,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     if (!strcmp(key, "routing")) { /* §16.4: a cube routing name sets cube_order */
       c->cube_order = !strcmp(value, "dor") ? 1 : !strcmp(value, "direction-order") ? 2 : 0;
       c->file_routing = !strcmp(value, "minhop") ? 1 : !strcmp(value, "updn") ? 2 : 0; /* §16.5 */
-      if (c->file_routing) memset(c->table_path, 0, sizeof c->table_path);
+      memset(c->table_path, 0, sizeof c->table_path); /* any routing name replaces a table */
       if (c->cube_order || c->file_routing) { c->routing = 0; return 0; }
-      memset(c->table_path, 0, sizeof c->table_path);
     }
     if (!strcmp(key, "topology")) memset(c->topo_path, 0, sizeof c->topo_path); /* §16.5 */
     if (!strcmp(key, "sqs") && (!strcmp(value, "oodet") || !strcmp(value, "voqnet")))
@@ -478,13 +509,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       return 0;
     }
     if (!strcmp(key, "traffic") && !strncmp(value, "flow", 4)) { /* traffic=flowS-D */
-      unsigned x = 0, y = 0, nx = 0, ny = 0;
-      const char *p = value + 4;
-      for (; isdigit((unsigned char)*p); p++, nx++) x = x < 100000 ? x * 10 + (unsigned)(*p - '0') : x;
-      if (*p == '-') p++;
-      else nx = 0;
-      for (; isdigit((unsigned char)*p); p++, ny++) y = y < 100000 ? y * 10 + (unsigned)(*p - '0') : y;
-      if (!nx || !ny || *p || x > 65535 || y > 65535 || x == y)
+      unsigned x, y;
+      if (!dash_pair(value + 4, 100000, &x, &y) || x > 65535 || y > 65535 || x == y)
         return bad(err, errlen, key, value, "flowS-D: source S and destination D, different "
                    "node ids 0..65535");
       c->traffic = TRAFFIC_FLOW;
@@ -533,14 +559,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     }
     if (!strcmp(key, "traffic") && (value[0] == 'h' || value[0] == 'H') &&
         (value[1] == 's' || value[1] == 'S')) {
-      /* hsX-Y: X and Y plain decimal numbers (no sign, blank or wrap) */
-      unsigned x = 0, y = 0, nx = 0, ny = 0;
-      const char *p = value + 2;
-      for (; isdigit((unsigned char)*p); p++, nx++) x = x < 1000 ? x * 10 + (unsigned)(*p - '0') : x;
-      if (*p == '-') p++;
-      else nx = 0;
-      for (; isdigit((unsigned char)*p); p++, ny++) y = y < 1000 ? y * 10 + (unsigned)(*p - '0') : y;
-      if (nx && ny && !*p && x <= 100 && y >= 1 && y <= NETCFG_MAX_HOT) {
+      unsigned x, y; /* hsX-Y */
+      if (dash_pair(value + 2, 1000, &x, &y) && x <= 100 && y >= 1 && y <= NETCFG_MAX_HOT) {
         if (c->hs_nodes_given && y != c->hs_nodes_given)
           return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
         c->traffic = TRAFFIC_HOTSPOT;
@@ -596,41 +616,26 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       memset(c->pg, 0, sizeof c->pg);
       return 0;
     }
-    struct { unsigned sw, port, gap; } pg[NETCFG_MAX_GAPS];
+    netcfg_gap pg[NETCFG_MAX_GAPS];
     unsigned cnt = 0;
     const char *p = value;
     while (*p) {
-      unsigned f[3];
-      for (int j = 0; j < 3; j++) {
-        if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, form);
-        unsigned x = 0;
-        while (isdigit((unsigned char)*p)) {
-          x = x * 10 + (unsigned)(*p++ - '0');
-          if (x > 65535) return bad(err, errlen, key, value, "a number above 65535");
-        }
-        f[j] = x;
-        if (j < 2 && *p++ != ':') return bad(err, errlen, key, value, form);
-      }
+      uint64_t f[3];
+      int rc = colon_fields(&p, f, 3, 65535);
+      if (rc) return bad(err, errlen, key, value, rc == -2 ? "a number above 65535" : form);
       if (f[1] > 63) return bad(err, errlen, key, value, "port above 63");
       if (f[2] < 1 || f[2] > 15) return bad(err, errlen, key, value, "GAP G outside 1..15");
       for (unsigned i = 0; i < cnt; i++)
         if (pg[i].sw == f[0] && pg[i].port == f[1])
           return bad(err, errlen, key, value, "a port given twice");
       if (cnt == NETCFG_MAX_GAPS) return bad(err, errlen, key, value, "more than 32 entries");
-      pg[cnt].sw = f[0];
-      pg[cnt].port = f[1];
-      pg[cnt].gap = f[2];
-      cnt++;
+      pg[cnt++] = (netcfg_gap){(unsigned)f[0], (unsigned)f[1], (unsigned)f[2]};
       if (*p == ',') p++;
       else if (*p) return bad(err, errlen, key, value, form);
     }
     if (!cnt) return bad(err, errlen, key, value, "empty list");
     memset(c->pg, 0, sizeof c->pg); /* entries past the list are not part of it */
-    for (unsigned i = 0; i < cnt; i++) {
-      c->pg[i].sw = pg[i].sw;
-      c->pg[i].port = pg[i].port;
-      c->pg[i].gap = pg[i].gap;
-    }
+    memcpy(c->pg, pg, cnt * sizeof *pg);
     c->pg_count = cnt;
     return 0;
   }
@@ -644,16 +649,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     const char *p = value;
     while (*p) {
       uint64_t f[4];
-      for (int j = 0; j < 4; j++) {
-        if (!isdigit((unsigned char)*p)) return bad(err, errlen, key, value, form);
-        uint64_t x = 0;
-        while (isdigit((unsigned char)*p)) {
-          x = x * 10 + (uint64_t)(*p++ - '0');
-          if (x > 2000000000ull) return bad(err, errlen, key, value, "a number above 2e9");
-        }
-        f[j] = x;
-        if (j < 3 && *p++ != ':') return bad(err, errlen, key, value, form);
-      }
+      int rc = colon_fields(&p, f, 4, 2000000000ull);
+      if (rc) return bad(err, errlen, key, value, rc == -2 ? "a number above 2e9" : form);
       if (f[0] > 65535 || f[1] > 63) return bad(err, errlen, key, value, "switch above 65535 or port above 63");
       if (f[3] && f[3] <= f[2]) return bad(err, errlen, key, value, "up cycle U not after down cycle D");
       if (cnt == NETCFG_MAX_FAULTS) return bad(err, errlen, key, value, "more than 16 faults");
@@ -1088,7 +1085,8 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
       return;
     }
     if (k->off == offsetof(net_cfg, routing) &&
-        (c->file_routing || (c->topology == TOPO_FILE && c->routing == 0 && !c->route_hash))) {
+        (c->file_routing ||
+         (c->topology == TOPO_FILE && c->routing == 0 && !c->route_hash && !c->cube_order))) {
       if (c->file_routing == 3)
         snprintf(out, len, json ? "\"table:%s\"" : "table:%s", c->table_path);
       else
@@ -1247,7 +1245,9 @@ void netcfg_resolve_auto(net_cfg *c) {
      * echoed as given too */
     if (!c->cube_order && !given && !c->file_routing) c->cube_order = 1;
   }
-  if (c->topology == TOPO_FILE && !c->file_routing && !given) c->file_routing = 1;
+  /* a cube routing (dor, direction-order, refused there) is echoed as given too */
+  if (c->topology == TOPO_FILE && !c->file_routing && !given && !c->cube_order)
+    c->file_routing = 1;
 }
 
 void netcfg_write(const net_cfg *c, FILE *f) {

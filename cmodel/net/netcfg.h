@@ -29,6 +29,11 @@ typedef enum {
 
 enum { NETCFG_MAX_PATH = 512 };
 
+/* §17.7: GAP G (1..15) on output `port` of switch `sw` (asw net port_gap=S:P:G) */
+typedef struct {
+  unsigned sw, port, gap;
+} netcfg_gap;
+
 typedef struct {
   /* topology */
   unsigned topology; /* topo_kind */
@@ -59,7 +64,7 @@ typedef struct {
   /* §17.7 output port rates: port_gap entries S:P:G, GAP G (1..15) on output P of
    * switch S; echoed only when given */
   unsigned pg_count;
-  struct { unsigned sw, port, gap; } pg[NETCFG_MAX_GAPS];
+  netcfg_gap pg[NETCFG_MAX_GAPS];
   uint64_t link_down_cycles; /* duration of a random fault */
   uint64_t fm_delay;     /* cycles from a link change to the fabric manager's new tables (0: no FM) */
   /* QCN (contract §17.4, §17.5); the qcn_* and rl_* keys are echoed only with
@@ -136,7 +141,7 @@ void netcfg_write(const net_cfg *c, FILE *f);
 /* Resolves the automatic values the echo shows resolved (contract §16.4,
  * §16.5): on a torus or mesh bubble=auto becomes on (torus) or off (mesh) and
  * no routing given (neither a fat-tree nor a file topology's) becomes dor; on a
- * file topology no routing given becomes
+ * file topology no routing given (neither a fat-tree nor a cube routing) becomes
  * minhop. The run is the same either way. */
 void netcfg_resolve_auto(net_cfg *c);
 /* Prints the list of keys with their meaning (for --help). */

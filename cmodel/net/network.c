@@ -673,16 +673,16 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       net_free(n);
       return NULL;
     }
-    for (size_t i = 0; i < np * 2; i++) {
-      unsigned l = topo_port_latency(n->t, (unsigned)(i / 2 / n->P), (unsigned)(i / 2 % n->P),
-                                     (int)(i & 1));
-      if (!l) l = (i & 1) ? n->LC : n->L;
-      n->port_lat[i] = (uint16_t)l;
-      if (l + 1 > n->W) n->W = l + 1;
-      if (!(i & 1) && l < n->Lmin && topo_port_peer(n->t, (unsigned)(i / 2 / n->P),
-                                                    (unsigned)(i / 2 % n->P)).kind == PEER_SWITCH)
-        n->Lmin = l;
-    }
+    for (unsigned s = 0; s < n->S; s++)
+      for (unsigned p = 0; p < n->P; p++) {
+        uint16_t *pl = &n->port_lat[((size_t)s * n->P + p) * 2];
+        for (int k = 0; k < 2; k++) { /* flits, credits; a link without its own: L, LC */
+          unsigned l = topo_port_latency(n->t, s, p, k);
+          pl[k] = (uint16_t)(l ? l : k ? n->LC : n->L);
+          if (pl[k] + 1u > n->W) n->W = pl[k] + 1u;
+        }
+        if (pl[0] < n->Lmin && topo_port_peer(n->t, s, p).kind == PEER_SWITCH) n->Lmin = pl[0];
+      }
   }
   n->len = c->packet_flits;
   n->cap = c->source_pool;

@@ -38,3 +38,15 @@ int test_drv_step(test_drv *d) {
   memset(&d->in, 0, sizeof d->in);
   return rc;
 }
+
+void test_drv_put(test_drv *d, unsigned i, unsigned v, unsigned dest, unsigned len, unsigned k) {
+  asw_flit *f = &d->in_flit[i];
+  memset(f, 0, sizeof *f);
+  f->valid = 1;
+  f->head = k == 0;
+  f->tail = k + 1 == len;
+  f->vc = (uint8_t)v;
+  f->hdr = k == 0 ? asw_hdr_make(dest, i, v, len, 0, 0, 7) : 0;
+  f->payload = 0x100u + k;
+  d->in.flit_mask |= 1ull << i;
+}

@@ -25,5 +25,8 @@ int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LM
                   unsigned PW);
 /* One asw_switch_step with d->in (then cleared); its return code. */
 int test_drv_step(test_drv *d);
+/* Puts flit k (0-based) of a len-flit packet from input i to dest on VC v into d->in:
+ * the head carries the header (SL v, seq 7), payload 0x100 + k. */
+void test_drv_put(test_drv *d, unsigned i, unsigned v, unsigned dest, unsigned len, unsigned k);
 
 #endif

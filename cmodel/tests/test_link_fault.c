@@ -11,19 +11,6 @@
 
 enum { LP = 4, LV = 2, LBUF = 8, LLMAX = 4 };
 
-/* Puts flit k (0-based) of a len-flit packet to dest on input i, VC v. */
-static void put(test_drv *d, unsigned i, unsigned v, unsigned dest, unsigned len, unsigned k) {
-  asw_flit *f = &d->in_flit[i];
-  memset(f, 0, sizeof *f);
-  f->valid = 1;
-  f->head = k == 0;
-  f->tail = k + 1 == len;
-  f->vc = (uint8_t)v;
-  f->hdr = k == 0 ? asw_hdr_make(dest, i, v, len, 0, 0, 7) : 0;
-  f->payload = 0x100u + k;
-  d->in.flit_mask |= 1ull << i;
-}
-
 void test_link_registers(void) {
   test_drv d;
   if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
@@ -54,7 +41,7 @@ static unsigned run_packet(test_drv *d, unsigned down_at, unsigned *out_flits, u
   *out_flits = *cr_up = 0;
   unsigned tail_seen = 0;
   for (unsigned c = 0; c < 20; c++) {
-    if (c < 4) put(d, 0, 0, 1, 4, c);
+    if (c < 4) test_drv_put(d, 0, 0, 1, 4, c);
     if (c == down_at) asw_switch_set_link_up(d->sw, 0xD, 0xF); /* output 1 down */
     if (test_drv_step(d) != ASW_OK) return 99;
     if (d->out.flit_mask >> 1 & 1u) {
@@ -111,12 +98,12 @@ void test_link_input_padding(void) {
   if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   /* head and one body flit of a 4-flit packet on input 2 VC 1 (to output 3),
    * then the receive side goes down: two padding flits in two cycles */
-  put(&d, 2, 1, 3, 4, 0);
+  test_drv_put(&d, 2, 1, 3, 4, 0);
   CHECK(test_drv_step(&d) == ASW_OK);
-  put(&d, 2, 1, 3, 4, 1);
+  test_drv_put(&d, 2, 1, 3, 4, 1);
   CHECK(test_drv_step(&d) == ASW_OK);
   asw_switch_set_link_up(d.sw, 0xF, 0xB);
-  put(&d, 2, 1, 3, 4, 2); /* a flit on a down input: protocol error, nothing changes */
+  test_drv_put(&d, 2, 1, 3, 4, 2); /* a flit on a down input: protocol error, nothing changes */
   CHECK(test_drv_step(&d) == ASW_EPROTO);
   CHECK(strstr(asw_switch_error(d.sw), "input 2") != NULL);
   unsigned got = 0, pads = 0, tail = 0;
@@ -139,7 +126,7 @@ void test_link_input_padding(void) {
   asw_switch_set_link_up(d.sw, 0xF, 0xF);
   got = 0;
   for (unsigned c = 0; c < 15; c++) {
-    if (c < 2) put(&d, 2, 1, 3, 2, c);
+    if (c < 2) test_drv_put(&d, 2, 1, 3, 2, c);
     CHECK(test_drv_step(&d) == ASW_OK);
     if (d.out.flit_mask >> 3 & 1u) CHECK(d.out_flit[3].payload == 0x100u + got++);
   }
@@ -163,7 +150,7 @@ void test_link_routing(void) {
     asw_switch_set_link_up(sw, up[t], 0xF);
     unsigned seen = 99;
     for (unsigned c = 0; c < 12; c++) {
-      if (c == 0) put(&d, 0, 0, 0, 1, 0);
+      if (c == 0) test_drv_put(&d, 0, 0, 0, 1, 0);
       CHECK(test_drv_step(&d) == ASW_OK);
       for (unsigned o = 1; o < 4; o++)
         if (d.out.flit_mask >> o & 1u) seen = o;

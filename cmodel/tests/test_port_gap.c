@@ -12,18 +12,6 @@
 
 enum { GP = 4, GV = 2, GBUF = 16, GLMAX = 8 };
 
-static void put(test_drv *d, unsigned i, unsigned v, unsigned dest, unsigned len, unsigned k) {
-  asw_flit *f = &d->in_flit[i];
-  memset(f, 0, sizeof *f);
-  f->valid = 1;
-  f->head = k == 0;
-  f->tail = k + 1 == len;
-  f->vc = (uint8_t)v;
-  f->hdr = k == 0 ? asw_hdr_make(dest, i, v, len, 0, 0, 7) : 0;
-  f->payload = 0x200u + k;
-  d->in.flit_mask |= 1ull << i;
-}
-
 void test_port_gap_registers(void) {
   test_drv d;
   if (test_drv_init(&d, GP, GV, GBUF, GLMAX, 16)) return;
@@ -53,10 +41,10 @@ static void stream(unsigned g, unsigned len, unsigned *out, unsigned *cr) {
   CHECK(asw_reg_write(d.sw, ASW_REG_PORT_GAP(0), asw_port_gap_field(1, g)) == ASW_OK);
   unsigned no = 0, nc = 0;
   for (unsigned c = 0; c < 200 && no < len; c++) {
-    if (c < len) put(&d, 0, 0, 1, len, c);
+    if (c < len) test_drv_put(&d, 0, 0, 1, len, c);
     CHECK(test_drv_step(&d) == ASW_OK);
     if (d.out.flit_mask >> 1 & 1u) {
-      CHECK(d.out_flit[1].payload == 0x200u + no);
+      CHECK(d.out_flit[1].payload == 0x100u + no);
       out[no++] = c;
     }
     if (d.out.credit_mask & 1u) cr[nc++] = c;
@@ -89,8 +77,8 @@ void test_port_gap_shared_output(void) {
   unsigned last = 0, n = 0;
   for (unsigned c = 0; c < 200; c++) {
     if (c < GLMAX) {
-      put(&d, 0, 0, 2, GLMAX, c);
-      put(&d, 3, 1, 2, GLMAX, c);
+      test_drv_put(&d, 0, 0, 2, GLMAX, c);
+      test_drv_put(&d, 3, 1, 2, GLMAX, c);
     }
     CHECK(test_drv_step(&d) == ASW_OK);
     CHECK(!(d.out.flit_mask & ~4ull));
@@ -112,7 +100,7 @@ void test_port_gap_rewrite(void) {
   CHECK(asw_reg_write(d.sw, ASW_REG_PORT_GAP(0), asw_port_gap_field(1, 7)) == ASW_OK);
   unsigned out[GLMAX], no = 0;
   for (unsigned c = 0; c < 200 && no < GLMAX; c++) {
-    if (c < GLMAX) put(&d, 0, 0, 1, GLMAX, c);
+    if (c < GLMAX) test_drv_put(&d, 0, 0, 1, GLMAX, c);
     if (no == 2 && c == out[1] + 1) { /* through the register bus, legal */
       d.in.reg_en = d.in.reg_we = 1;
       d.in.reg_addr = ASW_REG_PORT_GAP(0);
