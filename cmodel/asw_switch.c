@@ -63,6 +63,7 @@ struct asw_switch {
   unsigned P, V, NQ;
   uint64_t port_mask, payload_mask;
   asw_credits cred;
+  uint8_t fbsel[64]; /* §16.3: per input, the VCs whose SA request is the fallback */
   asw_islip sa;
   asw_ibuf *in;         /* [P] */
   asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, in one block
@@ -183,8 +184,9 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
-  if (c->omit > 15)
-    CFG_ERR("OMIT (omit) = %u out of range 0..15 (bit 0 bubble, bit 1 pfc, bit 2 qcn, bit 3 link)",
+  if (c->omit > 31)
+    CFG_ERR("OMIT (omit) = %u out of range 0..31 (bit 0 bubble, bit 1 pfc, bit 2 qcn, bit 3 "
+            "link, bit 4 vcadapt)",
             c->omit);
   return ASW_OK;
 }
@@ -510,6 +512,15 @@ int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
              "register write 0x%x to a switch whose configuration is locked", a);
     return ASW_EINVAL;
   }
+  /* §16.3: mode 3 and the §17.4 congestion points exclude each other */
+  if ((a == ASW_REG_ROUTE_CTRL && (d & 3u) == ASW_ROUTE_VCADAPT && sw->qcn.en) ||
+      (a == ASW_REG_QCN_CTRL && (d & 1u) && !(sw->cfg.omit & ASW_OMIT_QCN) &&
+       sw->regs.route_mode == ASW_ROUTE_VCADAPT)) {
+    snprintf(sw->err, sizeof sw->err, "%s: ROUTE_CTRL mode 3 (§16.3) and QCN_CTRL.en = 1 "
+             "exclude each other", a == ASW_REG_ROUTE_CTRL ? "ROUTE_CTRL" : "QCN_CTRL");
+    sw->regs.reg_errors++;
+    return ASW_EINVAL;
+  }
   int prc = sec17_write(sw, a, d, sw->err, sizeof sw->err);
   if (prc != 1) return prc;
   int rc = asw_regs_write(&sw->regs, a, d, &fx, sw->err,
@@ -690,23 +701,39 @@ static uint64_t stage_sa(asw_switch *sw) {
       const asw_ibuf *b = &sw->in[i];
       uint64_t *req_vc = &sw->req_vc[i * V];
       uint64_t any = 0;
-      unsigned vcs = 0;
+      unsigned vcs = 0, fbsel = 0;
       for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
         unsigned v = (unsigned)__builtin_ctz(vm);
         const uint32_t info = b->q[v].info; /* NQ = 1: queue (v, 0) */
-        unsigned o = ASW_QINFO_OPORT(info);
-        if (!(free_out >> o & 1u)) continue;
-        unsigned cr = asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info));
+        unsigned o = ASW_QINFO_OPORT(info), w = ASW_QINFO_OVC(info);
+        unsigned ofree = (unsigned)(free_out >> o & 1u);
+        if (!ofree && !ASW_QINFO_FB(info)) continue;
+        unsigned cr = asw_credits_get(&sw->cred, o, w);
         unsigned len = ASW_QINFO_LEN(info), need = len;
-        if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, ASW_QINFO_OVC(info)))
+        if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w))
           need = 2 * len; /* §16.1: entering a ring */
-        if (cr >= need) {
-          req_vc[v] = 1ull << o;
-          vcs |= 1u << v;
-          any |= 1ull << o;
-        } else {
+        if (cr >= need) { /* a busy output is waited for (§16.3: no fallback) */
+          if (ofree) {
+            req_vc[v] = 1ull << o;
+            vcs |= 1u << v;
+            any |= 1ull << o;
+          }
+          continue;
+        }
+        if (ofree) {
           stall |= 1ull << o;
           if (cr >= len) bstall |= 1ull << o;
+        }
+        if (ASW_QINFO_FB(info)) { /* §16.3: the primary cannot be used, try the fallback */
+          unsigned fo = ASW_QINFO_FPORT(info), fw = ASW_QINFO_FVC(info), fneed = len;
+          if (!(free_out >> fo & 1u)) continue;
+          if ((bub->on >> fo & 1u) && asw_bubble_enters(bub, i, v, fo, fw)) fneed = 2 * len;
+          if (asw_credits_get(&sw->cred, fo, fw) >= fneed) {
+            req_vc[v] = 1ull << fo;
+            vcs |= 1u << v;
+            any |= 1ull << fo;
+            fbsel |= 1u << v;
+          }
         }
       }
       if (any) {
@@ -714,6 +741,7 @@ static uint64_t stage_sa(asw_switch *sw) {
         req[i] = any;
         req_vcs[i] = (uint8_t)vcs;
       }
+      sw->fbsel[i] = (uint8_t)fbsel;
     }
   }
   uint64_t matched = 0, matched_out = 0;
@@ -730,11 +758,14 @@ static uint64_t stage_sa(asw_switch *sw) {
     unsigned s = asw_ibuf_pop(b, v, q);
     if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
     stream_state *st = &sw->port[i].st;
-    if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, ASW_QINFO_OVC(info)))
+    /* §16.3: a fallback match streams on the fallback VC (o is its port) */
+    const unsigned w = (!sw->cfg.voq && (sw->fbsel[i] >> v & 1u)) ? ASW_QINFO_FVC(info)
+                                                                       : ASW_QINFO_OVC(info);
+    if ((bub->on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w))
       sw->regs.bubble.counters[o * ASW_BCNT_NUM + ASW_BCNT_RING_ENTER]++; /* §16.1 */
     st->out = (uint8_t)o;
     st->vc = (uint8_t)v;
-    st->ovc = (uint8_t)ASW_QINFO_OVC(info);
+    st->ovc = (uint8_t)w;
     st->len = (uint8_t)ASW_QINFO_LEN(info);
     st->slot = (uint16_t)s;
     st->qidx = (uint16_t)asw_ibuf_queue_index(b, v, q);
@@ -764,7 +795,7 @@ static void mark_adapted(asw_slot *h, unsigned v) {
 static asw_route route_arn(asw_switch *sw, unsigned i, const route_reg *rr, asw_slot *h,
                            int arn_on) {
   const asw_regs *rg = &sw->regs;
-  asw_route r;
+  asw_route r = {0};
   int lookup = 0;
   unsigned alt = 0;
   uint32_t msg = 0;
@@ -799,11 +830,16 @@ static void stage_rc(asw_switch *sw, int arn_on) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const route_reg *rr = &sw->port[i].rr;
     asw_slot *h = &sw->in[i].slot[rr->slot];
-    asw_route r = arn_or_mark ? route_arn(sw, i, rr, h, arn_on)
-                              : asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
-                                                  &sw->port[i].lfsr);
+    asw_route r;
+    if (sw->regs.route_mode == ASW_ROUTE_VCADAPT && (rr->entry >> 31)) /* §16.3 */
+      r = asw_route_compute_vca(&sw->regs, &sw->cred, rr->entry, rr->vc);
+    else
+      r = arn_or_mark ? route_arn(sw, i, rr, h, arn_on)
+                      : asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
+                                          &sw->port[i].lfsr);
     h->oport = r.oport;
-    h->ovc = r.ovc;
+    h->ovc = (uint8_t)(r.ovc | r.fvc << 3 | r.fb << 6);
+    h->flags = (uint8_t)((h->flags & 3u) | r.fport << 2);
     route_res *ra = &sw->port[i].ra;
     ra->vc = rr->vc;
     ra->q = (uint8_t)(sw->cfg.voq ? r.oport : 0);

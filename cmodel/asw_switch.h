@@ -35,7 +35,7 @@ typedef struct {
   unsigned voq;           /* 0 or 1 */
   unsigned iters;         /* ITERS: 1..4 */
   unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
-  unsigned omit;          /* OMIT: hardware left out, 0..15 (§1): ASW_OMIT_* bits; 0 (all
+  unsigned omit;          /* OMIT: hardware left out, 0..31 (§1): ASW_OMIT_* bits; 0 (all
                            * present) in a zero-initialised config */
 } asw_config;
 
@@ -46,6 +46,7 @@ typedef struct {
 #define ASW_OMIT_QCN 4u    /* §17.4 QCN congestion point and §17.6 ROUTE_HASH */
 #define ASW_OMIT_LINK 8u   /* §18 link faults: links always up (asw_switch_set_link_up
                             * refuses a link down), §18.4 registers unmapped */
+#define ASW_OMIT_VCADAPT 16u /* §16.3 VC-adaptive routing: ROUTE_CTRL mode 3 illegal */
 
 /* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
  * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8, OMIT=0). */
@@ -353,7 +354,8 @@ enum { /* counter index k of ASW_REG_COUNTER */
   ASW_CNT_ADAPTIVE = 7,
 };
 
-enum { ASW_ROUTE_DET = 0, ASW_ROUTE_OBLIVIOUS = 1, ASW_ROUTE_ADAPTIVE = 2 };
+enum { ASW_ROUTE_DET = 0, ASW_ROUTE_OBLIVIOUS = 1, ASW_ROUTE_ADAPTIVE = 2,
+       ASW_ROUTE_VCADAPT = 3 /* §16.3, VOQ = 0 only */ };
 enum { ASW_TRIG_NOTH = 0, ASW_TRIG_TH = 1, ASW_TRIG_2TH = 2 };
 static inline uint32_t asw_route_ctrl(unsigned mode, unsigned trigger,
                                       unsigned stage_mask, unsigned stage) {

@@ -71,7 +71,7 @@ int asw_cd_cycle(asw_cd *cd, const asw_ibuf *in, const asw_credits *cr,
     const asw_slot *h = NULL;
     if (offender(cd, in, o, &i, &v)) {
       h = &in[i].slot[asw_ibuf_queue_head(&in[i], v, o)];
-      cond = asw_credits_get(cr, o, h->ovc) > r->fcth;
+      cond = asw_credits_get(cr, o, h->ovc & 7u) > r->fcth;
     }
     if (!cond) {
       cd->crt[o] = 0;

@@ -26,16 +26,17 @@ typedef struct {
   uint64_t hdr;       /* head slots only */
   uint16_t flit_next; /* next flit of the packet (valid once written) */
   uint16_t pkt_next;  /* next packet of the queue (head slots) */
-  uint8_t oport, ovc; /* route (head slots, set by RC) */
+  uint8_t oport;      /* route (head slots, set by RC) */
+  uint8_t ovc;        /* [2:0] route VC, [5:3] fallback VC, [6] fallback on (§16.3) */
   uint8_t len;        /* packet length (head slots) */
-  uint8_t flags;      /* ASW_SLOT_HEAD | ASW_SLOT_TAIL */
+  uint8_t flags;      /* [1:0] ASW_SLOT_HEAD | ASW_SLOT_TAIL, [7:2] fallback port (§16.3) */
 } asw_slot;
 
 /* One queue: everything SA, RC and ST touch in one cache line access. */
 typedef struct {
   uint16_t head, tail; /* slots, valid if the queue is non-empty */
-  uint32_t info;       /* head packet's oport << 16 | ovc << 8 | len, so SA
-                          need not touch the slot memory */
+  uint32_t info;       /* head packet's fport << 24 | oport << 16 | ovc byte << 8 |
+                          len (ASW_QINFO_*), so SA need not touch the slot memory */
   uint32_t occ;        /* occupancy (§4) */
 } asw_queue;
 
@@ -123,7 +124,8 @@ static inline unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head,
 
 /* asw_queue.info value of a head slot. */
 static inline uint32_t asw_ibuf_head_info(const asw_slot *h) {
-  return (uint32_t)h->oport << 16 | (uint32_t)h->ovc << 8 | h->len;
+  return (uint32_t)(h->flags >> 2) << 24 | (uint32_t)h->oport << 16 | (uint32_t)h->ovc << 8 |
+         h->len;
 }
 
 /* Appends the packet whose head is in `slot` (len, oport, ovc already set)
@@ -193,8 +195,11 @@ static inline unsigned asw_ibuf_queue_head(const asw_ibuf *b, unsigned vc,
                                            unsigned q) {
   return b->q[vc * b->nq + q].head;
 }
-#define ASW_QINFO_OPORT(x) ((x) >> 16)
-#define ASW_QINFO_OVC(x) ((x) >> 8 & 0xFFu)
+#define ASW_QINFO_OPORT(x) ((x) >> 16 & 0xFFu)
+#define ASW_QINFO_OVC(x) ((x) >> 8 & 7u)
+#define ASW_QINFO_FVC(x) ((x) >> 11 & 7u)  /* §16.3 fallback VC */
+#define ASW_QINFO_FB(x) ((x) >> 14 & 1u)   /* §16.3 fallback on */
+#define ASW_QINFO_FPORT(x) ((x) >> 24)      /* §16.3 fallback port */
 #define ASW_QINFO_LEN(x) ((x)&0xFFu)
 static inline uint32_t asw_ibuf_queue_info(const asw_ibuf *b, unsigned vc,
                                            unsigned q) {

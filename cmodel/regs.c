@@ -54,6 +54,7 @@ void asw_regs_reset(asw_regs *r) {
   r->stage = 1;
   r->vc_mode = 0;
   r->afi = 0;
+  r->fb = r->fb_same = r->esc_vc = 0;
   r->ltth = c->buf_flits / 4;
   r->htth = c->buf_flits / 2;
   r->lfsr_seed = 1;
@@ -139,7 +140,10 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   switch (a) {
   case ASW_REG_ROUTE_CTRL: {
     unsigned mode = d & 3u, trig = d >> 2 & 3u, stage = d >> 12 & 0xFu;
-    if (mode == 3) REJECT("ROUTE_CTRL: mode 3 is illegal (0 det, 1 oblivious, 2 adaptive)");
+    if (mode == 3 && c->voq)
+      REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) needs VOQ = 0");
+    if (mode == 3 && (c->omit & ASW_OMIT_VCADAPT))
+      REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) is omitted (OMIT bit 4)");
     if (trig == 3) REJECT("ROUTE_CTRL: trigger 3 is illegal (0 NoTH, 1 TH, 2 2TH)");
     if (stage == 0) REJECT("ROUTE_CTRL: STAGE 0 is illegal (1..15)");
     r->route_mode = mode;
@@ -149,10 +153,15 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   }
   case ASW_REG_VC_CTRL:
-    if (d >> 2) REJECT("VC_CTRL: bits above 1 must be 0 (value 0x%x)", d);
+    if (d >> 7) REJECT("VC_CTRL: bits above 6 must be 0 (value 0x%x)", d);
     if ((d & 2u) && c->vcs == 1) REJECT("VC_CTRL: afi needs V >= 2 (V = 1)");
+    if ((d >> 4 & 7u) >= c->vcs)
+      REJECT("VC_CTRL: esc_vc %u >= V = %u", d >> 4 & 7u, c->vcs);
     r->vc_mode = d & 1u;
     r->afi = d >> 1 & 1u;
+    r->fb = d >> 2 & 1u;
+    r->fb_same = d >> 3 & 1u;
+    r->esc_vc = d >> 4 & 7u;
     return ASW_OK;
   case ASW_REG_THRESH: {
     unsigned lt = d & 0xFFFFu, ht = d >> 16;
@@ -207,8 +216,11 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   }
   if (a >= ASW_REG_FWD(0) && a < ASW_REG_FWD(c->table_entries)) {
     unsigned dst = a - ASW_REG_FWD(0);
-    if (d & 0x3FFCC0C0u)
+    if (d & 0x0000C0C0u)
       REJECT("FWD[%u]: reserved bits set (value 0x%08x)", dst, d);
+    if ((d >> 18 & 0xFFFu) >> (c->ports < 12 ? c->ports : 12))
+      REJECT("FWD[%u]: amask 0x%03x has bits for ports >= P = %u", dst, d >> 18 & 0xFFFu,
+             c->ports);
     if ((d >> 31) && (d & 0x3Fu) >= c->ports)
       REJECT("FWD[%u]: det_port %u >= P = %u", dst, d & 0x3Fu, c->ports);
     r->fwd[dst] = d;
@@ -241,7 +253,9 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
   case ASW_REG_ROUTE_CTRL:
     *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12;
     return 1;
-  case ASW_REG_VC_CTRL: *d = r->vc_mode | r->afi << 1; return 1;
+  case ASW_REG_VC_CTRL:
+    *d = r->vc_mode | r->afi << 1 | r->fb << 2 | r->fb_same << 3 | r->esc_vc << 4;
+    return 1;
   case ASW_REG_THRESH: *d = r->ltth | r->htth << 16; return 1;
   case ASW_REG_LFSR_SEED: *d = r->lfsr_seed; return 1;
   case ASW_REG_DEFAULT_PORT: *d = r->default_port; return 1;

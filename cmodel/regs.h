@@ -25,6 +25,7 @@ typedef struct {
   asw_config cfg;
   unsigned route_mode, trigger, stage_mask, stage; /* ROUTE_CTRL */
   unsigned vc_mode, afi;                                  /* VC_CTRL */
+  unsigned fb, fb_same, esc_vc; /* VC_CTRL: §16.3 fallback (ROUTE_CTRL mode 3) */
   unsigned ltth, htth;                                    /* THRESH */
   unsigned lfsr_seed, default_port;
   uint32_t reg_errors;

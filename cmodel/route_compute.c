@@ -34,9 +34,42 @@ static inline unsigned next_in_scan(uint64_t *hi, uint64_t *lo) {
   return o;
 }
 
+asw_route asw_route_compute_vca(const asw_regs *r, const asw_credits *cr, uint32_t entry,
+                                unsigned v) {
+  asw_route res = {0};
+  const unsigned det = FWD_DET(entry), V = r->cfg.vcs;
+  uint64_t ports = (uint64_t)(entry >> 18 & 0xFFFu) & ~r->link_down; /* §18.5 */
+  if (!ports) ports = 1ull << det;
+  const unsigned vlo = FWD_LOOKAHEAD(entry) & 7u, vn = (FWD_LOOKAHEAD(entry) >> 3) + 1;
+  unsigned vmask = (((1u << vn) - 1u) << vlo) & ((1u << V) - 1u);
+  if (!vmask) vmask = 1u;
+  uint64_t hi = ports & (~0ull << det), lo = ports & ~(~0ull << det);
+  unsigned oport = det, ovc = 0;
+  int best = -1;
+  while (hi | lo) {
+    unsigned o = next_in_scan(&hi, &lo);
+    for (unsigned m = vmask; m; m &= m - 1) {
+      unsigned w = (unsigned)__builtin_ctz(m);
+      int c = (int)asw_credits_get(cr, o, w);
+      if (c > best) {
+        best = c;
+        oport = o;
+        ovc = w;
+      }
+    }
+  }
+  res.oport = (uint8_t)oport;
+  res.ovc = (uint8_t)ovc;
+  res.adaptive_choice = oport != det;
+  res.fb = (uint8_t)r->fb;
+  res.fport = (uint8_t)det;
+  res.fvc = (uint8_t)(r->fb_same ? v : r->esc_vc);
+  return res;
+}
+
 asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
                             uint64_t hdr, uint32_t entry, uint16_t *lfsr) {
-  asw_route res = {0, 0, 0, 0};
+  asw_route res = {0};
   if (!FWD_VALID(entry)) {
     res.oport = (uint8_t)r->default_port;
     res.ovc = (uint8_t)asw_route_ovc(r, hdr, 0, r->default_port);

@@ -16,6 +16,7 @@ typedef struct {
   uint8_t oport, ovc;
   uint8_t adaptive_choice; /* adaptive mode chose a port other than det_port */
   uint8_t route_error;     /* invalid entry: DEFAULT_PORT used */
+  uint8_t fb, fport, fvc;  /* §16.3 fallback route tried in SA (mode 3; fb 0 otherwise) */
 } asw_route;
 
 /* Next-hop VC of a packet with header hdr and table entry `entry` leaving
@@ -33,5 +34,11 @@ uint64_t asw_route_candidates(const asw_regs *r, uint64_t hdr, uint32_t entry);
  * n >= 1 candidates). Credits and 2TH flags are those of the cycle start. */
 asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
                             uint64_t hdr, uint32_t entry, uint16_t *lfsr);
+
+/* RC of one packet in mode 3 (§16.3) from input VC v: the primary (port, VC)
+ * with the most credits among FWD.amask x [vlo, vlo + vn), scanned from
+ * det_port, and the fallback (det_port, fb_same ? v : esc_vc). */
+asw_route asw_route_compute_vca(const asw_regs *r, const asw_credits *cr, uint32_t entry,
+                                unsigned v);
 
 #endif

@@ -87,6 +87,10 @@ const char *test_tmpdir = ".";
   X(test_qcn_timeline)                           \
   X(test_route_hash)                             \
   X(test_port_gap_registers)                     \
+  X(test_vcadapt_legality)                       \
+  X(test_vcadapt_primary_and_fallback)           \
+  X(test_vcadapt_fallback_kinds)                 \
+  X(test_vcadapt_fallback_bubble)                \
   X(test_port_gap_timeline)                      \
   X(test_port_gap_shared_output)                 \
   X(test_port_gap_rewrite)                       \

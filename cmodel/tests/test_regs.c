@@ -104,8 +104,9 @@ void test_regs_illegal_writes(void) {
       {ASW_REG_ROUTE_CTRL, asw_route_ctrl(3, 0, 0xFF, 1)},
       {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 3, 0xFF, 1)},
       {ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 0)},
-      {ASW_REG_VC_CTRL, 4},
+      {ASW_REG_VC_CTRL, 0x80},          /* bits above 6 */
       {ASW_REG_VC_CTRL, 0x80000001u},
+      {ASW_REG_VC_CTRL, 2u << 4 | 4u}, /* esc_vc 2 >= V = 2 (§16.3) */
       {ASW_REG_THRESH, 9u << 16 | 10u}, /* LTTH > HTTH */
       {ASW_REG_THRESH, 33u << 16 | 1u}, /* HTTH > BUF */
       {ASW_REG_DEFAULT_PORT, 20},
@@ -121,8 +122,7 @@ void test_regs_illegal_writes(void) {
       {ASW_REG_FWD(1), asw_fwd_entry(1, 0, 0, 0) | 1u << 7},
       {ASW_REG_FWD(1), asw_fwd_entry(1, 0, 0, 0) | 1u << 14},
       {ASW_REG_FWD(1), asw_fwd_entry(1, 0, 0, 0) | 1u << 15},
-      {ASW_REG_FWD(1), 1u << 18}, /* reserved bits while invalid */
-      {ASW_REG_FWD(1), 1u << 29},
+      {ASW_REG_FWD(1), 1u << 6}, /* reserved bits while invalid */
       /* read-only (index first_ro) */
       {ASW_REG_ID, 0}, {ASW_REG_PARAM0, 0}, {ASW_REG_PARAM1, 0}, {ASW_REG_PARAM2, 0},
       {ASW_REG_REG_ERRORS, 0}, {ASW_REG_COUNTER(0, 0), 0}, {ASW_REG_COUNTER(19, 7), 0},
@@ -160,6 +160,12 @@ void test_regs_illegal_writes(void) {
   CHECK(asw_reg_write(sw1, ASW_REG_VC_CTRL, 1) == ASW_OK);
   CHECK(asw_reg_write(sw1, ASW_REG_SL2VC(0, 0), 1) == ASW_EINVAL);
   CHECK(test_rd(sw1, ASW_REG_REG_ERRORS) == 2);
+  /* §16.3 FWD.amask: ports 0..11, none >= P (P = 8 here; legal while invalid too) */
+  CHECK(asw_reg_write(sw1, ASW_REG_FWD(1), 0x80u << 18) == ASW_OK);
+  CHECK(asw_reg_write(sw1, ASW_REG_FWD(1), 0x100u << 18) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw1, ASW_REG_FWD(1), asw_fwd_entry(1, 0, 0, 0) | 0x800u << 18) == ASW_EINVAL);
+  CHECK(test_rd(sw1, ASW_REG_FWD(1)) == 0x80u << 18);
+  CHECK(test_rd(sw1, ASW_REG_REG_ERRORS) == 4);
   /* CNT_CLEAR does not clear REG_ERRORS */
   CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 0) == ASW_OK);
   CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == n);
