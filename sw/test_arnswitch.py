@@ -61,10 +61,10 @@ def test_omit():
             asw.OMIT_PFC: (asw.REG_PFC_THRESH, 2 << 16 | 4, False),
             asw.OMIT_QCN: (asw.REG_QCN_QEQ, 17, False),
             asw.OMIT_LINK: (asw.REG_LINK_DOWN0, 1, True)}
-    for omit in range(16):
+    for omit in range(32):
         with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, omit=omit) as sw:
             assert sw.config["omit"] == omit
-            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 15 == omit
+            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 31 == omit
             errors = 0
             for bit, (addr, value, ro) in regs.items():
                 before = sw.reg_read(addr)
@@ -81,10 +81,10 @@ def test_omit():
                     assert sw.reg_read(addr) == value, (omit, hex(addr), sw.reg_read(addr))
             assert sw.reg_read(asw.REG_REG_ERRORS) == errors, (omit, errors)
     try:
-        asw.Switch(omit=16)
-        raise AssertionError("omit=16 accepted")
+        asw.Switch(omit=32)
+        raise AssertionError("omit=32 accepted")
     except ValueError as e:
-        assert "OMIT" in str(e) and "0..15" in str(e), e
+        assert "OMIT" in str(e) and "0..31" in str(e), e
 
 
 def test_packet_through_switch():
