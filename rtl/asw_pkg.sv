@@ -37,10 +37,16 @@ package asw_pkg;
   // ROUTE_CTRL.mode and .trigger encodings (contract §7.3).
   localparam logic [1:0] RouteDet = 2'd0;
   localparam logic [1:0] RouteOblivious = 2'd1;
-    localparam logic [1:0] TrigNoTh = 2'd0;
+  localparam logic [1:0] RouteVcAdapt = 2'd3;     // §16.3 (VOQ = 0, OMIT bit 4 clear only)
+  localparam logic [1:0] TrigNoTh = 2'd0;
   localparam logic [1:0] TrigTh = 2'd1;
   localparam logic [1:0] Trig2Th = 2'd2;
 
+
+  // §7.1 FWD.amask: candidate ports 0..11 (§16.3); a switch stores the bits of its ports only.
+  function automatic int unsigned amask_w(input int unsigned p);
+    return (p < 12) ? p : 12;
+  endfunction
 
   // Width of an index into N things, at least 1 bit.
   function automatic int unsigned idx_w(input int unsigned n);

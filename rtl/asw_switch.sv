@@ -19,8 +19,9 @@ module asw_switch #(
   // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
   // PFC link mode, bit 2 the §17.4 QCN congestion point and the §17.6 ROUTE_HASH register
   // (oblivious routes from the LFSR only), bit 3 the §18 link-fault block
-  // (link pins ignored: links always up); their registers are then unmapped (§11 rules),
-  // as §15's with AE = 0
+  // (link pins ignored: links always up), bit 4 the §16.3 VC-adaptive routing (ROUTE_CTRL
+  // mode 3 illegal; its hardware exists only with VOQ = 0 anyway); their registers are
+  // then unmapped (§11 rules), as §15's with AE = 0
   parameter int unsigned OMIT = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
@@ -100,8 +101,8 @@ module asw_switch #(
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
   end
-  if (OMIT > 15) begin : gen_bad_omit
-    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..15", OMIT);
+  if (OMIT > 31) begin : gen_bad_omit
+    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..31", OMIT);
   end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
@@ -112,6 +113,9 @@ module asw_switch #(
   localparam int unsigned CW = asw_pkg::cnt_w(BUF);
   localparam int unsigned AEE = (AE == 0) ? 1 : AE;
   localparam int unsigned EXW = asw_pkg::cnt_w(AEE);
+  localparam int unsigned FWW = 16 + asw_pkg::amask_w(P);  // forwarding-table word
+  // §16.3 hardware (mode-3 search in RC, fallback routes in SA): VOQ = 0, OMIT bit 4 clear
+  localparam bit VCA = (VOQ == 0) && ((OMIT & 16) == 0);
 
   // ---- register block ----------------------------------------------------------
   logic [1:0]  mode;
@@ -120,6 +124,8 @@ module asw_switch #(
   logic [3:0]  stage;
   logic        vc_obqa;
   logic        afi;
+  logic        fb, fb_same;      // §16.3 VC_CTRL fallback fields
+  logic [2:0]  esc_vc;
   logic [15:0] ltth, htth;
   logic [5:0]  default_port;
   logic [4*P-1:0] cset;
@@ -128,7 +134,7 @@ module asw_switch #(
   logic [15:0] seed;
   logic        fwd_we;
   logic [TW-1:0] fwd_addr;
-  logic [15:0] fwd_wdata;
+  logic [FWW-1:0] fwd_wdata;
   logic [TABLE-1:0] fwd_written;
 
   logic [P-1:0] ev_flits_out, ev_packets_out, ev_credit_stall, ev_sa_lost;
@@ -193,6 +199,7 @@ module asw_switch #(
 
   // §17.4 QCN congestion point (rtl/qcn_cp.sv): register hook, RQ packets of the cycle
   logic         qcn_own, qcn_wr_ok;
+  logic         qcn_en;       // QCN_CTRL.en (§16.3: excludes ROUTE_CTRL mode 3)
   logic [31:0]  qcn_rd;
   logic [P-1:0] qcn_rq_valid;
   logic [P*PIW-1:0] qcn_rq_oport;
@@ -225,6 +232,9 @@ module asw_switch #(
     .stage_o         (stage),
     .vc_obqa_o       (vc_obqa),
     .afi_o           (afi),
+    .fb_o            (fb),
+    .fb_same_o       (fb_same),
+    .esc_vc_o        (esc_vc),
     .ltth_o          (ltth),
     .htth_o          (htth),
     .default_port_o  (default_port),
@@ -291,6 +301,7 @@ module asw_switch #(
     .qcn_own_i       (qcn_own),
     .qcn_wr_ok_i     (qcn_wr_ok),
     .qcn_rd_i        (qcn_rd),
+    .qcn_en_i        (qcn_en),
     .rh_own_i        (rh_own),
     .rh_wr_ok_i      (rh_wr_ok),
     .rh_rd_i         (rh_rd),
@@ -337,6 +348,9 @@ module asw_switch #(
     logic [PIW-1:0] rq_oport;
     logic [VW-1:0]  rq_ovc;
     logic           rq_mark;
+    logic           rq_fb;
+    logic [PIW-1:0] rq_fport;
+    logic [VW-1:0]  rq_fvc;
     logic [15:0]    rq_dest;
     logic [15:0]    rq_src;
     logic           rq_adapted;
@@ -353,7 +367,7 @@ module asw_switch #(
     assign iw_payload = pad_valid[i] ? {PWE{PW != 0}} : in_payload_i[i*PWE +: PWE];
 
     route_compute #(
-      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH((OMIT & 4) == 0)
+      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH((OMIT & 4) == 0), .VCA(VCA)
     ) u_rc (
       .clk_i,
       .rst_ni,
@@ -371,6 +385,9 @@ module asw_switch #(
       .stage_i       (stage),
       .vc_obqa_i     (vc_obqa),
       .afi_i         (afi),
+      .fb_i          (fb),
+      .fb_same_i     (fb_same),
+      .esc_vc_i      (esc_vc),
       .ltth_i        (ltth),
       .default_port_i(default_port),
       .cset_i        (cset),
@@ -395,6 +412,9 @@ module asw_switch #(
       .rq_oport_o    (rq_oport),
       .rq_ovc_o      (rq_ovc),
       .rq_mark_o     (rq_mark),
+      .rq_fb_o       (rq_fb),
+      .rq_fport_o    (rq_fport),
+      .rq_fvc_o      (rq_fvc),
       .rq_dest_o     (rq_dest),
       .rq_src_o      (rq_src),
       .rq_adapted_o  (rq_adapted),
@@ -410,7 +430,8 @@ module asw_switch #(
     assign qcn_rq_dest[i*16 +: 16] = rq_dest;
 
     input_buffer #(
-      .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ((AE != 0 && VOQ != 0) ? 1 : 0)
+      .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ((AE != 0 && VOQ != 0) ? 1 : 0),
+      .VCA(VCA)
     ) u_ib (
       .clk_i,
       .rst_ni,
@@ -428,6 +449,9 @@ module asw_switch #(
       .rq_oport_i    (rq_oport),
       .rq_ovc_i      (rq_ovc),
       .rq_mark_i     (rq_mark),
+      .rq_fb_i       (rq_fb),
+      .rq_fport_i    (rq_fport),
+      .rq_fvc_i      (rq_fvc),
       .rq_dest_i     (rq_dest),
       .rq_adapted_i  (rq_adapted),
       .rq_orig_vc_i  (rq_orig_vc),
@@ -752,6 +776,8 @@ module asw_switch #(
     .own_o       (qcn_own),
     .wr_ok_o     (qcn_wr_ok),
     .rd_o        (qcn_rd),
+    .vca_mode_i  (mode == asw_pkg::RouteVcAdapt),
+    .en_o        (qcn_en),
     .rq_valid_i  (qcn_rq_valid),
     .rq_oport_i  (qcn_rq_oport),
     .rq_len_i    (qcn_rq_len),
@@ -782,6 +808,7 @@ module asw_switch #(
     assign qcn_own = 1'b0;
     assign qcn_wr_ok = 1'b0;
     assign qcn_rd = '0;
+    assign qcn_en = 1'b0;
     assign cnm_valid_o = '0;
     assign cnm_data_o = '0;
     logic unused_qcn_ev;  // the RQ and ST events the block would have seen

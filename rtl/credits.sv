@@ -55,6 +55,15 @@ module credits #(
         if (pfc_chg_i[o]) begin
           cred_d[o*V+v] = CW'(BUF);
         end
+      end
+    end
+  end
+  // The views of the registers, apart from the next values (which depend on this cycle's
+  // matches, which depend on these views through SA: a block of its own keeps Verilator
+  // from seeing a combinational loop).
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
+      for (int unsigned v = 0; v < V; v++) begin
         cred_o[(o*V+v)*CW +: CW] = cred_q[o*V+v];
         cong_next_o[o*V+v] = (16'(cred_q[o*V+v]) < ltth_i) ||
                              (cong_q[o*V+v] && (16'(cred_q[o*V+v]) < htth_i));

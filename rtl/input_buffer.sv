@@ -17,6 +17,10 @@
 //   is used directly (s_eff) if that queue pops again, so one queue can pop every cycle.
 // - A packet's remaining flit count (s_rem_q) gives the tail one cycle ahead of the RAM
 //   data: whether an input and output are released this cycle depends on registers only.
+// - With VCA (§16.3, ROUTE_CTRL mode 3; VOQ = 0 only) a record also holds the fallback
+//   route {fb, fport, fvc}: a head whose primary (oport, ovc) lacks credits requests fport
+//   instead if fb is set, fport is free and (fport, fvc) has the credits; a match takes the
+//   route of the request it answers.
 module input_buffer #(
   parameter int unsigned P = 8,     // ports
   parameter int unsigned V = 2,     // virtual channels per port
@@ -24,6 +28,7 @@ module input_buffer #(
   parameter int unsigned PW = 32,   // payload bits per flit (0: none)
   parameter int unsigned VOQ = 1,   // 1: one queue per (VC, output port); 0: one per VC
   parameter int unsigned HQ = 0,    // 1: keep queue heads' dest/adapted/orig_vc for the hq port (§15)
+  parameter bit VCA = 1'b0,         // §16.3 fallback routes (needs VOQ = 0)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,  // storage width (PW = 0 keeps 1 dummy bit)
   localparam int unsigned B = V * BUF,
   localparam int unsigned NS = B + V,                // slots: flits + one reserved per VC
@@ -55,6 +60,9 @@ module input_buffer #(
   input  logic [PIW-1:0]     rq_oport_i,
   input  logic [VW-1:0]      rq_ovc_i,
   input  logic               rq_mark_i,      // header leaves with adapted = 1, orig_vc = rq_vc_i
+  input  logic               rq_fb_i,        // §16.3 fallback route (VCA; 0 otherwise)
+  input  logic [PIW-1:0]     rq_fport_i,
+  input  logic [VW-1:0]      rq_fvc_i,
   input  logic [15:0]        rq_dest_i,      // header fields kept with the queue heads (HQ)
   input  logic               rq_adapted_i,
   input  logic [2:0]         rq_orig_vc_i,
@@ -80,6 +88,7 @@ module input_buffer #(
   input  logic [PIW-1:0]     match_out_i,
   input  logic [VW-1:0]      match_vc_i,
   output logic [7:0]         match_len_o,    // length and next-hop VC of the matched packet
+                                             // (§16.3: of the route the match answers)
   output logic [VW-1:0]      match_ovc_o,
   // occupancy per queue (§4), index v*NQ+q
   output logic [NQT*CW-1:0]  occ_o,
@@ -109,6 +118,9 @@ module input_buffer #(
     logic [PIW-1:0] oport;
     logic [VW-1:0]  ovc;
     logic           mark;
+    logic           fb;         // §16.3 fallback route (VCA only, else 0)
+    logic [PIW-1:0] fport;
+    logic [VW-1:0]  fvc;
     logic [15:0]    dest;
     logic           adapted;
     logic [2:0]     orig_vc;
@@ -182,10 +194,32 @@ module input_buffer #(
     return (VOQ != 0) ? PIW'(k % NQ) : o;
   endfunction
 
+  // Credits of (o, w) and whether (o, w) is under the bubble rule: AND-OR selects with
+  // constant indices (no index multiplier in the request path).
+  function automatic logic [CW:0] cr_bub(input logic [PIW-1:0] o, input logic [VW-1:0] w,
+                                         input logic [P*V*CW-1:0] cred,
+                                         input logic [P*V-1:0] vcs);
+    logic [CW-1:0] cr;
+    logic          bub;
+    cr = '0;
+    bub = 1'b0;
+    for (int unsigned oo = 0; oo < P; oo++) begin
+      for (int unsigned ww = 0; ww < V; ww++) begin
+        if ((32'(o) == oo) && (32'(w) == ww)) begin
+          cr = cr | cred[(oo*V + ww)*CW +: CW];
+          bub = bub | vcs[oo*V + ww];
+        end
+      end
+    end
+    return {bub, cr};
+  endfunction
+
+  logic [V-1:0] fb_req;   // §16.3: the head of VC v requests its fallback route
   always_comb begin
     req_o = '0;
     stall_o = '0;
     bstall_o = '0;
+    fb_req = '0;
     for (int unsigned v = 0; v < V; v++) begin
       for (int unsigned q = 0; q < NQ; q++) begin
         logic [PIW-1:0] o;
@@ -193,23 +227,24 @@ module input_buffer #(
         logic [8:0]     need;  // credits the head needs: len, or 2*len entering a ring (§16.1)
         logic [CW-1:0]  cr;
         logic           bub;   // the head's (o, w) is under the bubble rule
+        logic [PIW-1:0] fo;    // §16.3 fallback route (fport, fvc), its need and credits
+        logic [VW-1:0]  fw;
+        logic [8:0]     fneed;
+        logic [CW-1:0]  fcr;
+        logic           fbub;
         o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
         w = q_h_q[v*NQ+q].ovc;
-        // credits and rule bit of (o, w): AND-OR selects with constant indices (no
-        // index multiplier in the request path)
-        cr = '0;
-        bub = 1'b0;
-        for (int unsigned oo = 0; oo < P; oo++) begin
-          for (int unsigned ww = 0; ww < V; ww++) begin
-            if ((32'(o) == oo) && (32'(w) == ww)) begin
-              cr = cr | cred_i[(oo*V + ww)*CW +: CW];
-              bub = bub | bub_vcs_i[oo*V + ww];
-            end
-          end
-        end
+        {bub, cr} = cr_bub(o, w, cred_i, bub_vcs_i);
         need = {1'b0, q_h_q[v*NQ+q].len};
         if (bub && !(bub_cont_i[o] && (32'(w) == v))) begin
           need = {q_h_q[v*NQ+q].len, 1'b0};
+        end
+        fo = q_h_q[v*NQ+q].fport;
+        fw = q_h_q[v*NQ+q].fvc;
+        {fbub, fcr} = cr_bub(fo, fw, cred_i, bub_vcs_i);
+        fneed = {1'b0, q_h_q[v*NQ+q].len};
+        if (fbub && !(bub_cont_i[fo] && (32'(fw) == v))) begin
+          fneed = {q_h_q[v*NQ+q].len, 1'b0};
         end
         if (q_n_q[v*NQ+q] != '0) begin
           if (32'(need) <= 32'(cr)) begin
@@ -218,6 +253,11 @@ module input_buffer #(
             stall_o[o] = in_free;
             if (32'(q_h_q[v*NQ+q].len) <= 32'(cr)) begin
               bstall_o[o] = in_free;
+            end
+            // §16.3: the primary lacks credits; the fallback is tried (fb = 0 without VCA)
+            if (VCA && q_h_q[v*NQ+q].fb && out_free_i[fo] && (32'(fneed) <= 32'(fcr))) begin
+              req_o[v*P + 32'(fo)] = in_free;
+              fb_req[v] = 1'b1;
             end
           end
         end
@@ -229,7 +269,9 @@ module input_buffer #(
   assign match_q_idx = (VOQ != 0) ? QIW'(32'(match_vc_i)*NQ + 32'(match_out_i))
                                   : QIW'(match_vc_i);
   assign match_len_o = q_h_q[match_q_idx].len;
-  assign match_ovc_o = q_h_q[match_q_idx].ovc;
+  // §16.3: a match on a fallback request leaves on fvc (its port is match_out_i)
+  assign match_ovc_o = (VCA && fb_req[match_vc_i]) ? q_h_q[match_q_idx].fvc
+                                                   : q_h_q[match_q_idx].ovc;
 
   // ---- queues: pop first, then append (contract §5 rule 2) --------------------
   logic [QIW-1:0] rq_q_idx;
@@ -245,6 +287,11 @@ module input_buffer #(
     rq_pkt.oport = rq_oport_i;
     rq_pkt.ovc = rq_ovc_i;
     rq_pkt.mark = rq_mark_i;
+    if (VCA) begin
+      rq_pkt.fb = rq_fb_i;
+      rq_pkt.fport = rq_fport_i;
+      rq_pkt.fvc = rq_fvc_i;
+    end
     if (HQ != 0) begin
       rq_pkt.dest = rq_dest_i;
       rq_pkt.adapted = rq_adapted_i;
@@ -415,7 +462,7 @@ module input_buffer #(
     if (match_valid_i) begin
       s_out_q <= match_out_i;
       s_vc_q <= match_vc_i;
-      s_ovc_q <= q_h_q[match_q_idx].ovc;
+      s_ovc_q <= match_ovc_o;
       s_mark_q <= q_h_q[match_q_idx].mark;
     end
   end
@@ -440,7 +487,8 @@ module input_buffer #(
 
   logic unused;
   assign unused = ^{in_tail_i, fl_valid, fl_count, hq_pkt.slot, hq_pkt.len, hq_pkt.oport,
-                    hq_pkt.ovc};
+                    hq_pkt.ovc, hq_pkt.fb, hq_pkt.fport, hq_pkt.fvc,
+                    VCA ? 1'b0 : ^{rq_fb_i, rq_fport_i, rq_fvc_i}};
 
 `ifndef SYNTHESIS
   // Assertions are checked from the first cycle after reset (chk_en_q keeps
@@ -513,5 +561,14 @@ module input_buffer #(
   cov_cut_through_bubble: cover property (@(posedge clk_i) chk_en_q && busy_q && !st_valid_o);
   cov_release_and_match: cover property (@(posedge clk_i) chk_en_q && st_release && match_valid_i);
   cov_stall_on_credits: cover property (@(posedge clk_i) chk_en_q && (stall_o != '0));
+  // §16.3: a fallback requested and matched
+  cov_fallback_request: cover property (@(posedge clk_i) chk_en_q && (fb_req != '0));
+  cov_fallback_match: cover property (@(posedge clk_i)
+    chk_en_q && match_valid_i && fb_req[match_vc_i]);
+  if (VCA) begin : gen_vca_chk
+    initial begin
+      assert (VOQ == 0) else $fatal(1, "input_buffer: VCA (§16.3) needs VOQ = 0");
+    end
+  end
 `endif
 endmodule

@@ -23,6 +23,9 @@ module qcn_cp #(
   output logic            own_o,     // the address is a §17.4 register
   output logic            wr_ok_o,   // ... and a write of reg_wdata_i is legal
   output logic [31:0]     rd_o,      // its read value (start of the cycle)
+  // §16.3: ROUTE_CTRL mode 3 and QCN_CTRL.en = 1 exclude each other (§11)
+  input  logic            vca_mode_i,  // ROUTE_CTRL.mode = 3 (en = 1 is then illegal)
+  output logic            en_o,        // QCN_CTRL.en (mode 3 is then illegal)
   // RQ of this cycle: the packet input i appends (§5), its output, length and flow
   input  logic [P-1:0]    rq_valid_i,
   input  logic [P*PIW-1:0] rq_oport_i,
@@ -85,7 +88,7 @@ module qcn_cp #(
   always_comb begin
     wr_ok_o = 1'b0;  // the counters and QCN_QLEN are read-only
     if (is_ctrl) begin
-      wr_ok_o = (wd & 32'h0000FF08) == 32'h0;
+      wr_ok_o = ((wd & 32'h0000FF08) == 32'h0) && !(wd[0] && vca_mode_i);
     end else if (is_qeq || is_seed) begin
       wr_ok_o = wd[31:16] == 16'h0;
     end else if (is_sample) begin
@@ -109,6 +112,8 @@ module qcn_cp #(
       rd_o = 32'(qlen_q[qlen_p]);
     end
   end
+
+  assign en_o = en_q;
 
   logic wr, cnt_clear, wr_ctrl, enable, disable_w, wr_seed;
   assign wr = reg_en_i && reg_we_i && wr_ok_o;

@@ -12,14 +12,16 @@ module regs #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[26:23]
+  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[27:23]
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
   localparam int unsigned EXW = asw_pkg::cnt_w(AEE),
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned TW = asw_pkg::idx_w(TABLE),
-  localparam int unsigned CW = asw_pkg::cnt_w(BUF)
+  localparam int unsigned CW = asw_pkg::cnt_w(BUF),
+  localparam int unsigned AMW = asw_pkg::amask_w(P),  // FWD.amask bits kept (ports < P)
+  localparam int unsigned FWW = 16 + AMW              // forwarding-table word (fwd_wdata_o)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -37,6 +39,9 @@ module regs #(
   output logic [3:0]           stage_o,
   output logic                 vc_obqa_o,
   output logic                 afi_o,
+  output logic                 fb_o,        // §16.3 VC_CTRL.fb, .fb_same, .esc_vc
+  output logic                 fb_same_o,
+  output logic [2:0]           esc_vc_o,
   output logic [15:0]          ltth_o,
   output logic [15:0]          htth_o,
   output logic [5:0]           default_port_o,
@@ -49,7 +54,8 @@ module regs #(
   // read by the bus and by the ARN table (§15.3 step 4) through fwd_raddr2_i
   output logic                 fwd_we_o,
   output logic [TW-1:0]        fwd_addr_o,
-  output logic [15:0]          fwd_wdata_o,
+  output logic [FWW-1:0]       fwd_wdata_o,  // {amask[AMW-1:0], valid, multipath, cset,
+                                             //  lookahead, det_port}
   output logic [TABLE-1:0]     fwd_written_o,
   input  logic [TW-1:0]        fwd_raddr2_i,
   output logic [15:0]          fwd_rdata2_o,
@@ -113,6 +119,7 @@ module regs #(
   input  logic                 qcn_own_i,
   input  logic                 qcn_wr_ok_i,
   input  logic [31:0]          qcn_rd_i,
+  input  logic                 qcn_en_i,   // QCN_CTRL.en: ROUTE_CTRL mode 3 illegal (§16.3)
   // §17.6 ROUTE_HASH, held by route_hash.sv: address is it, write legal, read value
   input  logic                 rh_own_i,
   input  logic                 rh_wr_ok_i,
@@ -131,6 +138,8 @@ module regs #(
   logic [3:0]  stage_q;
   logic        vc_obqa_q;
   logic        afi_q;
+  logic        fb_q, fb_same_q;   // §16.3 fallback (VC_CTRL[3:2])
+  logic [2:0]  esc_vc_q;          // VC_CTRL[6:4]
   logic [15:0] ltth_q, htth_q;
   logic [15:0] seed_q;
   logic [5:0]  default_port_q;
@@ -185,12 +194,18 @@ module regs #(
 
   // ---- write legality (contract §11, exhaustive list) -------------------------
   logic [31:0] cset_legal_mask;
+  logic [11:0] amask_legal;   // FWD.amask bits of ports < P
   always_comb begin
     cset_legal_mask = '0;
     for (int unsigned b = 0; b < 32; b++) begin
       cset_legal_mask[b] = ((cset_w ? 32 : 0) + b) < P;
     end
+    for (int unsigned b = 0; b < 12; b++) begin
+      amask_legal[b] = (b < P);
+    end
   end
+  // §16.3: ROUTE_CTRL mode 3 exists only without VOQs and with OMIT bit 4 clear
+  localparam bit VcAdaptOk = (VOQ == 0) && ((OMIT & 16) == 0);
 
   // §15.8 registers (driven by gen_arn; constant 0 with AE = 0: unmapped)
   logic        arn_wr_reg;   // address of a writable ARN register
@@ -204,9 +219,10 @@ module regs #(
     wr = reg_en_i && reg_we_i;
     wr_ok = 1'b0;
     if (a == RegRouteCtrl) begin
-      wr_ok = (wd[1:0] != 2'd3) && (wd[3:2] != 2'd3) && (wd[15:12] != 4'd0);
+      wr_ok = ((wd[1:0] != RouteVcAdapt) || (VcAdaptOk && !qcn_en_i)) && (wd[3:2] != 2'd3) &&
+              (wd[15:12] != 4'd0);
     end else if (a == RegVcCtrl) begin
-      wr_ok = (wd[31:2] == 30'd0) && !(wd[1] && (V == 1));
+      wr_ok = (wd[31:7] == 25'd0) && !(wd[1] && (V == 1)) && (32'(wd[6:4]) < V);
     end else if (a == RegThresh) begin
       wr_ok = (wd[15:0] <= wd[31:16]) && (32'(wd[31:16]) <= BUF);
     end else if (a == RegLfsrSeed) begin
@@ -220,7 +236,7 @@ module regs #(
     end else if (is_sl2vc) begin
       wr_ok = (wd < V);
     end else if (is_fwd) begin
-      wr_ok = (wd[7:6] == 2'd0) && (wd[15:14] == 2'd0) && (wd[29:18] == 12'd0) &&
+      wr_ok = (wd[7:6] == 2'd0) && (wd[15:14] == 2'd0) && ((wd[29:18] & ~amask_legal) == 12'd0) &&
               !(wd[31] && (32'(wd[5:0]) >= P));
     end else if (arn_wr_reg) begin
       wr_ok = arn_wr_ok;
@@ -242,7 +258,7 @@ module regs #(
 
   assign fwd_we_o = do_wr && is_fwd;
   assign fwd_addr_o = fwd_d[TW-1:0];
-  assign fwd_wdata_o = {wd[31], wd[30], wd[17:16], wd[13:8], wd[5:0]};
+  assign fwd_wdata_o = {wd[18 +: AMW], wd[31], wd[30], wd[17:16], wd[13:8], wd[5:0]};
 
   // The written bits (reset 0; the FWD copies need no reset of their contents), the
   // register bus's FWD copy (block RAM: a read's data joins the read data in the next
@@ -258,10 +274,11 @@ module regs #(
   end
   assign fwd_written_o = fwd_written_q;
 
-  logic [15:0] fwd_bus_word;   // FWD[address of last cycle's read], as at that cycle's start
+  logic [FWW-1:0] fwd_bus_word;  // FWD[address of last cycle's read], as at that cycle's start
   logic        fwd_rd_q;       // last cycle read a written FWD entry
   logic [31:0] fwd_rdata;      // ... in the register layout (0 if none)
-  ram_1r1w #(.W(16), .DEPTH(TABLE)) u_fwd_bus_mem (
+  logic [11:0] fwd_bus_amask;  // its amask, bits of ports >= P 0
+  ram_1r1w #(.W(FWW), .DEPTH(TABLE)) u_fwd_bus_mem (
     .clk_i,
     .we_i    (fwd_we_o),
     .waddr_i (fwd_addr_o),
@@ -276,14 +293,15 @@ module regs #(
       fwd_rd_q <= reg_en_i && !reg_we_i && is_fwd && fwd_written_q[fwd_addr_o];
     end
   end
-  assign fwd_rdata = fwd_rd_q ? {fwd_bus_word[15:14], 12'h0, fwd_bus_word[13:12], 2'h0,
+  assign fwd_bus_amask = 12'(fwd_bus_word[FWW-1:16]);
+  assign fwd_rdata = fwd_rd_q ? {fwd_bus_word[15:14], fwd_bus_amask, fwd_bus_word[13:12], 2'h0,
                                  fwd_bus_word[11:6], 2'h0, fwd_bus_word[5:0]} : 32'h0;
 
   if (AE != 0) begin : gen_fwd_arn
     logic [15:0] fwd_arn_mem[TABLE];
     always_ff @(posedge clk_i) begin
       if (fwd_we_o) begin
-        fwd_arn_mem[fwd_addr_o] <= fwd_wdata_o;
+        fwd_arn_mem[fwd_addr_o] <= fwd_wdata_o[15:0];
       end
     end
     assign fwd_rdata2_o = fwd_written_q[fwd_raddr2_i] ? fwd_arn_mem[fwd_raddr2_i] : 16'h0;
@@ -341,11 +359,11 @@ module regs #(
     end else if (a == RegParam1) begin
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
-      rd = {5'h0, 4'(OMIT), 6'(AE), 17'(TABLE)};
+      rd = {4'h0, 5'(OMIT), 6'(AE), 17'(TABLE)};
     end else if (a == RegRouteCtrl) begin
       rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin
-      rd = {30'h0, afi_q, vc_obqa_q};
+      rd = {25'h0, esc_vc_q, fb_same_q, fb_q, afi_q, vc_obqa_q};
     end else if (a == RegThresh) begin
       rd = {htth_q, ltth_q};
     end else if (a == RegLfsrSeed) begin
@@ -402,6 +420,9 @@ module regs #(
       stage_q <= 4'd1;
       vc_obqa_q <= 1'b0;
       afi_q <= 1'b0;
+      fb_q <= 1'b0;
+      fb_same_q <= 1'b0;
+      esc_vc_q <= '0;
       ltth_q <= 16'(BUF / 4);
       htth_q <= 16'(BUF / 2);
       seed_q <= 16'h1;
@@ -433,6 +454,9 @@ module regs #(
         if (a == RegVcCtrl) begin
           vc_obqa_q <= wd[0];
           afi_q <= wd[1];
+          fb_q <= wd[2];
+          fb_same_q <= wd[3];
+          esc_vc_q <= wd[6:4];
         end
         if (a == RegThresh) begin
           ltth_q <= wd[15:0];
@@ -718,6 +742,9 @@ module regs #(
   assign stage_o = stage_q;
   assign vc_obqa_o = vc_obqa_q;
   assign afi_o = afi_q;
+  assign fb_o = fb_q;
+  assign fb_same_o = fb_same_q;
+  assign esc_vc_o = esc_vc_q;
   assign ltth_o = ltth_q;
   assign htth_o = htth_q;
   assign default_port_o = default_port_q;

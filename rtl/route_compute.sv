@@ -3,6 +3,9 @@
 // cycle t is routed in t+1 into the route-result register, which the input buffer appends
 // to its queue (RQ) in t+2. Every input has its own copy of FWD so all
 // inputs can look up in the same cycle; the register block writes all copies together.
+// With VCA (§16.3, ROUTE_CTRL mode 3) RC also chooses the output VC: the first (port, VC)
+// pair with the most credits among FWD.amask x {vlo .. vlo+vn-1}, and the fallback route
+// {fb, fport, fvc} that the input buffer's SA may take instead.
 module route_compute #(
   parameter int unsigned P = 8,
   parameter int unsigned V = 2,
@@ -10,11 +13,15 @@ module route_compute #(
   parameter int unsigned TABLE = 256,
   parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
   parameter bit HASH = 1'b1,          // §17.6 hardware present (0 with OMIT bit 2: no product)
+  parameter bit VCA = 1'b0,           // §16.3 hardware present (VOQ = 0 and OMIT bit 4 clear)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned SW = asw_pkg::slot_w(V, BUF),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned TW = asw_pkg::idx_w(TABLE),
-  localparam int unsigned CW = asw_pkg::cnt_w(BUF)
+  localparam int unsigned CW = asw_pkg::cnt_w(BUF),
+  localparam int unsigned AMW = asw_pkg::amask_w(P),  // FWD.amask bits (ports < P)
+  localparam int unsigned FWW = 16 + AMW,              // forwarding-table word from regs.sv
+  localparam int unsigned EW = VCA ? FWW : 16          // ... as kept here (amask with VCA only)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -27,7 +34,7 @@ module route_compute #(
   // reset (the others read as 0)
   input  logic              fwd_we_i,
   input  logic [TW-1:0]     fwd_waddr_i,
-  input  logic [15:0]       fwd_wdata_i,  // asw_pkg FwdW layout
+  input  logic [FWW-1:0]    fwd_wdata_i,  // {amask, valid, multipath, cset, lookahead, det_port}
   input  logic [TABLE-1:0]  fwd_written_i,
   // configuration (register values at the start of the cycle)
   input  logic [1:0]        mode_i,
@@ -36,6 +43,9 @@ module route_compute #(
   input  logic [3:0]        stage_i,
   input  logic              vc_obqa_i,
   input  logic              afi_i,
+  input  logic              fb_i,          // §16.3 VC_CTRL.fb, .fb_same, .esc_vc (mode 3)
+  input  logic              fb_same_i,
+  input  logic [2:0]        esc_vc_i,
   input  logic [15:0]       ltth_i,
   input  logic [5:0]        default_port_i,
   input  logic [4*P-1:0]    cset_i,       // CSET[c] = cset_i[c*P +: P]
@@ -65,6 +75,9 @@ module route_compute #(
   output logic [PIW-1:0]    rq_oport_o,
   output logic [VW-1:0]     rq_ovc_o,
   output logic              rq_mark_o,       // stored header gets adapted = 1, orig_vc = rq_vc_o
+  output logic              rq_fb_o,         // §16.3 fallback route (0 unless mode 3, VCA)
+  output logic [PIW-1:0]    rq_fport_o,
+  output logic [VW-1:0]     rq_fvc_o,
   output logic [15:0]       rq_dest_o,       // header fields §15 reads from queue heads
   output logic [15:0]       rq_src_o,        // header src (§17.4 CNM culprit)
   output logic              rq_adapted_o,
@@ -79,15 +92,15 @@ module route_compute #(
   // table was at the start of t (read-old on a same-cycle write). Whether the entry was
   // ever written, and dest < TABLE, is sampled with it.
   logic [15:0]   iw_dest;
-  logic [15:0]   fwd_rdata;
+  logic [EW-1:0] fwd_rdata;
   logic          rr_entry_ok_q;  // the entry read for the route register is valid data
   assign iw_dest = iw_hdr_i[15:0];
 
-  ram_1r1w #(.W(16), .DEPTH(TABLE)) u_fwd_mem (
+  ram_1r1w #(.W(EW), .DEPTH(TABLE)) u_fwd_mem (
     .clk_i,
     .we_i    (fwd_we_i),
     .waddr_i (fwd_waddr_i),
-    .wdata_i (fwd_wdata_i),
+    .wdata_i (fwd_wdata_i[EW-1:0]),
     .raddr_i (iw_dest[TW-1:0]),
     .rdata_o (fwd_rdata)
   );
@@ -122,7 +135,7 @@ module route_compute #(
   end else begin : gen_no_hash  // route_hash_i is 0: the product is never selected
     assign iw_prod = '0;
   end
-  logic [15:0]   rr_entry;       // FWD[dest] as at the start of the IW cycle (0 if invalid)
+  logic [EW-1:0] rr_entry;       // FWD[dest] as at the start of the IW cycle (0 if invalid)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -141,7 +154,7 @@ module route_compute #(
       rr_entry_ok_q <= (32'(iw_dest) < TABLE) && fwd_written_i[iw_dest[TW-1:0]];
     end
   end
-  assign rr_entry = rr_entry_ok_q ? fwd_rdata : 16'h0;
+  assign rr_entry = rr_entry_ok_q ? fwd_rdata : '0;
 
   // ---- route computation (RC) -------------------------------------------
   logic [5:0]  e_det;
@@ -217,6 +230,10 @@ module route_compute #(
   logic [6:0]    pre_cnt[P];   // candidates among ports 0..o (inclusive prefix count)
   logic [P-1:0]  ad_elig;      // adaptive: candidates above the floor
   logic [PIW-1:0] ad_first;    // first of ad_top in scan order from det_port
+  logic          va_sel;       // §16.3: mode 3 routes this packet (valid entry)
+  logic [PIW-1:0] va_port;     // ... on its primary route (va_port, va_vc)
+  logic [VW-1:0] va_vc;
+  logic          rc_fb;        // ... with this fallback bit
 
   // lookahead mod R for R = V - afi in 1..8 (§7.4): a constant table per R (6-bit
   // dividend), not a run-time divider.
@@ -346,9 +363,16 @@ module route_compute #(
     lfsr_step = 1'b0;
     adaptive_o = 1'b0;
     oport = det_port;
+    rc_fb = 1'b0;
     arn_alt = lk_valid_o && lk_consumed_i;
+    va_sel = VCA && (mode_i == asw_pkg::RouteVcAdapt) && !err;
     if (err) begin
-      oport = default_port_i[PIW-1:0];
+      oport = default_port_i[PIW-1:0];  // §7.5, also in mode 3 (fb = 0)
+    end else if (va_sel) begin
+      // §16.3: no candidate list, LFSR, ARN lookup or mark
+      oport = va_port;
+      rc_fb = fb_i;
+      adaptive_o = rr_valid_q && (va_port != det_port);
     end else if (arn_alt) begin
       oport = lk_alt_port_i;  // no LFSR step, no adaptive_choices
     end else if (use_cands) begin
@@ -366,7 +390,7 @@ module route_compute #(
     if (arn_alt) begin
       mark = (arn_mode_i == 2'd2);
     end else begin
-      mark = mark_adapted_i && !err && (6'(oport) != e_det) && !h_adapted;
+      mark = mark_adapted_i && !err && !va_sel && (6'(oport) != e_det) && !h_adapted;
     end
   end
 
@@ -403,6 +427,71 @@ module route_compute #(
     .idx_o   (ad_first)
   );
 
+  // ---- §16.3 VC-adaptive routing (ROUTE_CTRL mode 3) -----------------------
+  // Candidate ports A = FWD.amask without the outputs whose link is down (§18.5), det_port
+  // alone if none remains; candidate VCs W = vlo .. vlo+vn-1 below V, VC 0 alone if none.
+  // The pairs (o, w) are the flat indices o*V + w, scanned from det_port*V modulo P*V:
+  // ports in the §7.2 scan order from det_port, VCs increasing within a port, so the
+  // primary route (first pair with the most credits) is one max_first over P*V values.
+  if (VCA) begin : gen_vca
+    localparam int unsigned NPV = P * V;
+    localparam int unsigned PVW = asw_pkg::idx_w(NPV);
+    logic [P-1:0]           va_ports;
+    logic [V-1:0]           va_vcs;
+    logic [NPV-1:0]         va_elig;
+    logic [NPV-1:0][CW-1:0] va_cr;
+    logic [PVW-1:0]         va_ptr;
+    logic [PVW-1:0]         va_idx;
+    logic                   unused_va_found;
+    always_comb begin
+      logic [P-1:0] am;
+      logic [2:0]   vlo;
+      logic [3:0]   vhi;   // vlo + vn - 1
+      am = P'(rr_entry[FWW-1:16]) & link_up_i;
+      va_ports = (am != '0) ? am : (P'(1) << det_port);
+      vlo = rr_entry[8:6];
+      vhi = 4'(vlo) + 4'(rr_entry[11:9]);
+      for (int unsigned w = 0; w < V; w++) begin
+        va_vcs[w] = (w >= 32'(vlo)) && (w <= 32'(vhi));
+      end
+      if (va_vcs == '0) begin
+        va_vcs = V'(1);
+      end
+      for (int unsigned o = 0; o < P; o++) begin
+        for (int unsigned w = 0; w < V; w++) begin
+          va_elig[o*V + w] = va_ports[o] && va_vcs[w];
+          va_cr[o*V + w] = cred_i[(o*V + w)*CW +: CW];
+        end
+      end
+      va_ptr = PVW'(32'(det_port) * V);
+    end
+    max_first #(.N(NPV), .W(CW)) u_va_first (
+      .valid_i (va_elig),
+      .val_i   (va_cr),
+      .ptr_i   (va_ptr),
+      .found_o (unused_va_found),
+      .idx_o   (va_idx)
+    );
+    // (port, VC) of the flat index: a decode with constant compares, no division by V
+    always_comb begin
+      va_port = '0;
+      va_vc = '0;
+      for (int unsigned o = 0; o < P; o++) begin
+        for (int unsigned w = 0; w < V; w++) begin
+          if (32'(va_idx) == o*V + w) begin
+            va_port = va_port | PIW'(o);
+            va_vc = va_vc | VW'(w);
+          end
+        end
+      end
+    end
+  end else begin : gen_no_vca  // mode 3 cannot be written (§11)
+    assign va_port = '0;
+    assign va_vc = '0;
+    logic unused_vca;
+    assign unused_vca = ^{fb_same_i, esc_vc_i};
+  end
+
   // Lookup key of the input port controller (§15.5).
   assign lk_valid_o = rr_valid_q && (arn_mode_i != 2'd0) && !h_adapted && e_valid;
   assign lk_dest_o = h_dest;
@@ -412,7 +501,7 @@ module route_compute #(
   // With the rewritten header, §7.4 gives V-1 when afi is set (mark implies !h_adapted,
   // so ovc_of already is §7.4 of the header without adapted otherwise).
   logic [VW-1:0] rc_ovc;
-  assign rc_ovc = (afi_i && mark) ? VW'(V - 1) : ovc_of[oport];
+  assign rc_ovc = va_sel ? va_vc : (afi_i && mark) ? VW'(V - 1) : ovc_of[oport];
 
   logic           rq_valid_q;
   logic [VW-1:0]  rq_vc_q;
@@ -421,6 +510,9 @@ module route_compute #(
   logic [PIW-1:0] rq_oport_q;
   logic [VW-1:0]  rq_ovc_q;
   logic           rq_mark_q;
+  logic           rq_fb_q;
+  logic [PIW-1:0] rq_fport_q;
+  logic [VW-1:0]  rq_fvc_q;
   logic [15:0]    rq_dest_q;
   logic [15:0]    rq_src_q;
   logic           rq_adapted_q;
@@ -441,6 +533,9 @@ module route_compute #(
       rq_oport_q <= oport;
       rq_ovc_q <= rc_ovc;
       rq_mark_q <= mark;
+      rq_fb_q <= rc_fb;
+      rq_fport_q <= det_port;                                    // §16.3 fport, fvc
+      rq_fvc_q <= fb_same_i ? rr_vc_q : esc_vc_i[VW-1:0];        // esc_vc < V (§11)
       rq_dest_q <= h_dest;
       rq_src_q <= rr_hdr_q[31:16];
       rq_adapted_q <= h_adapted;
@@ -454,6 +549,9 @@ module route_compute #(
   assign rq_oport_o = rq_oport_q;
   assign rq_ovc_o = rq_ovc_q;
   assign rq_mark_o = rq_valid_q && rq_mark_q;
+  assign rq_fb_o = VCA && rq_fb_q;         // the fallback exists only with the §16.3 hardware
+  assign rq_fport_o = VCA ? rq_fport_q : '0;
+  assign rq_fvc_o = VCA ? rq_fvc_q : '0;
   assign rq_dest_o = rq_dest_q;
   assign rq_src_o = rq_src_q;
   assign rq_adapted_o = rq_adapted_q;
@@ -473,6 +571,9 @@ module route_compute #(
   cov_ipc_adapted_skip: cover property (@(posedge clk_i)
     rr_valid_q && (arn_mode_i != 2'd0) && e_valid && h_adapted);
   cov_mark_adapted: cover property (@(posedge clk_i) rr_valid_q && !arn_alt && mark);
+  // §16.3 primary routes: another port, another VC than the first candidate, a fallback
+  cov_vca_other_port: cover property (@(posedge clk_i) rr_valid_q && va_sel && (va_port != det_port));
+  cov_vca_fallback: cover property (@(posedge clk_i) rr_valid_q && va_sel && fb_i);
   // §17.6 oblivious choices from the header
   cov_hash_flow: cover property (@(posedge clk_i) rr_valid_q && use_cands &&
     (mode_i == asw_pkg::RouteOblivious) && (route_hash_i[1:0] == 2'd1));
@@ -499,5 +600,6 @@ module route_compute #(
   // the high bits of 6-bit port fields when P < 64.
   logic unused_bits;
   assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low, iw_prod[7:0],
-                        route_hash_i[3:2], HASH ? 1'b0 : ^{route_hash_i, rr_prod_q}};
+                        route_hash_i[3:2], HASH ? 1'b0 : ^{route_hash_i, rr_prod_q}, esc_vc_i,
+                        fwd_wdata_i};  // amask bits kept only with VCA
 endmodule
