@@ -18,14 +18,29 @@
 #include "tables.h"
 
 enum { CUBE_ORDER_DOR = 0, CUBE_ORDER_DIRECTION = 1 };
+/* §16.3: none (the deterministic §16.4 tables; OODET is sqs), fully adaptive
+ * minimal with escape VC 0 (DOR with bubble), XORADAP (adaptive within the
+ * destination's XOR group of the V-1 adaptive VCs, same escape). */
+enum { CUBE_ADAPT_NONE = 0, CUBE_ADAPT_FULLY = 1, CUBE_ADAPT_XOR = 2 };
+
 
 typedef struct {
   unsigned order;     /* CUBE_ORDER_* */
-  unsigned sqs;       /* sqs_kind: SQS_1Q DBBM BBQ IODET XORDET VOQSW */
+  unsigned sqs;       /* sqs_kind: SQS_1Q DBBM BBQ IODET XORDET VOQSW OODET */
+  unsigned adapt;     /* CUBE_ADAPT_*: §16.3 VC-adaptive routing (ROUTE_CTRL mode 3) */
+  unsigned groups;    /* xoradap: VC groups of the V-1 adaptive VCs (power of two) */
   unsigned vcs;       /* V, 1..8 */
   unsigned bubble;    /* 1: §16.1 BUBBLE registers programmed (tori only) */
   unsigned lfsr_seed; /* LFSR_SEED register */
 } cube_route_cfg;
+
+/* 1 if switch s runs §16.3 mode 3 (adaptive routing, or sqs = oodet). */
+int cube_vc_adaptive(const cube_route_cfg *rc);
+
+/* §16.3 FWD[d] of switch cur for dst under mode 3: det_port = the order's port,
+ * amask = the minimal directions (adaptive; both ways on a torus tie; 0 for
+ * OODET and at dst), lookahead = the candidate VCs {vlo, vn - 1}. */
+uint32_t cube_vca_entry(const cube *c, const cube_route_cfg *rc, unsigned cur, unsigned dst);
 
 /* Output port at switch cur for destination dst (2n, the local port, when
  * cur == dst). Minimal: in a torus the shorter way round, + on a tie. */

@@ -33,8 +33,11 @@ static const char *const arn_names[] = {"off", "arn", "afi", NULL};
 static const char *const fc_names[] = {"credit", "pfc", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
-static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl",
-                                            "obqa", "xordet", "bbq", "iodet", "voqsw", NULL};
+static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl", "obqa",
+                                            "xordet", "bbq", "iodet", "voqsw", "oodet", NULL};
+/* routing names of tori and meshes by cube_order (§16.4, §16.3) */
+static const char *const cube_order_names[] = {"", "dor", "direction-order", "fully-adaptive",
+                                               "xoradap"};
 static const char *const traffic_names[] = {
     "uniform", "hotspot", "ihs",    "bitrev",
     "transpose", "shuffle", "bitcomp", "tornado", NULL};
@@ -56,6 +59,9 @@ static const key_desc keys[] = {
     {"bubble", K_ENUM, F(bubble), 0, 0, bubble_names,
      "torus: bubble flow control (contract 16.1) on all VCs: on, off, auto (on for "
      "tori; a mesh has no rings)"},
+    {"groups", K_UINT, F(groups), 1, 8, NULL,
+     "routing=xoradap: VC groups of the vcs - 1 adaptive VCs (power of two dividing vcs - 1; "
+     "contract 16.3)"},
     {"vcs", K_UINT, F(vcs), 1, 8, NULL, "virtual channels per port"},
     {"voq", K_UINT, F(voq), 0, 1, NULL, "on|off (1|0): VOQs at switch inputs"},
     {"buffer_flits", K_UINT, F(buffer_flits), 1, 16384, NULL,
@@ -65,7 +71,8 @@ static const key_desc keys[] = {
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
      "dmodk (also det: deterministic), oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive (fat-trees), "
-     "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), minhop, updn or "
+     "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), fully-adaptive or xoradap "
+     "(tori and meshes: minimal adaptive with an escape VC, contract 16.3), minhop, updn or "
      "table:FILE (topology=file: shortest paths, up*/down*, a forwarding-table file), or a Table 2 name adap-<noth|th|2th>-"
      "<s|1s|2s>-<k|k/D> (sets trigger, adaptive_stages, delta)"},
     {"arn", K_ENUM, F(arn), 0, 0, arn_names,
@@ -297,6 +304,7 @@ void netcfg_default(net_cfg *c) {
   c->threads = 1;
   c->ranks = 1;
   c->bubble = 2; /* auto */
+  c->groups = 2;
 }
 
 /* A file name of a key's value (traffic=trace:FILE, topology=file:PATH,
@@ -482,17 +490,18 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
   case K_ENUM: {
     if (k->off == offsetof(net_cfg, routing)) c->route_hash = 0; /* §17.6 */
     if (!strcmp(key, "routing")) { /* §16.4: a cube routing name sets cube_order */
-      c->cube_order = !strcmp(value, "dor") ? 1 : !strcmp(value, "direction-order") ? 2 : 0;
+      c->cube_order = 0;
+      for (unsigned i = 1; i < sizeof cube_order_names / sizeof *cube_order_names; i++)
+        if (!strcmp(value, cube_order_names[i])) c->cube_order = i;
       c->file_routing = !strcmp(value, "minhop") ? 1 : !strcmp(value, "updn") ? 2 : 0; /* §16.5 */
       memset(c->table_path, 0, sizeof c->table_path); /* any routing name replaces a table */
       if (c->cube_order || c->file_routing) { c->routing = 0; return 0; }
     }
     if (!strcmp(key, "topology")) memset(c->topo_path, 0, sizeof c->topo_path); /* §16.5 */
-    if (!strcmp(key, "sqs") && (!strcmp(value, "oodet") || !strcmp(value, "voqnet")))
-      return bad(err, errlen, key, value, !strcmp(value, "oodet")
-                 ? "not implemented: OODET picks any VC of the dimension at each hop, which the "
-                   "switch's next-hop VC (contract 7.4) cannot express"
-                 : "not implemented: VOQnet needs one VC per node, beyond vcs <= 8");
+    if (!strcmp(key, "sqs") && !strcmp(value, "voqnet"))
+      return bad(err, errlen, key, value,
+                 "not implemented: VOQnet needs one VC per node, beyond the switch's V <= 8 "
+                 "(contract 1)");
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
@@ -577,7 +586,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " dor direction-order minhop updn table:FILE smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+      strncat(why, " dor direction-order fully-adaptive xoradap minhop updn table:FILE smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
@@ -806,8 +815,13 @@ static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
       return -1;
     }
     if (c->cube_order) {
-      snprintf(err, errlen, "routing: %s is for topology=torus or mesh",
-               c->cube_order == 1 ? "dor" : "direction-order");
+      snprintf(err, errlen, "routing: %s is for topology=torus or mesh%s",
+               cube_order_names[c->cube_order], c->cube_order == 3
+               ? " (fully adaptive routing on fat-trees: adap-noth-s-k)" : "");
+      return -1;
+    }
+    if (c->groups != 2) {
+      snprintf(err, errlen, "groups: only with routing=xoradap (topology=torus or mesh)");
       return -1;
     }
     if (c->sqs >= SQS_BBQ) {
@@ -839,7 +853,35 @@ static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
   }
   if (c->sqs == SQS_VFTREE || c->sqs == SQS_FLOW2SL || c->sqs == SQS_OBQA) {
     snprintf(err, errlen, "sqs: %s is a fat-tree scheme; topology=%s takes 1q dbbm bbq "
-             "iodet xordet voqsw", sqs_names_tab[c->sqs], tn);
+             "iodet xordet voqsw oodet", sqs_names_tab[c->sqs], tn);
+    return -1;
+  }
+  if (c->groups != 2 && c->cube_order != 4) {
+    snprintf(err, errlen, "groups: only with routing=xoradap");
+    return -1;
+  }
+  if (c->cube_order >= 3) { /* §16.3 adaptive: VC groups, escape VC 0 */
+    const char *rn = cube_order_names[c->cube_order];
+    if (c->sqs != SQS_1Q) {
+      snprintf(err, errlen, "sqs: routing=%s chooses the VCs itself (contract 16.3); sqs=%s "
+               "is for routing=dor or direction-order", rn, sqs_names_tab[c->sqs]);
+      return -1;
+    }
+    if (c->vcs < 2) {
+      snprintf(err, errlen, "vcs: routing=%s needs vcs >= 2 (escape VC 0 and adaptive VCs)", rn);
+      return -1;
+    }
+    unsigned g = c->groups;
+    if (c->cube_order == 4 && ((g & (g - 1)) || (c->vcs - 1) % g)) {
+      snprintf(err, errlen, "groups=%u: routing=xoradap needs a power of two dividing the "
+               "vcs - 1 = %u adaptive VCs", g, c->vcs - 1);
+      return -1;
+    }
+  }
+  if ((c->cube_order >= 3 || c->sqs == SQS_OODET) && c->voq) {
+    snprintf(err, errlen, "voq: %s%s chooses VCs in the switch (contract 16.3, ROUTE_CTRL mode "
+             "3), which needs voq=0", c->cube_order >= 3 ? "routing=" : "sqs=",
+             c->cube_order >= 3 ? cube_order_names[c->cube_order] : "oodet");
     return -1;
   }
   if (c->sqs != SQS_1Q && c->vcs < 2) {
@@ -1098,7 +1140,8 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
                            c->routing == 0 && !c->route_hash))) {
       /* a cube routing on a fat-tree, or a fat-tree routing on a cube, is echoed as
        * given (netcfg_check refuses both) */
-      snprintf(out, len, json ? "\"%s\"" : "%s", c->cube_order == 2 ? "direction-order" : "dor");
+      snprintf(out, len, json ? "\"%s\"" : "%s",
+               cube_order_names[c->cube_order ? c->cube_order : 1]);
       return; /* §16.4 */
     }
     if (k->off == offsetof(net_cfg, routing) && c->route_hash) { /* §17.6 */
@@ -1186,6 +1229,7 @@ static int netcfg_cube_key(const net_cfg *c, const key_desc *k) {
   int cubic = c->topology == TOPO_TORUS || c->topology == TOPO_MESH;
   if (k->off == offsetof(net_cfg, dims)) return !cubic && !c->dims[0];
   if (k->off == offsetof(net_cfg, bubble)) return !cubic && c->bubble == 2;
+  if (k->off == offsetof(net_cfg, groups)) return c->cube_order != 4 && c->groups == 2;
   return 0;
 }
 

@@ -105,7 +105,9 @@ typedef struct {
   /* tori and meshes (contract §16.4; echoed only with topology = torus|mesh) */
   char dims[32];       /* "16x16", "8x8x8"; empty: not given */
   unsigned bubble;     /* 0 off, 1 on, 2 auto (on for tori, off for meshes) */
-  unsigned cube_order; /* routing: 0 not a cube routing, 1 dor, 2 direction-order */
+  unsigned cube_order; /* routing: 0 not a cube routing, 1 dor, 2 direction-order,
+                        * 3 fully-adaptive, 4 xoradap (§16.3) */
+  unsigned groups;     /* xoradap: VC groups (§16.3), default 2 */
   /* any topology from a file (contract §16.5, cmodel/net/topofile.h; echoed
    * only with topology = file:PATH) */
   char topo_path[NETCFG_MAX_PATH];  /* topology=file:PATH */

@@ -649,6 +649,10 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) { /* §16.4 tori and meshes */
     n->cube = topo_cube(n->t);
     n->crc = (cube_route_cfg){.order = c->cube_order == 2 ? CUBE_ORDER_DIRECTION : CUBE_ORDER_DOR,
+                              .adapt = c->cube_order == 3   ? CUBE_ADAPT_FULLY
+                                       : c->cube_order == 4 ? CUBE_ADAPT_XOR
+                                                            : CUBE_ADAPT_NONE,
+                              .groups = c->groups,
                               .sqs = c->sqs, .vcs = c->vcs, .lfsr_seed = c->lfsr_seed,
                               .bubble = c->bubble == 2 ? c->topology == TOPO_TORUS : c->bubble};
   }
@@ -975,7 +979,9 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   }
   if (n->cube) /* §16.4 */
     snprintf(n->routing_name, sizeof n->routing_name, "%s",
-             n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
+             n->crc.adapt == CUBE_ADAPT_FULLY ? "fully-adaptive"
+             : n->crc.adapt == CUBE_ADAPT_XOR ? "xoradap"
+             : n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
   else if (n->ft.port) /* §16.5 */
     snprintf(n->routing_name, sizeof n->routing_name, "%s",
              c->file_routing == 3 ? "table" : c->file_routing == 2 ? "updn" : "minhop");

@@ -26,6 +26,7 @@ typedef enum {
   SQS_BBQ,
   SQS_IODET,
   SQS_VOQSW,
+  SQS_OODET, /* §16.3: tori and meshes, any VC of the hop (VC-adaptive) */
 } sqs_kind;
 
 /* K/delta is expressed with the switch's candidate sets (contract §7.2): one per class. */

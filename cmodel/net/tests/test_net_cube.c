@@ -112,6 +112,144 @@ static void test_paths(const char *settings, unsigned order, unsigned sqs, unsig
   net_free(n);
 }
 
+/* §16.3 tables (ROUTE_CTRL mode 3): for every (switch, node) the entry's det_port is the
+ * DOR port, amask exactly the ports that bring the packet one hop closer (adaptive; 0 for
+ * OODET and at the node), the candidate VCs the scheme's (fully adaptive 1..V-1, XORADAP
+ * the destination's XOR group, a partition of 1..V-1, OODET all); VC_CTRL's fallback and
+ * BUBBLE on the escape VC only (adaptive) or all VCs (OODET). */
+static void test_vca_tables(const char *settings, unsigned adapt, unsigned groups,
+                            unsigned vcs) {
+  net *n = build(settings);
+  CHECK(n != NULL, "vca tables: build %s", settings);
+  if (!n) return;
+  const topo *t = net_topo(n);
+  const cube *c = topo_cube(t);
+  unsigned N = topo_nodes(t), P = topo_ports(t), local = 2 * c->n;
+  cube_route_cfg rc = {.order = CUBE_ORDER_DOR, .sqs = adapt ? SQS_1Q : SQS_OODET,
+                       .adapt = adapt, .groups = groups, .vcs = vcs};
+  unsigned bad_det = 0, bad_mask = 0, bad_vc = 0, used[8] = {0};
+  for (unsigned s = 0; s < N; s++)
+    for (unsigned d = 0; d < N; d++) {
+      uint32_t e = rd(n, s, ASW_REG_FWD(d));
+      unsigned det = e & 0x3Fu, vlo = e >> 8 & 7u, vn = (e >> 11 & 7u) + 1, amask = e >> 18 & 0xFFFu;
+      if (!(e >> 31) || det != cube_route_port(c, CUBE_ORDER_DOR, s, d)) bad_det++;
+      unsigned want = 0;
+      if (adapt && s != d)
+        for (unsigned p = 0; p < local; p++) {
+          int nb = cube_neighbor(c, s, p);
+          if (nb >= 0 && cube_distance(c, (unsigned)nb, d) + 1 == cube_distance(c, s, d))
+            want |= 1u << p;
+        }
+      if (amask != want || (want && !(want >> det & 1u))) bad_mask++;
+      if (e != cube_vca_entry(c, &rc, s, d)) bad_mask++;
+      if (!adapt) {
+        if (vlo != 0 || vn != vcs) bad_vc++;
+      } else {
+        unsigned per = (vcs - 1) / (adapt == CUBE_ADAPT_XOR ? groups : 1);
+        if (vn != per || vlo < 1 || vlo + vn > vcs || (vlo - 1) % per) bad_vc++;
+        if (s == 0) used[vlo]++;
+      }
+    }
+  CHECK(!bad_det && !bad_mask && !bad_vc, "vca tables %s: %u det_port, %u amask, %u VC range wrong",
+        settings, bad_det, bad_mask, bad_vc);
+  if (adapt) { /* every group used, by equal shares of the nodes (XOR of the id bits) */
+    unsigned g = adapt == CUBE_ADAPT_XOR ? groups : 1, per = (vcs - 1) / g, bad_share = 0;
+    for (unsigned k = 0; k < g; k++)
+      if (used[1 + k * per] != N / g) bad_share++;
+    CHECK(!bad_share, "vca tables %s: groups not used by N/%u nodes each", settings, g);
+  }
+  unsigned bad_reg = 0;
+  for (unsigned s = 0; s < N; s++) {
+    if ((rd(n, s, ASW_REG_ROUTE_CTRL) & 3u) != ASW_ROUTE_VCADAPT) bad_reg++;
+    if (rd(n, s, ASW_REG_VC_CTRL) != (adapt ? 1u << 2 : 3u << 2)) bad_reg++;
+    for (unsigned o = 0; o < P; o++) {
+      uint32_t want = 0;
+      if (c->torus && o < local) want = asw_bubble_entry(o ^ 1u, 1, adapt ? 1u : (1u << vcs) - 1u);
+      if (rd(n, s, ASW_REG_BUBBLE(o)) != want) bad_reg++;
+    }
+  }
+  CHECK(!bad_reg, "vca tables %s: %u ROUTE_CTRL / VC_CTRL / BUBBLE registers wrong", settings,
+        bad_reg);
+  net_free(n);
+}
+
+/* §16.3 runs: every packet delivered once (out of order allowed), no route error, at
+ * full load with bubble flow control on the escape VC no deadlock, the escape channel used
+ * (ring entries counted on VC 0's rule), adaptive choices made. */
+static void test_vca_conservation(void) {
+  static const char *const cases[] = {
+      "topology=torus dims=8x8 vcs=5 routing=fully-adaptive load=1 seed=1",
+      "topology=torus dims=8x8 vcs=5 routing=fully-adaptive load=1 seed=2 traffic=transpose",
+      "topology=torus dims=8x8 vcs=5 routing=xoradap groups=2 load=1 traffic=bitrev",
+      "topology=torus dims=8x8 vcs=5 routing=xoradap groups=4 load=1 traffic=hs25-1",
+      "topology=torus dims=4x4x4 vcs=3 routing=fully-adaptive load=1",
+      "topology=torus dims=5x3 vcs=2 routing=fully-adaptive load=1",
+      "topology=mesh dims=4x4 vcs=3 routing=xoradap groups=2 load=0.9",
+      "topology=torus dims=8x8 vcs=4 sqs=oodet load=1",
+      "topology=torus dims=4x4x4 vcs=2 sqs=oodet routing=direction-order load=1",
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char settings[512];
+    snprintf(settings, sizeof settings,
+             "%s packet_flits=16 buffer_flits=32 warmup=500 cycles=%u drain=1 drain_limit=200000 "
+             "watchdog=3000",
+             cases[i], quick ? 2000 : 8000);
+    net *n = build(settings);
+    CHECK(n != NULL, "vca conservation: build %s", cases[i]);
+    if (!n) continue;
+    int st = net_run(n, NULL, NULL);
+    net_results r;
+    net_get_results(n, &r);
+    uint64_t enter = 0, adaptive = 0;
+    for (unsigned s = 0; s < topo_switches(net_topo(n)); s++)
+      for (unsigned o = 0; o < topo_ports(net_topo(n)); o++) {
+        enter += rd(n, s, ASW_REG_BUBBLE_COUNTER(o, ASW_BCNT_RING_ENTER));
+        adaptive += rd(n, s, ASW_REG_COUNTER(o, ASW_CNT_ADAPTIVE));
+      }
+    CHECK(st == NET_RUN_OK && r.drained && r.packets_generated == r.packets_delivered &&
+              r.in_flight == 0 && r.duplicates == 0 && r.route_errors == 0 &&
+              r.packets_delivered > 500,
+          "vca %s: status %d drained %d admitted %llu delivered %llu dup %llu: %.300s%s", cases[i],
+          st, r.drained, (unsigned long long)r.packets_generated,
+          (unsigned long long)r.packets_delivered, (unsigned long long)r.duplicates,
+          net_watchdog_report(n), net_error(n));
+    int torus = strstr(cases[i], "torus") != NULL, oodet = strstr(cases[i], "oodet") != NULL;
+    CHECK(!torus || enter > 0, "vca %s: no ring entry under the bubble rule", cases[i]);
+    CHECK(oodet == (adaptive == 0), "vca %s: %llu adaptive choices", cases[i],
+          (unsigned long long)adaptive);
+    net_free(n);
+  }
+}
+
+/* Seed 003 §4.2: under bit-reversal and matrix transpose, adaptive routing (fully
+ * adaptive, XORADAP) accepts far more than deterministic DOR with XORDET's classes. */
+static void test_vca_adversarial(void) {
+  static const char *const tr[] = {"bitrev", "transpose"};
+  for (unsigned k = 0; k < 2; k++) {
+    double acc[3] = {0};
+    static const char *const sch[] = {"routing=dor sqs=xordet vcs=4",
+                                      "routing=fully-adaptive vcs=5",
+                                      "routing=xoradap groups=4 vcs=5"};
+    for (unsigned j = 0; j < 3; j++) {
+      char settings[512];
+      snprintf(settings, sizeof settings,
+               "topology=torus dims=8x8 packet_flits=16 buffer_flits=64 load=0.8 warmup=2000 "
+               "cycles=%u traffic=%s %s", quick ? 3000 : 6000, tr[k], sch[j]);
+      net *n = build(settings);
+      CHECK(n != NULL, "adversarial: build %s", settings);
+      if (!n) continue;
+      CHECK(net_run(n, NULL, NULL) == NET_RUN_OK, "adversarial: run %s", settings);
+      net_results r;
+      net_get_results(n, &r);
+      acc[j] = r.accepted_throughput;
+      net_free(n);
+    }
+    CHECK(acc[1] > 1.4 * acc[0] && acc[2] > 1.4 * acc[0],
+          "%s: fully adaptive %.3f and XORADAP %.3f not above 1.4 x XORDET %.3f", tr[k], acc[1],
+          acc[2], acc[0]);
+  }
+}
+
 /* Direction order differs from DOR on an X- Y+ pair: DOR takes X- first, direction
  * order Y+ (+ directions first). */
 static void test_direction_order_differs(void) {
@@ -291,7 +429,18 @@ static void test_errors(void) {
       {"topology=rlft vcs=2 sqs=iodet", "sqs: iodet is for topology=torus or mesh"},
       {"topology=torus dims=4x4 sqs=xordet", "sqs: xordet classifies destinations into VCs"},
       {"topology=torus dims=4x4 vcs=3 sqs=xordet", "xordet needs a power-of-two"},
-      {"topology=torus dims=4x4 sqs=oodet", "sqs: bad value 'oodet' (not implemented"},
+      {"topology=torus dims=4x4 sqs=oodet", "sqs: oodet classifies destinations into VCs: needs vcs >= 2"},
+      {"topology=torus dims=4x4 vcs=4 sqs=voqnet", "not implemented: VOQnet needs one VC per node"},
+      {"topology=torus dims=4x4 routing=fully-adaptive", "vcs: routing=fully-adaptive needs vcs >= 2"},
+      {"topology=torus dims=4x4 vcs=5 routing=xoradap groups=3", "groups=3: routing=xoradap needs a power of two"},
+      {"topology=torus dims=4x4 vcs=4 routing=xoradap groups=2", "dividing the vcs - 1 = 3 adaptive VCs"},
+      {"topology=torus dims=4x4 vcs=5 routing=dor groups=4", "groups: only with routing=xoradap"},
+      {"topology=rlft groups=4", "groups: only with routing=xoradap"},
+      {"topology=rlft routing=fully-adaptive", "fully adaptive routing on fat-trees: adap-noth-s-k"},
+      {"topology=rlft vcs=2 sqs=oodet", "sqs: oodet is for topology=torus or mesh"},
+      {"topology=torus dims=4x4 vcs=5 routing=fully-adaptive sqs=xordet", "chooses the VCs itself"},
+      {"topology=torus dims=4x4 vcs=5 routing=fully-adaptive voq=1", "needs voq=0"},
+      {"topology=torus dims=4x4 vcs=4 sqs=oodet voq=1", "voq: sqs=oodet chooses VCs in the switch"},
       {"topology=torus dims=1x8", "radix 1 out of range 2..256"},
       {"topology=torus dims=4x4x4x4", "more than 3 dimensions"},
       {"topology=torus dims=4y4", "not a list of radices"},
@@ -327,6 +476,13 @@ int main(int argc, char **argv) {
   test_paths("topology=torus dims=4x4x4 vcs=4 sqs=bbq", CUBE_ORDER_DOR, SQS_BBQ, 4);
   test_paths("topology=mesh dims=3x4x2 vcs=1", CUBE_ORDER_DOR, SQS_1Q, 1);
   test_errors();
+  test_vca_tables("topology=torus dims=8x8 vcs=5 routing=fully-adaptive", CUBE_ADAPT_FULLY, 1, 5);
+  test_vca_tables("topology=torus dims=8x8 vcs=5 routing=xoradap groups=4", CUBE_ADAPT_XOR, 4, 5);
+  test_vca_tables("topology=torus dims=6x4x3 vcs=7 routing=xoradap groups=2", CUBE_ADAPT_XOR, 2, 7);
+  test_vca_tables("topology=mesh dims=5x4 vcs=3 routing=fully-adaptive", CUBE_ADAPT_FULLY, 1, 3);
+  test_vca_tables("topology=torus dims=4x4 vcs=4 sqs=oodet", CUBE_ADAPT_NONE, 1, 4);
+  test_vca_conservation();
+  test_vca_adversarial();
   test_zero_load();
   test_conservation();
   test_deadlock();
