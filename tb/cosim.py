@@ -464,6 +464,9 @@ def cmd_cosim(ns):
     if str(ns.GAP) not in BOOL_WORDS:
         sys.exit(f"cosim: GAP={ns.GAP} is not one of on off 1 0")
     qcn += ["--gap", BOOL_WORDS[str(ns.GAP)]]
+    if str(ns.VCADAPT) not in BOOL_WORDS:
+        sys.exit(f"cosim: VCADAPT={ns.VCADAPT} is not one of on off 1 0")
+    qcn += ["--vcadapt", BOOL_WORDS[str(ns.VCADAPT)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
                       os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
     print(out, end="")
@@ -492,12 +495,14 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             qcn = opts.get("qcn", 0)
             rhash = opts.get("hash", 0)
             gap = opts.get("gap", 0)
+            vca = opts.get("vcadapt", 0)
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
                      + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
                      + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else "")
-                     + ("-hash" if rhash else "") + ("-gap" if gap else ""))
+                     + ("-hash" if rhash else "") + ("-gap" if gap else "")
+                     + ("-vcadapt" if vca else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
@@ -505,6 +510,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             extra += ("--qcn", "1") if qcn else ()
             extra += ("--hash", "1") if rhash else ()
             extra += ("--gap", "1") if gap else ()
+            extra += ("--vcadapt", "1") if vca else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -539,6 +545,9 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
                 info += f" | gap flits {gp.group(1)} spaced {gp.group(2)}" if gp else " | no gap line"
                 for k, v in zip(("flits", "spaced"), gp.groups() if gp else (0, 0)):
                     gap_tot[k] = gap_tot.get(k, 0) + int(v)
+            va = re.search(r"^vcadapt (.*)$", out, re.M)
+            if vca:
+                info += " | vcadapt " + va.group(1) if va else " | no vcadapt line"
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
             if gap and not (gp and int(gp.group(2))):
@@ -747,7 +756,7 @@ KNOBS = (
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
     ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN and ROUTE_HASH, "
-     "bit 3 link faults and PORT_GAP"),
+     "bit 3 link faults and PORT_GAP, bit 4 VC-adaptive routing (ROUTE_CTRL mode 3)"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
     ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
@@ -766,6 +775,8 @@ KNOBS = (
     ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points with frequent sampling"),
     ("HASH", "", "on|off|1|0: program and rewrite §17.6 ROUTE_HASH (oblivious routes from the header)"),
     ("GAP", "", "on|off|1|0: program and rewrite §17.7 PORT_GAP (outputs slower than a flit per cycle)"),
+    ("VCADAPT", "", "on|off|1|0: §16.3 ROUTE_CTRL mode 3 (VOQ=0): FWD amask/vlo/vn, VC_CTRL "
+     "fb/fb_same/esc_vc programmed and rewritten"),
     ("LINKFAULT", "", "§18: probability per link and cycle that it goes down"),
     ("REFONLY", "", "1: the C side alone (no RTL)"),
 )
@@ -787,7 +798,8 @@ def main():
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
     ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
                     "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
-                    "point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block; 0..15")
+                    "point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block, bit 4 the "
+                    "§16.3 VC-adaptive routing; 0..31")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
@@ -802,6 +814,8 @@ def main():
                     "(oblivious routes from the header's flow hash or source digit)")
     ap.add_argument("--GAP", default="0", help="on|1: program and rewrite §17.7 PORT_GAP "
                     "(random GAPs: outputs slower than a flit per cycle)")
+    ap.add_argument("--VCADAPT", default="0", help="on|1: §16.3 ROUTE_CTRL mode 3 (VOQ=0) with "
+                    "random FWD amask/vlo/vn and VC_CTRL fb/fb_same/esc_vc, rewritten")
     ap.add_argument("--ROUTING", default=None)
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")

@@ -319,6 +319,11 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
     arn_line += "\n";
     arn_line += rep;
   }
+  if (o.opt.vcadapt) {
+    tb_vcadapt_report(tb, rep, sizeof rep);
+    arn_line += "\n";
+    arn_line += rep;
+  }
   if (ok && o.opt.scenario == TB_SCEN_PROTO) {
     if (!proto_seen) {
       ok = false;

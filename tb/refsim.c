@@ -117,6 +117,10 @@ int main(int argc, char **argv) {
     tb_gap_report(tb, rep, sizeof rep);
     printf("%s\n", rep);
   }
+  if (o.vcadapt) {
+    tb_vcadapt_report(tb, rep, sizeof rep);
+    printf("%s\n", rep);
+  }
   tb_free(tb);
   asw_switch_free(ref);
   if (ok) {

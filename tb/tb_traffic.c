@@ -95,7 +95,7 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     return 1;
   }
   if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn") || !strcmp(name, "--hash") ||
-      !strcmp(name, "--gap")) {
+      !strcmp(name, "--gap") || !strcmp(name, "--vcadapt")) {
     if (parse_num(val, 1, &n)) {
       snprintf(err, errlen, "%s: 0 or 1, not '%s'", name, val ? val : "");
       return -1;
@@ -103,6 +103,7 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     if (name[2] == 'b') o->bubble = (unsigned)n;
     else if (name[2] == 'q') o->qcn = (unsigned)n;
     else if (name[2] == 'h') o->hash = (unsigned)n;
+    else if (name[2] == 'v') o->vcadapt = (unsigned)n;
     else o->gap = (unsigned)n;
     return 1;
   }
@@ -176,6 +177,10 @@ struct tb_traffic {
   uint64_t gap_last[64];  /* cycle of output o's last flit (0: none yet) */
   uint64_t gap_flits, gap_spaced;
   unsigned gap_clear;     /* §17.7: PORT_GAP registers set back to 0 for the drain (+1) */
+  /* §16.3 (opt.vcadapt): heads arriving in mode 3, adaptive_choices totals accumulated at
+   * CNT_CLEARs, heads leaving on det_port on a VC outside their entry's candidates */
+  uint64_t vca_heads, vca_adaptive_acc, vca_fb_vc;
+  int vca_qcn; /* also write QCN_CTRL.en = 1 in mode 3 (illegal, §16.3; env TB_VCA_QCN) */
   unsigned P, V, NQ;
   uint64_t rng;
   uint64_t payload_mask;
@@ -311,6 +316,8 @@ static uint32_t route_ctrl_value(tb_traffic *t, int vary) {
   }
   unsigned mask = 0xFF, stage = t->opt.stage >= 0 ? (unsigned)t->opt.stage : t->stage;
   uint32_t hi = 0;  /* bits 31..16: reserved (formerly DELTA), ignored on write, read 0 */
+  /* §16.3: mode 3 (a rewrite leaves it for the ROUTING mode one time in ten) */
+  if (t->opt.vcadapt && !(vary && chance(t, 10))) mode = ASW_ROUTE_VCADAPT;
   if (t->directed) vary = 0;
   if (vary) {
     if (chance(t, 30)) hi = (1u + rnd_below(t, 4)) << 16;
@@ -331,6 +338,19 @@ static uint32_t vc_ctrl_value(const tb_traffic *t) {
   }
 }
 
+/* §16.3: VC_CTRL's fallback fields (fb mostly on, fb_same a third, esc_vc < V). */
+static uint32_t vca_vc_ctrl_bits(tb_traffic *t) {
+  if (!t->opt.vcadapt) return 0;
+  return (chance(t, 80) ? 4u : 0u) | (chance(t, 33) ? 8u : 0u) | rnd_below(t, t->V) << 4;
+}
+
+/* §16.3 FWD.amask: a random set of ports < min(P, 12) (a fifth empty: det_port alone). */
+static uint32_t amask_value(tb_traffic *t) {
+  unsigned w = t->P < 12 ? t->P : 12;
+  if (chance(t, 20)) return 0;
+  return ((uint32_t)rnd(t) & ((1u << w) - 1u)) << 18;
+}
+
 static uint32_t thresh_value(tb_traffic *t) {
   unsigned buf = t->cfg.buf_flits;
   unsigned lt = rnd_below(t, buf + 1);
@@ -348,8 +368,11 @@ static uint32_t cset_value(tb_traffic *t, unsigned w) {
 
 static uint32_t fwd_value(tb_traffic *t) {
   if (chance(t, 4)) /* invalid entry with junk fields (legal, must not matter) */
-    return (uint32_t)rnd(t) & (0x3Fu | 0x3Fu << 8 | 3u << 16 | 1u << 30);
-  return asw_fwd_entry(rnd_below(t, t->P), rnd_below(t, 64), rnd_below(t, 4), chance(t, 75));
+    return ((uint32_t)rnd(t) & (0x3Fu | 0x3Fu << 8 | 3u << 16 | 1u << 30)) |
+           (t->opt.vcadapt ? amask_value(t) : 0);
+  /* §16.3: lookahead is {vn - 1, vlo} in mode 3: random, so W is at times empty ({0}) */
+  return asw_fwd_entry(rnd_below(t, t->P), rnd_below(t, 64), rnd_below(t, 4), chance(t, 75)) |
+         (t->opt.vcadapt ? amask_value(t) : 0);
 }
 
 static uint32_t sl2vc_value(tb_traffic *t, unsigned s) {
@@ -359,18 +382,37 @@ static uint32_t sl2vc_value(tb_traffic *t, unsigned s) {
 /* An illegal write (contract §11): must be rejected and counted. */
 static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   switch (rnd_below(t, 12)) {
-  case 8: *a = ASW_REG_VC_CTRL; *d = vc_ctrl_value(t) | 4u; break;
+  case 8: /* a bit above 6; §16.3: esc_vc >= V */
+    *a = ASW_REG_VC_CTRL;
+    *d = vc_ctrl_value(t) | 0x80u;
+    if (t->opt.vcadapt && t->V < 8 && chance(t, 50)) *d = vc_ctrl_value(t) | (t->V + rnd_below(t, 8 - t->V)) << 4;
+    break;
   case 9: *a = ASW_REG_DEFAULT_PORT; *d = 0x40u | rnd_below(t, t->P); break;
   case 10: *a = ASW_REG_CSET(rnd_below(t, 4), 1); *d = t->P <= 32 ? 1u : (t->P < 64 ? 1u << (t->P - 32) : 0);
     if (t->P == 64) *a = ASW_REG_PARAM0;
     break;
   case 11: *a = 0x30000u + rnd_below(t, 0x1000); *d = (uint32_t)rnd(t); break; /* unmapped */
-  case 0: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(3, 0, 0xFF, 1); break;
+  case 0: /* mode 3 where §16.3 makes it illegal (VOQ = 1, OMIT bit 4), else trigger 3 */
+    *a = ASW_REG_ROUTE_CTRL;
+    *d = (t->cfg.voq || (t->cfg.omit & ASW_OMIT_VCADAPT)) ? asw_route_ctrl(3, 0, 0xFF, 1)
+                                                          : asw_route_ctrl(0, 3, 0xFF, 1);
+    /* §16.3: QCN_CTRL.en = 1 while mode 3. Off unless TB_VCA_QCN is set: the C model's
+     * register-bus path (asw_switch_step) accepts it (only asw_reg_write checks the
+     * exclusion), the RTL rejects it as contract §11 says. */
+    if (t->opt.vcadapt && t->vca_qcn && !(t->cfg.omit & ASW_OMIT_QCN) &&
+        (rd(t, ASW_REG_ROUTE_CTRL) & 3u) == 3u && chance(t, 50)) {
+      *a = ASW_REG_QCN_CTRL;
+      *d = rd(t, ASW_REG_QCN_CTRL) | 1u;
+    }
+    break;
   case 1: *a = ASW_REG_ROUTE_CTRL; *d = asw_route_ctrl(0, 0, 0xFF, 0); break;
   case 2: *a = ASW_REG_THRESH; *d = 5u | (2u << 16); break;
   case 3: *a = ASW_REG_DEFAULT_PORT; *d = t->P + rnd_below(t, 8); break;
   case 4: *a = ASW_REG_SL2VC(rnd_below(t, t->P), rnd_below(t, 16)); *d = t->V + rnd_below(t, 3); break;
-  case 5: *a = ASW_REG_FWD(rnd_below(t, t->cfg.table_entries)); *d = fwd_value(t) | (1u << 20); break;
+  case 5: /* an amask bit for a port >= P (§16.3), or reserved bit 6 */
+    *a = ASW_REG_FWD(rnd_below(t, t->cfg.table_entries));
+    *d = fwd_value(t) | (t->P < 12 ? 1u << (18 + t->P) : 1u << 6);
+    break;
   case 6: *a = ASW_REG_COUNTER(rnd_below(t, t->P), rnd_below(t, 8)); *d = 1; break;
   default: *a = ASW_REG_CSET(rnd_below(t, 4), 0); *d = t->P < 32 ? (1u << t->P) : 0; 
     if (t->P >= 32) *a = ASW_REG_ID;
@@ -605,7 +647,7 @@ static void gap_write(tb_traffic *t, uint32_t *a, uint32_t *d, int illegal) {
 }
 
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
-  if (t->cfg.omit && chance(t, 10)) { /* §1 OMIT: writes to unmapped registers */
+  if ((t->cfg.omit & 15u) && chance(t, 10)) { /* §1 OMIT: writes to unmapped registers */
     *a = omitted_addr(t);
     *d = chance(t, 50) ? 0 : (uint32_t)rnd(t);
     return;
@@ -629,6 +671,11 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   }
   if (t->AE && chance(t, t->arn_on ? 25 : 10)) {
     arn_random_write(t, a, d);
+    return;
+  }
+  if (t->opt.vcadapt && chance(t, 8)) { /* §16.3 fallback fields rewritten */
+    *a = ASW_REG_VC_CTRL;
+    *d = vc_ctrl_value(t) | vca_vc_ctrl_bits(t);
     return;
   }
   if (t->opt.bubble && chance(t, 10)) { /* §16.2 rewrites, illegal values too */
@@ -658,11 +705,11 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     *d = route_ctrl_value(t, 1);
     if (chance(t, 20)) *d |= (uint32_t)rnd(t) << 23; /* bits above the fields: ignored */
     if (t->opt.scenario == TB_SCEN_REWRITE) /* any mode and trigger while traffic flows */
-      *d = (*d & ~0xFu) | rnd_below(t, 3) | (rnd_below(t, 3) << 2);
+      *d = (*d & ~0xFu) | rnd_below(t, t->opt.vcadapt ? 4 : 3) | (rnd_below(t, 3) << 2);
     t->stage = *d >> 12 & 0xFu;
   } else if (k < 80 && t->opt.scenario == TB_SCEN_REWRITE) {
     *a = ASW_REG_VC_CTRL;
-    *d = rnd_below(t, t->V >= 2 ? 4 : 2);
+    *d = rnd_below(t, t->V >= 2 ? 4 : 2) | vca_vc_ctrl_bits(t);
   } else if (k < 83) {
     *a = ASW_REG_LFSR_SEED;
     *d = (uint32_t)rnd(t);
@@ -678,7 +725,7 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 }
 
 static uint32_t random_read_addr(tb_traffic *t) {
-  if (t->cfg.omit && chance(t, 10)) return omitted_addr(t); /* §1 OMIT: read 0 */
+  if ((t->cfg.omit & 15u) && chance(t, 10)) return omitted_addr(t); /* §1 OMIT: read 0 */
   if (t->opt.pfc && chance(t, 25)) { /* §17.2 */
     unsigned k = rnd_below(t, 10), p = rnd_below(t, t->P);
     return k < 4 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : k < 8 ? ASW_REG_PFC_STATE(p)
@@ -1484,6 +1531,12 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              "§16.1 hardware)");
     return NULL;
   }
+  if (o->vcadapt && (cfg->voq || (cfg->omit & ASW_OMIT_VCADAPT) || o->qcn ||
+                     o->scenario >= TB_FIRST_ARN_SCEN)) {
+    snprintf(err, errlen, "VCADAPT=1 (ROUTE_CTRL mode 3, contract 16.3) needs VOQ=0, OMIT "
+             "bit 4 clear, QCN off (they exclude each other) and a traffic scenario");
+    return NULL;
+  }
   if (o->arn != TB_ARN_OFF && cfg->arn_entries == 0) {
     snprintf(err, errlen, "ARN=%s needs AE >= 1 (ARN-table entries)", arn_names[o->arn]);
     return NULL;
@@ -1532,6 +1585,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   }
   t->cfg = *cfg;
   t->opt = *o;
+  t->vca_qcn = getenv("TB_VCA_QCN") != NULL;
   t->P = cfg->ports;
   t->V = cfg->vcs;
   t->NQ = cfg->voq ? t->P : 1;
@@ -1583,7 +1637,7 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   /* Programming script: everything through the register bus. */
   int bad = 0;
   bad |= script_push(t, cap, ASW_REG_ROUTE_CTRL, route_ctrl_value(t, 0));
-  bad |= script_push(t, cap, ASW_REG_VC_CTRL, vc_ctrl_value(t));
+  bad |= script_push(t, cap, ASW_REG_VC_CTRL, vc_ctrl_value(t) | vca_vc_ctrl_bits(t));
   bad |= script_push(t, cap, ASW_REG_THRESH, thresh_value(t));
   bad |= script_push(t, cap, ASW_REG_LFSR_SEED, (uint32_t)rnd(t) & 0xFFFFu);
   bad |= script_push(t, cap, ASW_REG_DEFAULT_PORT, rnd_below(t, t->P));
@@ -2058,6 +2112,14 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
       if (src < t->P && !(t->sent_adapted[src * 8192 + seq / 8] >> seq % 8 & 1u)) t->marked++;
     }
     if (t->directed && f->head) dir_output(t, o, f);
+    if (t->opt.vcadapt && f->head && (rd(t, ASW_REG_ROUTE_CTRL) & 3u) == ASW_ROUTE_VCADAPT) {
+      /* §16.3: on det_port, a VC outside the candidates W: the fallback (entry as now) */
+      uint32_t e = rd(t, ASW_REG_FWD(ASW_HDR_DEST(f->hdr)));
+      unsigned vlo = e >> 8 & 7u, vn = (e >> 11 & 7u) + 1;
+      unsigned wm = (((1u << vn) - 1u) << vlo) & ((1u << t->V) - 1u);
+      if (!wm) wm = 1;
+      if ((e >> 31) && (e & 0x3Fu) == o && !(wm >> f->vc & 1u)) t->vca_fb_vc++;
+    }
   }
   /* §18.3 at the far end of a down output: a packet cut after its head is padded there,
    * and the padding's credits come back like the flits' (the switch discards the rest). */
@@ -2090,10 +2152,21 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
 void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_inputs *in) {
   t->ref = ref;
   t->now = cycle;
+  if (getenv("TB_TRACE_REGS") && in->reg_en && in->reg_we)
+    fprintf(stderr, "c%llu W 0x%05x 0x%08x errs %u\n", (unsigned long long)cycle, in->reg_addr,
+            in->reg_wdata, rd(t, ASW_REG_REG_ERRORS));
   if (t->AE && in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
     for (unsigned k = 0; k < ASW_ACNT_NUM; k++) t->acc[k] += csum(t, k);
   if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
     for (unsigned k = 0; k < ASW_BCNT_NUM; k++) t->bacc[k] += bsum(t, k);
+  if (t->opt.vcadapt) { /* §16.3: registers as at the start of this cycle (the C model's) */
+    if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)
+      for (unsigned p = 0; p < t->P; p++)
+        t->vca_adaptive_acc += rd(t, ASW_REG_COUNTER(p, ASW_CNT_ADAPTIVE));
+    if ((rd(t, ASW_REG_ROUTE_CTRL) & 3u) == ASW_ROUTE_VCADAPT)
+      for (uint64_t m = in->flit_mask; m; m &= m - 1)
+        t->vca_heads += in->flit[__builtin_ctzll(m)].head;
+  }
   if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
   if (t->opt.gap && in->reg_en && in->reg_we && asw_port_gap_owns(in->reg_addr)) { /* §17.7 */
     uint8_t before[64];
@@ -2116,6 +2189,18 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
 void tb_gap_report(const tb_traffic *t, char *buf, size_t len) {
   snprintf(buf, len, "gap flits %llu spaced %llu", (unsigned long long)t->gap_flits,
            (unsigned long long)t->gap_spaced);
+}
+
+static uint64_t vca_adaptive_total(const tb_traffic *t) {
+  uint64_t s = t->vca_adaptive_acc;
+  for (unsigned p = 0; p < t->P; p++) s += rd(t, ASW_REG_COUNTER(p, ASW_CNT_ADAPTIVE));
+  return s;
+}
+
+void tb_vcadapt_report(const tb_traffic *t, char *buf, size_t len) {
+  snprintf(buf, len, "vcadapt heads %llu adaptive_choices %llu fb_vc %llu",
+           (unsigned long long)t->vca_heads, (unsigned long long)vca_adaptive_total(t),
+           (unsigned long long)t->vca_fb_vc);
 }
 
 void tb_hash_report(const tb_traffic *t, char *buf, size_t len) {
@@ -2234,6 +2319,15 @@ int tb_check_end(const tb_traffic *t, char *msg, size_t msglen) {
   }
   if (arn_requirements(t, msg, msglen)) return -1;
   if (bubble_requirements(t, msg, msglen)) return -1;
+  /* §16.3: a VCADAPT run of 20 000 cycles or more must route in mode 3, off det_port,
+   * and (V >= 2) fall back to a VC outside the candidates */
+  if (t->opt.vcadapt && t->opt.cycles >= 20000 &&
+      (!t->vca_heads || !vca_adaptive_total(t) || (t->V >= 2 && !t->vca_fb_vc))) {
+    char r[160];
+    tb_vcadapt_report(t, r, sizeof r);
+    snprintf(msg, msglen, "VCADAPT=1: mode 3 not exercised (%s)", r);
+    return -1;
+  }
   if (link_requirements(t, msg, msglen)) return -1;
   if (t->opt.linkfault <= 0 && t->st.flits_sent != t->st.flits_recv) {
     snprintf(msg, msglen, "conservation: %llu flits sent, %llu received after the drain",

@@ -76,13 +76,17 @@ typedef struct {
   /* §17.7: 1 programs PORT_GAP (random GAPs, most outputs slowed) and rewrites it,
    * illegal values too, while traffic flows; checks the flit spacing of every output. */
   unsigned gap;
+  /* §16.3: 1 programs ROUTE_CTRL mode 3 (VC-adaptive; needs VOQ = 0 and OMIT bit 4
+   * clear), FWD entries with random amask / vlo / vn and VC_CTRL with random fb / fb_same /
+   * esc_vc, and rewrites them (illegal values too) while traffic flows. */
+  unsigned vcadapt;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble --pfc --linkfault --qcn --hash --gap. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc --linkfault --qcn --hash --gap --vcadapt. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
@@ -116,6 +120,11 @@ void tb_hash_report(const tb_traffic *t, char *buf, size_t len);
  * GAP + 1 cycles after the output's previous flit (the rate reached). A flit closer
  * than that fails the run. */
 void tb_gap_report(const tb_traffic *t, char *buf, size_t len);
+/* §16.3 (opt.vcadapt): one line "vcadapt heads N adaptive_choices N fb_vc N": the heads
+ * that arrived while ROUTE_CTRL (as last written legally) had mode 3, the adaptive_choices
+ * counter total (routes off det_port) and the heads that left on det_port on a VC outside
+ * the candidate VCs of their FWD entry as last written (fallback departures, §16.3). */
+void tb_vcadapt_report(const tb_traffic *t, char *buf, size_t len);
 
 /* NULL with a message if the options do not fit the configuration. */
 tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t errlen);
