@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Seed 003 study on tori (contract §16.4): the destination-based VC selection
-schemes (1Q, DBBM, BBQ, IODET, XORDET, VOQsw) with deterministic minimal
-routing and bubble flow control, 16-flit packets, 4-packet buffers per VC
+"""Seed 003 study on tori (contract §16.4, §16.3): the destination-based VC
+selection schemes (1Q, DBBM, BBQ, IODET, XORDET, VOQsw) with deterministic
+minimal routing and bubble flow control, OODET (DOR, any VC) and fully adaptive
+routing with one escape VC, 16-flit packets, 4-packet buffers per VC
 (buffer_flits=64).
 
   fig7  256-node 2D torus (16x16), DOR (XY), 4 and 8 VCs, uniform: accepted
@@ -11,7 +12,10 @@ routing and bubble flow control, 16-flit packets, 4-packet buffers per VC
   fig10 16x16, 8 VCs, 75 % of the nodes uniform at `--hs-load`, 25 % to one
         hot spot during [hs_start, hs_end): accepted traffic vs time, and the
         fig11 summary (before / minimum during / maximum after);
-  perm  16x16, 4 VCs, bit-reversal and matrix transpose vs offered load.
+  perm  16x16, 4 VCs, bit-reversal and matrix transpose vs offered load;
+  adap  seed 003 Figures 12, 15-17: 16x16, fully adaptive and XORADAP with 2 and
+        4 groups (5 VCs: 4 adaptive + 1 escape) against XORDET with 4 and 8 VCs,
+        uniform, transpose and bit-reversal vs offered load, and the hot spot.
 Runs are shorter than the paper's (see docs/results.md). Writes PNGs, the
 sweeps' results.json files and tables.md into --out."""
 import argparse
@@ -24,9 +28,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import plot_net  # noqa: E402
 
-SCHEMES = ["1q", "dbbm", "bbq", "iodet", "xordet", "voqsw"]
+SCHEMES = ["1q", "dbbm", "bbq", "iodet", "xordet", "voqsw", "oodet", "fully"]
 NAMES = {"1q": "1Q (1 VC)", "dbbm": "DBBM", "bbq": "BBQ", "iodet": "IODET", "xordet": "XORDET",
-         "voqsw": "VOQsw"}
+         "voqsw": "VOQsw", "oodet": "OODET", "fully": "fully adaptive (1 escape VC)"}
+# the adap part (seed 003 §5.1.2): five VCs for the adaptive schemes, XORDET with 4 and 8
+ADAP = [("fully", "fully adaptive (5 VCs)", ["routing=fully-adaptive", "vcs=5"]),
+        ("xa2", "XORADAP 2 groups (5 VCs)", ["routing=xoradap", "groups=2", "vcs=5"]),
+        ("xa4", "XORADAP 4 groups (5 VCs)", ["routing=xoradap", "groups=4", "vcs=5"]),
+        ("xd4", "XORDET (4 VCs)", ["routing=dor", "sqs=xordet", "vcs=4"]),
+        ("xd8", "XORDET (8 VCs)", ["routing=dor", "sqs=xordet", "vcs=8"])]
 COMMON = ["packet_flits=16", "buffer_flits=64", "link_latency=2", "credit_latency=2", "seed=1"]
 
 
@@ -39,17 +49,19 @@ def sweep(asw, out, args, vary, jobs):
 
 
 def scheme_args(s, vcs):
+    if s == "fully":  # §16.3: VC 0 the escape channel, 1..vcs-1 adaptive
+        return ["routing=fully-adaptive", "sqs=1q", f"vcs={vcs}"]
     return ["sqs=1q", "vcs=1"] if s == "1q" else [f"sqs={s}", f"vcs={vcs}"]
 
 
-def load_sweep(a, tag, base, vcs, loads):
+def load_sweep(a, tag, base, vcs, loads, schemes=None):
     """One sweep per scheme over loads; returns the runs with r['scheme']."""
     res = []
-    for s in SCHEMES:
-        rs = sweep(a.asw, os.path.join(a.out, f"{tag}_{s}"), base + scheme_args(s, vcs),
+    for s, name, args in schemes or [(s, NAMES[s], scheme_args(s, vcs)) for s in SCHEMES]:
+        rs = sweep(a.asw, os.path.join(a.out, f"{tag}_{s}"), base + args,
                    [("load", loads)], a.jobs)
         for r in rs:
-            r["scheme"] = NAMES[s]
+            r["scheme"] = name
         res += rs
     path = os.path.join(a.out, f"{tag}.json")
     json.dump(res, open(path, "w"), indent=1)
@@ -59,12 +71,45 @@ def load_sweep(a, tag, base, vcs, loads):
 def table(title, res, loads, key="accepted_throughput"):
     lines = [f"**{title}**", "", "| scheme | " + " | ".join(loads) + " | max |",
              "|---" * (len(loads) + 2) + "|"]
-    for s in SCHEMES:
-        row = {f"{r['config']['load']:g}": r[key] for r in res if r["scheme"] == NAMES[s]}
+    names = list(dict.fromkeys(r["scheme"] for r in res))
+    for name in names:
+        row = {f"{r['config']['load']:g}": r[key] for r in res if r["scheme"] == name}
         vals = [row[f"{float(l):g}"] for l in loads]
-        lines.append(f"| {NAMES[s]} | " + " | ".join(f"{v:.3f}" for v in vals) +
+        lines.append(f"| {name} | " + " | ".join(f"{v:.3f}" for v in vals) +
                      f" | {max(vals):.3f} |")
     return lines + [""]
+
+
+def hotspot(a, tag, vcs_args, title):
+    """The fig10 hot-spot time series for [(key, name, args)]: markdown lines."""
+    hs = ["topology=torus", "dims=16x16"] + COMMON + [
+        "traffic=hotspot", "hs_fraction=0.25", "hs_count=1", "hs_start=10000", "hs_end=30000",
+        f"load={a.hs_load}", "warmup=0", "cycles=50000", "window=1000"]
+    runs = []
+    for s, name, args in vcs_args:
+        d = os.path.join(a.out, f"{tag}_{s}")
+        sweep(a.asw, d, hs + args, [("seed", ["1"])], a.jobs)
+        runs.append((name, os.path.join(d, "run-000.csv")))
+    plot_net.plot_time(os.path.join(a.out, f"{tag}_hotspot_time.png"), runs,
+                       f"16x16 torus, {title}, 75 % uniform at {a.hs_load} + 25 % to node "
+                       "123 during cycles 10 000-30 000")
+    md = [f"**16x16 torus, {title}, hot spot (25 % of the nodes to node 123 during cycles "
+          f"10 000-30 000, the others uniform at {a.hs_load}): accepted traffic (flits/node/cycle) "
+          "per 1 000-cycle window**", "",
+          "| scheme | before (5 000-10 000) | min during | mean during | max after | back within 2 % of before at |",
+          "|---|---|---|---|---|---|"]
+    for name, p in runs:
+        rows = [ln.split(",") for ln in open(p).read().splitlines()[1:]]
+        acc = [(int(x[0]), float(x[3])) for x in rows]
+        before = [v for c, v in acc if 5000 < c <= 10000]
+        during = [v for c, v in acc if 10000 < c <= 30000]
+        after = [(c, v) for c, v in acc if c > 30000]
+        b = sum(before) / len(before)
+        back = next((c for c, v in after if abs(v - b) <= 0.02 * b and
+                     all(abs(w - b) <= 0.1 * b for c2, w in after if c2 >= c)), None)
+        md.append(f"| {name} | {b:.3f} | {min(during):.3f} | {sum(during) / len(during):.3f} | "
+                  f"{max(v for _, v in after):.3f} | {back if back else 'not within the run'} |")
+    return md + [""]
 
 
 def main(argv):
@@ -75,7 +120,7 @@ def main(argv):
     ap.add_argument("--cycles", type=int, default=8000, help="measured cycles of a load point")
     ap.add_argument("--warmup", type=int, default=2000)
     ap.add_argument("--hs-load", default="0.3")
-    ap.add_argument("--parts", default="fig7,fig8,fig9,fig10,perm")
+    ap.add_argument("--parts", default="fig7,fig8,fig9,fig10,perm,adap")
     a = ap.parse_args(argv)
     parts = a.parts.split(",")
     os.makedirs(a.out, exist_ok=True)
@@ -105,40 +150,14 @@ def main(argv):
                                "offered_load", "accepted_throughput",
                                f"8x8x8 torus, XYZ, {vcs} VCs, uniform")
     if "fig9" in parts:
-        res, path = load_sweep(a, "fig9_dirorder", t2 + ["routing=direction-order"], 4, loads2)
+        res, path = load_sweep(a, "fig9_dirorder", t2 + ["routing=direction-order"], 4, loads2,
+                               [(s, NAMES[s], scheme_args(s, 4)) for s in SCHEMES if s != "fully"])
         md += table("16x16 torus, X+Y+X-Y- direction order, 4 VCs, uniform: accepted traffic", res, loads2)
         plot_net.plot_load(os.path.join(a.out, "fig9_dirorder_throughput.png"), path, ["scheme"],
                            "offered_load", "accepted_throughput",
                            "16x16 torus, X+Y+X-Y-, 4 VCs, uniform")
     if "fig10" in parts:
-        hs = ["topology=torus", "dims=16x16"] + COMMON + [
-            "traffic=hotspot", "hs_fraction=0.25", "hs_count=1", "hs_start=10000", "hs_end=30000",
-            f"load={a.hs_load}", "warmup=0", "cycles=50000", "window=1000"]
-        runs = []
-        for s in SCHEMES:
-            d = os.path.join(a.out, f"fig10_{s}")
-            r = sweep(a.asw, d, hs + scheme_args(s, 8), [("seed", ["1"])], a.jobs)[0]
-            runs.append((NAMES[s], os.path.join(d, "run-000.csv"), r))
-        plot_net.plot_time(os.path.join(a.out, "fig10_hotspot_time.png"), [(n, p) for n, p, _ in runs],
-                           f"16x16 torus, 8 VCs, 75 % uniform at {a.hs_load} + 25 % to node "
-                           "123 during cycles 10 000-30 000")
-        md += ["**16x16 torus, 8 VCs, hot spot (25 % of the nodes to node 123 during cycles "
-               f"10 000-30 000, the others uniform at {a.hs_load}): accepted traffic (flits/node/cycle) "
-               "per 1 000-cycle window**", "",
-               "| scheme | before (5 000-10 000) | min during | mean during | max after | back within 2 % of before at |",
-               "|---|---|---|---|---|---|"]
-        for name, p, _ in runs:
-            rows = [ln.split(",") for ln in open(p).read().splitlines()[1:]]
-            acc = [(int(x[0]), float(x[3])) for x in rows]
-            before = [v for c, v in acc if 5000 < c <= 10000]
-            during = [v for c, v in acc if 10000 < c <= 30000]
-            after = [(c, v) for c, v in acc if c > 30000]
-            b = sum(before) / len(before)
-            back = next((c for c, v in after if abs(v - b) <= 0.02 * b and
-                         all(abs(w - b) <= 0.1 * b for c2, w in after if c2 >= c)), None)
-            md.append(f"| {name} | {b:.3f} | {min(during):.3f} | {sum(during) / len(during):.3f} | "
-                      f"{max(v for _, v in after):.3f} | {back if back else 'not within the run'} |")
-        md.append("")
+        md += hotspot(a, "fig10", [(s, NAMES[s], scheme_args(s, 8)) for s in SCHEMES], "8 VCs")
     if "perm" in parts:
         loadsp = ["0.1", "0.2", "0.3", "0.4"]
         for tr in ("bitrev", "transpose"):
@@ -146,6 +165,18 @@ def main(argv):
             md += table(f"16x16 torus, XY, 4 VCs, {tr}: accepted traffic", res, loadsp)
             plot_net.plot_load(os.path.join(a.out, f"perm_{tr}_throughput.png"), path, ["scheme"],
                                "offered_load", "accepted_throughput", f"16x16 torus, XY, 4 VCs, {tr}")
+    if "adap" in parts:  # seed 003 Figures 12, 15, 16, 17
+        loadsa = ["0.1", "0.2", "0.3", "0.4", "0.5"]
+        for tr in ("uniform", "transpose", "bitrev"):
+            res, path = load_sweep(a, f"adap_{tr}", t2 + [f"traffic={tr}"], 0, loadsa, ADAP)
+            md += table(f"16x16 torus, adaptive routing against XORDET, {tr}: accepted traffic",
+                        res, loadsa)
+            if tr == "uniform":
+                md += table("the same: mean network latency (cycles)", res, loadsa, "latency_mean")
+            plot_net.plot_load(os.path.join(a.out, f"adap_{tr}_throughput.png"), path, ["scheme"],
+                               "offered_load", "accepted_throughput",
+                               f"16x16 torus, {tr}: adaptive vs XORDET")
+        md += hotspot(a, "adap", ADAP, "adaptive vs XORDET")
     text = "\n".join(md)
     open(os.path.join(a.out, "tables.md"), "w").write(text + "\n")
     print(text)
