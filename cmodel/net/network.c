@@ -848,7 +848,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       return NULL;
     }
   }
-  int det_only = (c->routing == ASW_ROUTE_DET || c->route_hash) && c->arn == 0; /* ARN re-routes */
+  int det_only = (c->routing == ASW_ROUTE_DET || c->route_hash) && c->arn == 0 && /* ARN re-routes */
+                 c->cube_order < 3 && c->sqs != SQS_OODET; /* §16.3: out of order */
   n->r.order_checked = c->check_order == 1 || (c->check_order == 2 && det_only && n->N <= 4096);
   if (n->r.order_checked) {
     n->flow_last = calloc((size_t)n->N * n->N, 4);
