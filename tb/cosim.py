@@ -56,6 +56,8 @@ CFG = {
     # rule (PFC and QCN used)
     "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=15),
     "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
+    # §16.3 VC-adaptive routing with more VCs (a max_first over P*V = 16 credit values)
+    "j": dict(P=4, V=4, BUF=8, LMAX=4, PW=32, DW=6, TABLE=64, VOQ=0, ITERS=2, AE=0),
 }
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
 DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
@@ -143,6 +145,16 @@ MATRIX = [
     ("c", "ada", "sl", "random", 30000, "off", {"gap": 1}),
     ("d", "obl", "id", "full", 30000, "off", {"gap": 1, "linkfault": "0.002"}),
     ("c", "det", "sl", "hotspot", 30000, "off", {"gap": 1, "pfc": "0x0f", "qcn": 1}),
+    # §16.3 VC-adaptive routing (VCADAPT=1; 7th field {"vcadapt": 1}): ROUTE_CTRL mode 3
+    # with random FWD amask/vlo/vn and VC_CTRL fb/fb_same/esc_vc, rewritten (illegal values
+    # too); each run must route in mode 3, off det_port and (V >= 2) leave on a fallback VC
+    # (end check). VOQ = 0 only: P = 2 V = 1 (a), P = 5 V = 3 (d: with the bubble rule on
+    # the fallback too, with link faults, the rewrite scenario), P = 4 V = 4 (j, PORT_GAP).
+    ("d", "det", "sl", "random", 60000, "off", {"vcadapt": 1}),
+    ("d", "ada", "id", "rewrite", 40000, "off", {"vcadapt": 1, "bubble": 1}),
+    ("d", "obl", "sl", "full", 30000, "off", {"vcadapt": 1, "linkfault": "0.002"}),
+    ("a", "det", "id", "random", 40000, "off", {"vcadapt": 1}),
+    ("j", "det", "obqa", "random", 60000, "off", {"vcadapt": 1, "gap": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
