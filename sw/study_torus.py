@@ -91,8 +91,7 @@ def hotspot(a, tag, vcs_args, title):
         sweep(a.asw, d, hs + args, [("seed", ["1"])], a.jobs)
         runs.append((name, os.path.join(d, "run-000.csv")))
     plot_net.plot_time(os.path.join(a.out, f"{tag}_hotspot_time.png"), runs,
-                       f"16x16 torus, {title}, 75 % uniform at {a.hs_load} + 25 % to node "
-                       "123 during cycles 10 000-30 000")
+                       f"16x16 torus, {title}: 25 % to node 123 in cycles 10 000-30 000")
     md = [f"**16x16 torus, {title}, hot spot (25 % of the nodes to node 123 during cycles "
           f"10 000-30 000, the others uniform at {a.hs_load}): accepted traffic (flits/node/cycle) "
           "per 1 000-cycle window**", "",
