@@ -171,6 +171,12 @@ static const key_desc keys[] = {
      "cycle the hot-spot / IHS flows start"},
     {"hs_end", K_U64, F(hs_end), 0, 4e9, NULL,
      "cycle they end (0: never)"},
+    {"hs_packets", K_U64, F(hs_packets), 0, 4e9, NULL,
+     "the hot-spot flows end after the cycle their hs_packets-th packet is delivered "
+     "(0: never; seed 003: 10000)"},
+    {"hs_cap", K_ENUM, F(hs_cap), 0, 0, onoff_names,
+     "on: a hot source sends to its hot spot at most 1/k flits/cycle, k its hot spot's "
+     "sources, so they never exceed its ejection bandwidth (seed 003); off"},
     {"hs_idle", K_UINT, F(hs_idle), 0, 1, NULL,
      "1: hot sources generate nothing outside [hs_start, hs_end) (seed 002); "
      "0: they send uniform traffic then"},
@@ -954,6 +960,16 @@ static int netcfg_check_file(const net_cfg *c, char *err, size_t errlen) {
 
 int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
   if (netcfg_check_cube(c, err, errlen)) return -1;
+  if ((c->hs_packets || c->hs_cap) && c->traffic != TRAFFIC_HOTSPOT) {
+    snprintf(err, errlen, "%s: only with traffic=hotspot (or hsX-Y)",
+             c->hs_packets ? "hs_packets" : "hs_cap");
+    return -1;
+  }
+  if (c->hs_packets && c->ranks > 1) {
+    snprintf(err, errlen, "hs_packets: counts the hot packets delivered over the whole network; "
+             "needs ranks = 1");
+    return -1;
+  }
   if (netcfg_check_file(c, err, errlen)) return -1;
   if (c->topology == TOPO_RLFT && c->ports % 2) {
     snprintf(err, errlen, "ports: %u must be even (K = P/2)", c->ports);
@@ -1254,7 +1270,8 @@ static int netcfg_fault_key(const key_desc *k) {
  * at its default value (a value set is echoed, so the echo always reloads to
  * the same configuration). */
 static int netcfg_quiet_key(const net_cfg *c, const key_desc *k) {
-  int gap_key = k->off == offsetof(net_cfg, pg); /* §17.7: echoed only when given */
+  int gap_key = k->off == offsetof(net_cfg, pg) || /* §17.7: echoed only when given */
+                k->off == offsetof(net_cfg, hs_packets) || k->off == offsetof(net_cfg, hs_cap);
   if (!gap_key && !(netcfg_pfc_key(k) && !c->flow_control) && !(netcfg_qcn_key(k) && !c->qcn) &&
       !(netcfg_fault_key(k) && !netcfg_faulty(c)))
     return 0;

@@ -200,6 +200,9 @@ struct net {
   unsigned cap;
   /* traffic */
   unsigned hot_nodes[NETCFG_MAX_HOT], nhot;
+  double hot_accept[NETCFG_MAX_HOT]; /* hs_cap: share of a hot source's hot packets kept */
+  uint64_t *hot_rx;   /* hs_packets: hot packets delivered at each node (its sink's thread) */
+  uint64_t hs_closed; /* hs_packets: cycle from which the hot flows are over (0: open) */
   uint8_t *is_hotspot; /* [N] */
   uint32_t *ihs_dest, n_ihs;
   /* bookkeeping */
@@ -311,6 +314,7 @@ unsigned net_deadlock_cycle(const net *n, const net_dl_hop **hops) {
   return n->dl_len;
 }
 const topo *net_topo(const net *n) { return n->t; }
+uint64_t net_hs_closed(const net *n) { return n->hs_closed; }
 
 /* The SL (= VC) source s gives a packet to dest: a function of both. */
 static unsigned source_sl(const net *n, unsigned s, unsigned dest) {
@@ -491,11 +495,18 @@ static int setup_traffic(net *n) {
       if (c->traffic == TRAFFIC_HOTSPOT) {
         nd->role = ROLE_HOTSPOT;
         nd->hot_target = (uint16_t)n->hot_nodes[i % n->nhot];
+        n->hot_accept[i % n->nhot] += 1.0; /* sources of the hot spot, for hs_cap */
       } else {
         nd->role = ROLE_IHS;
       }
     }
     free(idx);
+    for (unsigned t = 0; t < n->nhot; t++) { /* k sources at `load` each: keep 1/(k load) */
+      double k = n->hot_accept[t];
+      n->hot_accept[t] = k * c->load > 1.0 ? 1.0 / (k * c->load) : 1.0;
+    }
+    if (c->hs_packets && !(n->hot_rx = calloc(N, sizeof *n->hot_rx)))
+      return snprintf(n->err, sizeof n->err, "out of memory"), -1;
   }
   return 0;
 }
@@ -1066,7 +1077,7 @@ void net_free(net *n) {
   free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
   free(n->sink_want); free(n->sink_sent); free(n->sink_ptr); free(n->pause_since);
   free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
-  free(n->flow_last); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
+  free(n->flow_last); free(n->hot_rx); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
   fwd_tables_free(&n->ft); free(n->cdg_note);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
   qcn_net_free(n->qcn); free(n->cnm_buf); /* §17.5 */
@@ -1246,6 +1257,7 @@ static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
   }
   if (f->tail) {
     n->r.packets_delivered++;
+    if (sp->hot && n->hot_rx) n->hot_rx[d]++; /* hs_packets */
     if (mark_delivered(n, sp->id)) n->r.duplicates++;
     if (n->rp && trace_replay_delivered(n->rp, sp->id, n->cycle)) n->trace_errors++; /* trace */
     if (n->flow_last) {
@@ -1271,10 +1283,16 @@ static void generate(net *n, unsigned s, node *nd, int measuring) {
   const net_cfg *c = &n->cfg;
   unsigned dest;
   uint8_t hot = 0;
-  int hot_window = n->cycle >= c->hs_start && (c->hs_end == 0 || n->cycle < c->hs_end);
+  int hot_window = n->cycle >= c->hs_start && (c->hs_end == 0 || n->cycle < c->hs_end) &&
+                   !n->hs_closed;
   if (nd->role == ROLE_HOTSPOT && hot_window) {
     dest = nd->hot_target;
     hot = 1;
+    if (c->hs_cap) { /* at most 1 flit/cycle into the hot spot from all its sources */
+      unsigned t = 0;
+      while (t + 1 < n->nhot && n->hot_nodes[t] != dest) t++;
+      if (rng_unit(&nd->rng) > n->hot_accept[t]) return;
+    }
   } else if (nd->role == ROLE_IHS && hot_window) {
     unsigned pod = s / n->pod_nodes;
     do dest = n->ihs_dest[rng_below(&nd->rng, n->n_ihs)];
@@ -2341,6 +2359,11 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       n->adaptive_at_warmup = n->r.adaptive_decisions;
     }
     int measuring = in_run && n->cycle >= c->warmup;
+    if (n->hot_rx && !n->hs_closed) { /* hs_packets: delivered by the previous cycle */
+      uint64_t got = 0;
+      for (unsigned t = 0; t < n->nhot; t++) got += n->hot_rx[n->hot_nodes[t]];
+      if (got >= c->hs_packets) n->hs_closed = n->cycle;
+    }
     int failed = n->x_failed || step_cycle(n, in_run, measuring) != 0;
     int synced = 1;
     if (n->R > 1) {
@@ -2540,9 +2563,12 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
           sqs_name((sqs_kind)n->cfg.sqs), n->cfg.voq ? "-voq" : "");
   static const char *const tnames[] = {"uniform", "hotspot", "ihs", "bitrev", "transpose",
                                        "shuffle", "bitcomp", "tornado"};
-  if (n->cfg.traffic == TRAFFIC_HOTSPOT)
+  if (n->cfg.traffic == TRAFFIC_HOTSPOT) {
     fprintf(f, ", \"traffic_name\": \"hs%.0f-%u\"", n->cfg.hs_fraction * 100, n->nhot);
-  else if (n->cfg.traffic == TRAFFIC_TRACE)
+    if (n->hot_rx) /* hs_packets: the cycle the hot flows ended (null: still open) */
+      fprintf(f, n->hs_closed ? ", \"hs_closed_cycle\": %llu" : ", \"hs_closed_cycle\": null",
+              (unsigned long long)n->hs_closed);
+  } else if (n->cfg.traffic == TRAFFIC_TRACE)
     fprintf(f, ", \"traffic_name\": \"trace\"");
   else if (n->cfg.traffic == TRAFFIC_FLOW)
     fprintf(f, ", \"traffic_name\": \"flow%u-%u\"", n->cfg.flow_src, n->cfg.flow_dst);
@@ -2710,6 +2736,14 @@ void net_write_text(const net *n, FILE *f) {
           (unsigned long long)r.packets_generated, (unsigned long long)r.packets_delivered,
           (unsigned long long)r.packets_refused, (unsigned long long)r.in_flight,
           (unsigned long long)r.adaptive_decisions, (unsigned long long)r.flit_hops);
+  if (n->hot_rx) {
+    if (n->hs_closed)
+      fprintf(f, "hot flows ended at cycle %llu (hs_packets = %llu delivered)\n",
+              (unsigned long long)n->hs_closed, (unsigned long long)n->cfg.hs_packets);
+    else
+      fprintf(f, "hot flows still open: fewer than hs_packets = %llu hot packets delivered\n",
+              (unsigned long long)n->cfg.hs_packets);
+  }
   if (n->rp) { /* traffic=trace */
     trace_stats ts;
     trace_replay_stats(n->rp, &ts);

@@ -153,6 +153,8 @@ typedef struct {
 
 void net_get_results(const net *n, net_results *r);
 const topo *net_topo(const net *n);
+/* hs_packets: the cycle from which the hot flows are over (0: still open, or no hs_packets). */
+uint64_t net_hs_closed(const net *n);
 
 /* JSON summary: configuration echoed, results; the wall-clock figures go
  * on the last line so determinism checks can drop it. */

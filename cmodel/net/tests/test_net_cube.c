@@ -250,6 +250,62 @@ static void test_vca_adversarial(void) {
   }
 }
 
+/* Seed 003's hot spot: hs_packets ends the hot flows after the cycle their N-th packet is
+ * delivered (none delivered later than the drain of what was in flight), hs_cap keeps the
+ * hot sources' offer to the hot node at 1 flit/cycle in total (16 sources at 0.5 would offer
+ * 8), and both are refused where they mean nothing. */
+static void test_hs_seed003(void) {
+  double during_off[2] = {0};
+  for (unsigned cap = 0; cap < 2; cap++) {
+    char settings[512];
+    snprintf(settings, sizeof settings,
+             "topology=torus dims=8x8 vcs=4 sqs=xordet packet_flits=16 buffer_flits=64 "
+             "traffic=hotspot hs_fraction=0.25 hs_count=1 hs_start=2000 hs_packets=150 hs_cap=%s "
+             "load=0.5 warmup=0 cycles=%u window=500",
+             cap ? "on" : "off", cap ? 20000 : 8000);
+    net *n = build(settings);
+    CHECK(n != NULL, "hs seed003: build %s", settings);
+    if (!n) continue;
+    CHECK(net_run(n, NULL, NULL) == NET_RUN_OK, "hs seed003: run");
+    uint64_t closed = net_hs_closed(n);
+    CHECK(closed > 2000 + 150 * 16 / 2, "hs cap %u: hot flows closed at %llu", cap,
+          (unsigned long long)closed);
+    FILE *f = tmpfile();
+    if (f && closed) {
+      net_write_csv(n, f);
+      rewind(f);
+      char line[512];
+      double hot_flits = 0, late_hot = 0, off_sum = 0;
+      unsigned off_n = 0;
+      CHECK(fgets(line, sizeof line, f) != NULL, "csv header");
+      while (fgets(line, sizeof line, f)) {
+        unsigned long long end;
+        double t, off, acc, hot;
+        if (sscanf(line, "%llu,%lf,%lf,%lf,%lf", &end, &t, &off, &acc, &hot) != 5) continue;
+        hot_flits += hot * 64 * 500;
+        if (end > closed + 6000) late_hot += hot;
+        if (end > 3000 && end + 500 <= closed) { off_sum += off; off_n++; }
+      }
+      during_off[cap] = off_n ? off_sum / off_n : 0;
+      CHECK(hot_flits >= 150 * 16 - 1 && late_hot == 0,
+            "hs cap %u: %.0f hot flits delivered (>= 2400), %.4f hot after the drain", cap,
+            hot_flits, late_hot);
+    }
+    if (f) fclose(f);
+    net_free(n);
+  }
+  /* offered per node during the hot phase: 48 cold at 0.5 plus the hot sources' offer */
+  CHECK(during_off[1] > 0.36 && during_off[1] < 0.42 && during_off[0] > 0.47,
+        "hs_cap: offered %.3f capped (48 x 0.5 + 1 = 25 / 64 = 0.39), %.3f uncapped (0.5)",
+        during_off[1], during_off[0]);
+  net_cfg c;
+  char err[512] = "";
+  CHECK(make_cfg(&c, "topology=torus dims=4x4 hs_packets=10", err, sizeof err) != 0 &&
+            strstr(err, "hs_packets: only with traffic=hotspot"), "hs_packets on uniform: %s", err);
+  CHECK(make_cfg(&c, "topology=rlft traffic=hs25-1 hs_packets=10 ranks=2", err, sizeof err) != 0 &&
+            strstr(err, "needs ranks = 1"), "hs_packets with ranks: %s", err);
+}
+
 /* Direction order differs from DOR on an X- Y+ pair: DOR takes X- first, direction
  * order Y+ (+ directions first). */
 static void test_direction_order_differs(void) {
@@ -483,6 +539,7 @@ int main(int argc, char **argv) {
   test_vca_tables("topology=torus dims=4x4 vcs=4 sqs=oodet", CUBE_ADAPT_NONE, 1, 4);
   test_vca_conservation();
   test_vca_adversarial();
+  test_hs_seed003();
   test_zero_load();
   test_conservation();
   test_deadlock();
