@@ -31,9 +31,10 @@ OUT = os.path.join(fpga.BUILD, "boards")
 # optionally synth, the synth_<family> options (the device's, fpga.DEVICES, if absent).
 SMALL = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
 # The UP5K's: the smallest switch (one input queue, 2-flit packets, 4 table entries)
-# and none of the optional §16.1 bubble-rule / §17.1 PFC / §17.4 QCN / §18 link-fault
-# hardware (OMIT=15, contract §1; with the §18 block it needs 5 466 of 5 280 LCs)
-TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0, OMIT=15)
+# and none of the optional §16.1 bubble-rule / §17.1 PFC / §17.4 QCN / §18 link-fault /
+# §16.3 VC-adaptive hardware (OMIT=31, contract §1; with the §18 block it needs 5 466 of
+# 5 280 LCs; VOQ = 0 would otherwise bring the §16.3 search and fallback)
+TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0, OMIT=31)
 BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,

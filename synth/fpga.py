@@ -54,6 +54,13 @@ CONFIGS = {
     "small-qcn": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
     # five ports, one VC, 16-bit payload: the like-for-like row of synth/compare/
     "p5v1": dict(P=5, V=1, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+    # a torus node (2n + 1 = 5 ports) with the §16.3 VC-adaptive routing (VOQ = 0, OMIT bit 4
+    # clear: the P*V = 25-value search per input) and the same core without it (OMIT bit 4);
+    # both without the §17.4 QCN block, which mode 3 excludes anyway
+    "p5v5-vca": dict(P=5, V=5, BUF=8, LMAX=4, PW=16, DW=8, TABLE=64, VOQ=0, ITERS=1, AE=0,
+                     OMIT=4),
+    "p5v5-novca": dict(P=5, V=5, BUF=8, LMAX=4, PW=16, DW=8, TABLE=64, VOQ=0, ITERS=1, AE=0,
+                       OMIT=20),
 }
 # The target rows (device, configuration, target MHz, LUT share limit).
 TARGETS = [("ecp5-85", "p8v4", 125, 0.60), ("ecp5-25", "p4v2a4", 125, None),

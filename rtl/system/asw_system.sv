@@ -14,7 +14,7 @@ module asw_system #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,       // hardware left out (§1): bit 0 bubble, bit 1 PFC, bit 2 QCN, bit 3 link
+  parameter int unsigned OMIT = 0,       // hardware left out (§1): bit 0 bubble, bit 1 PFC, bit 2 QCN, bit 3 link, bit 4 VC-adaptive
   parameter int unsigned DIV = 104,      // UART clocks per bit (clock / baud rate)
   parameter int unsigned TIMEOUT = 1000, // truncated-frame timeout in bit times
   parameter int unsigned CNTW = 32,      // width of the end nodes' and histogram counters

@@ -18,7 +18,7 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  5. a refused table line and a bad option are reported with exit status 2;
  6. rtl/system is lint-clean (verilator -Wall, three configurations) and Yosys read_slang
     elaborates it;
- 7. the iCEBreaker's smaller system (its switch configuration, OMIT=15 included, and
+ 7. the iCEBreaker's smaller system (its switch configuration, OMIT=31 included, and
     counter width from synth/board.py) reports its OMIT through the host tool's info and
     runs one traffic test through it with the same counters as the reference;
  8. the example run of docs/boards.md (its `run --seed 5 ...` command on a fresh simulated
@@ -167,7 +167,7 @@ def lint(r):
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
     for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16",
                 "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24",
-                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24 -GOMIT=15"):
+                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24 -GOMIT=31"):
         p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
                            cfg.split() + srcs, capture_output=True, text=True)
         r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
