@@ -173,6 +173,13 @@ TESTS = [
      [("flits", 30000), ("credit_stalls", 1)]),
     ("mesh44-dirorder-transpose", f"topology=mesh dims=4x4 routing=direction-order sqs=iodet "
      f"traffic=transpose load=0.5 {CUBE}", [("flits", 30000), ("credit_stalls", 1)]),
+    # §16.3 VC-adaptive routing (ROUTE_CTRL mode 3) in every RTL switch: fully adaptive
+    # with escape VC 0 under transpose, OODET (any VC, fallback to the packet's VC) under
+    # the hot spot; the adaptive choices and the bubble counters compared at the end
+    ("torus44-fully-adaptive-transpose", f"topology=torus dims=4x4 routing=fully-adaptive "
+     f"traffic=transpose load=0.8 {CUBE}", [("flits", 30000), ("adaptive", 1)]),
+    ("torus44-oodet-hs25", f"topology=torus dims=4x4 sqs=oodet traffic=hs25-1 load=0.6 {CUBE}",
+     [("flits", 30000), ("credit_stalls", 1)]),
     ("rlft42-dmodk-hs25", f"ports=4 stages=2 traffic=hs25-1 cycles=30000 {COMMON}",
      [("flits", 30000), ("credit_stalls", 1)]),
     ("rlft42-adaptive-uniform", f"ports=4 stages=2 routing=adaptive traffic=uniform load=0.8 "
