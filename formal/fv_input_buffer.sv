@@ -19,13 +19,19 @@
 //   per queue order: the flits leave packet by packet in the order the packets were
 //     appended to their queue (per-VC FIFO order with VOQ = 0), each packet's flits in
 //     order, head and tail marked, on the packet's output and next-hop VC.
+// With VCA = 1 (§16.3, VOQ = 0) every packet also gets a fallback route {fb, fport, fvc}
+// (free at the head) and the payload carries it; then a packet leaves on its primary or,
+// if fb, on its fallback (port and VC), and every match follows the SA rule: the primary
+// when it has the credits (len), else the fallback when fb is set and it has them.
 module fv_input_buffer #(
   parameter int unsigned P = 2,     // ports
   parameter int unsigned V = 2,     // VCs
   parameter int unsigned BUF = 2,   // flits per VC
   parameter int unsigned VOQ = 1,   // queue organisation
   parameter int unsigned LMAX = 2,  // longest packet
-  localparam int unsigned PW = 7,   // payload {vc, ovc, oport, seq[1:0], idx[1:0]}
+  parameter bit VCA = 1'b0,         // §16.3 fallback routes (VOQ = 0)
+  // payload {[fb, fvc, fport,] vc, ovc, oport, seq[1:0], idx[1:0]}
+  localparam int unsigned PW = VCA ? 10 : 7,
   localparam int unsigned B = V * BUF,
   localparam int unsigned NS = B + V,
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
@@ -43,6 +49,9 @@ module fv_input_buffer #(
   input logic [1:0]         in_len_i,    // length of a packet starting now
   input logic [PIW-1:0]     in_oport_i,  // its route
   input logic [VW-1:0]      in_ovc_i,
+  input logic               in_fb_i,     // its fallback route (VCA)
+  input logic [PIW-1:0]     in_fport_i,
+  input logic [VW-1:0]      in_fvc_i,
   input logic [P-1:0]       out_free_i,
   input logic               st_hold_i,   // §17.7: the output waits (any cycle)
   input logic [P*V*CW-1:0]  cred_i,
@@ -59,6 +68,7 @@ module fv_input_buffer #(
   logic [1:0]     rx_seq_q[V];
   logic [PIW-1:0] rx_oport_q[V];
   logic [VW-1:0]  rx_ovc_q[V];
+  logic [2:0]     rx_fb_q[V];    // {fb, fvc, fport} of VC v's current packet (VCA)
   logic [CW:0]    held_q[V];     // flits of VC v in the buffer (the upstream's credit view)
   logic [1:0]     arr_q[NQT];    // packets appended per queue (mod 4)
   logic [1:0]     dep_q[NQT];    // packets that started leaving per queue (mod 4)
@@ -70,6 +80,7 @@ module fv_input_buffer #(
   logic [VW-1:0]  ovc;
   logic           tail;
   logic [PW-1:0]  payload;
+  logic [2:0]     fbr;           // {fb, fvc, fport} (VCA)
   int unsigned    qin;
   always_comb begin
     head = (rx_rem_q[in_vc_i] == 2'd0);
@@ -80,7 +91,8 @@ module fv_input_buffer #(
     idx = head ? 2'd0 : rx_idx_q[in_vc_i];
     seq = head ? arr_q[qin] : rx_seq_q[in_vc_i];
     tail = head ? (len == 2'd1) : (rx_rem_q[in_vc_i] == 2'd1);
-    payload = {1'(in_vc_i), 1'(ovc), 1'(oport), seq, idx};
+    fbr = head ? {in_fb_i, 1'(in_fvc_i), 1'(in_fport_i)} : rx_fb_q[in_vc_i];
+    payload = PW'({fbr, 1'(in_vc_i), 1'(ovc), 1'(oport), seq, idx});
   end
 
   // RQ two cycles after the head (IW -> RC -> RQ)
@@ -90,6 +102,7 @@ module fv_input_buffer #(
   logic [1:0]     r1_len_q, r2_len_q;
   logic [PIW-1:0] r1_oport_q, r2_oport_q;
   logic [VW-1:0]  r1_ovc_q, r2_ovc_q;
+  logic [2:0]     r1_fb_q, r2_fb_q;
 
   // ---- the block -----------------------------------------------------------
   logic               iw_slot_ok;
@@ -111,14 +124,15 @@ module fv_input_buffer #(
   logic [2:0]         hq_orig_vc;
   logic [P-1:0]       bstall;
 
-  input_buffer #(.P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ(0)) dut (
+  input_buffer #(.P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ(0), .VCA(VCA)) dut (
     .clk_i, .rst_ni,
     .in_valid_i, .in_head_i (head), .in_tail_i (tail), .in_vc_i,
     .in_hdr_i (64'h0), .in_payload_i (payload),
     .iw_slot_o (iw_slot),
     .rq_valid_i (r2_v_q), .rq_vc_i (r2_vc_q), .rq_slot_i (r2_slot_q),
     .rq_len_i (8'(r2_len_q)), .rq_oport_i (r2_oport_q), .rq_ovc_i (r2_ovc_q),
-    .rq_mark_i (1'b0), .rq_fb_i (1'b0), .rq_fport_i ('0), .rq_fvc_i ('0),
+    .rq_mark_i (1'b0), .rq_fb_i (r2_fb_q[2]), .rq_fport_i (PIW'(r2_fb_q[0])),
+    .rq_fvc_i (VW'(r2_fb_q[1])),
     .rq_dest_i (16'h0), .rq_adapted_i (1'b0), .rq_orig_vc_i (3'h0),
     .st_hold_i, .st_valid_o (st_valid), .st_out_o (st_out), .st_head_o (st_head), .st_tail_o (st_tail),
     .st_ovc_o (st_ovc), .st_vc_o (st_vc), .st_hdr_o (st_hdr), .st_payload_o (st_payload),
@@ -167,6 +181,7 @@ module fv_input_buffer #(
         rx_seq_q[in_vc_i] <= seq;
         rx_oport_q[in_vc_i] <= oport;
         rx_ovc_q[in_vc_i] <= ovc;
+        rx_fb_q[in_vc_i] <= fbr;
         if (head) arr_q[qin] <= arr_q[qin] + 2'd1;
       end
       r1_v_q <= in_valid_i && head;
@@ -186,11 +201,13 @@ module fv_input_buffer #(
     r1_len_q <= len;
     r1_oport_q <= oport;
     r1_ovc_q <= ovc;
+    r1_fb_q <= VCA ? fbr : 3'b000;
     r2_vc_q <= r1_vc_q;
     r2_slot_q <= r1_slot_q;
     r2_len_q <= r1_len_q;
     r2_oport_q <= r1_oport_q;
     r2_ovc_q <= r1_ovc_q;
+    r2_fb_q <= r1_fb_q;
   end
 
   // ---- slot accounting -------------------------------------------------------
@@ -218,6 +235,7 @@ module fv_input_buffer #(
       if (head) begin
         assume (len >= 2'd1 && 32'(len) <= LMAX);
         assume (32'(in_oport_i) < P && 32'(in_ovc_i) < V);
+        assume (32'(in_fport_i) < P && 32'(in_fvc_i) < V);
       end
     end
     // the allocator
@@ -246,11 +264,41 @@ module fv_input_buffer #(
       end
       // order: the flit leaving is the next one of the oldest packet of its queue
       if (st_valid) begin
-        assert (st_payload[6] == 1'(st_vc) && st_payload[5] == 1'(st_ovc)
-                && st_payload[4] == 1'(st_out));
+        assert (st_payload[6] == 1'(st_vc));
+        if (VCA) begin  // §16.3: the primary, or the fallback if fb
+          assert ((st_payload[5] == 1'(st_ovc) && st_payload[4] == 1'(st_out)) ||
+                  (st_payload[PW-1] && st_payload[PW-2] == 1'(st_ovc) &&
+                   st_payload[PW-3] == 1'(st_out)));
+        end else begin
+          assert (st_payload[5] == 1'(st_ovc) && st_payload[4] == 1'(st_out));
+        end
         assert (st_payload[3:2] == (st_head ? dep_q[qout] : tx_seq_q));
         assert (st_payload[1:0] == (st_head ? 2'd0 : tx_idx_q));
         assert (st_head == (st_payload[1:0] == 2'd0));
+      end
+    end
+  end
+
+  // §16.3 SA rule at every match (VCA, bubble rule off: need = len): the head of the
+  // matched VC took its primary iff the primary had the credits, else its fallback.
+  function automatic logic [CW-1:0] cred_of(input logic [PIW-1:0] o, input logic [VW-1:0] w);
+    return cred_i[(32'(o)*V + 32'(w))*CW +: CW];
+  endfunction
+  if (VCA) begin : gen_vca_props
+    always_comb begin
+      if (!init_q && match_valid_i) begin
+        automatic logic prim_ok = 32'(cred_of(dut.q_h_q[match_vc_i].oport,
+                                              dut.q_h_q[match_vc_i].ovc))
+                                  >= 32'(dut.q_h_q[match_vc_i].len);
+        if (prim_ok) begin
+          assert (match_out_i == dut.q_h_q[match_vc_i].oport &&
+                  match_ovc == dut.q_h_q[match_vc_i].ovc);
+        end else begin
+          assert (dut.q_h_q[match_vc_i].fb && match_out_i == dut.q_h_q[match_vc_i].fport &&
+                  match_ovc == dut.q_h_q[match_vc_i].fvc &&
+                  32'(cred_of(dut.q_h_q[match_vc_i].fport, dut.q_h_q[match_vc_i].fvc))
+                  >= 32'(dut.q_h_q[match_vc_i].len));
+        end
       end
     end
   end
