@@ -505,6 +505,20 @@ static int sec17_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t
   return rc;
 }
 
+/* §16.3: mode 3 and the §17.4 congestion points exclude each other. 1 (the write is
+ * illegal, counted in REG_ERRORS, err set if given) if writing d at a would join them. */
+static int vca_qcn_excluded(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
+  if (!((a == ASW_REG_ROUTE_CTRL && (d & 3u) == ASW_ROUTE_VCADAPT && sw->qcn.en) ||
+        (a == ASW_REG_QCN_CTRL && (d & 1u) && !(sw->cfg.omit & ASW_OMIT_QCN) &&
+         sw->regs.route_mode == ASW_ROUTE_VCADAPT)))
+    return 0;
+  if (err && errlen)
+    snprintf(err, errlen, "%s: ROUTE_CTRL mode 3 (§16.3) and QCN_CTRL.en = 1 exclude each other",
+             a == ASW_REG_ROUTE_CTRL ? "ROUTE_CTRL" : "QCN_CTRL");
+  sw->regs.reg_errors++;
+  return 1;
+}
+
 int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
   unsigned fx = 0;
   if (sw->locked) {
@@ -512,15 +526,7 @@ int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
              "register write 0x%x to a switch whose configuration is locked", a);
     return ASW_EINVAL;
   }
-  /* §16.3: mode 3 and the §17.4 congestion points exclude each other */
-  if ((a == ASW_REG_ROUTE_CTRL && (d & 3u) == ASW_ROUTE_VCADAPT && sw->qcn.en) ||
-      (a == ASW_REG_QCN_CTRL && (d & 1u) && !(sw->cfg.omit & ASW_OMIT_QCN) &&
-       sw->regs.route_mode == ASW_ROUTE_VCADAPT)) {
-    snprintf(sw->err, sizeof sw->err, "%s: ROUTE_CTRL mode 3 (§16.3) and QCN_CTRL.en = 1 "
-             "exclude each other", a == ASW_REG_ROUTE_CTRL ? "ROUTE_CTRL" : "QCN_CTRL");
-    sw->regs.reg_errors++;
-    return ASW_EINVAL;
-  }
+  if (vca_qcn_excluded(sw, a, d, sw->err, sizeof sw->err)) return ASW_EINVAL;
   int prc = sec17_write(sw, a, d, sw->err, sizeof sw->err);
   if (prc != 1) return prc;
   int rc = asw_regs_write(&sw->regs, a, d, &fx, sw->err,
@@ -1077,7 +1083,8 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     sw->now++;
   }
   unsigned fx = 0;
-  if (reg_write && sec17_write(sw, in->reg_addr, in->reg_wdata, NULL, 0) == 1) {
+  if (reg_write && !vca_qcn_excluded(sw, in->reg_addr, in->reg_wdata, NULL, 0) &&
+      sec17_write(sw, in->reg_addr, in->reg_wdata, NULL, 0) == 1) {
     asw_regs_write(&sw->regs, in->reg_addr, in->reg_wdata, &fx, NULL, 0);
     apply_write_effects(sw, fx);
   }

@@ -63,6 +63,16 @@ void test_vcadapt_legality(void) {
   CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, test_rd(sw, ASW_REG_QCN_CTRL) | 1u) == ASW_OK);
   CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, m3) == ASW_EINVAL);
   CHECK(test_rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(0, 0, 0xFF, 1));
+  /* the same on the register bus (§10): illegal, counted, nothing changed */
+  CHECK(asw_reg_write(sw, ASW_REG_QCN_CTRL, test_rd(sw, ASW_REG_QCN_CTRL) & ~1u) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, m3) == ASW_OK);
+  uint32_t errs = test_rd(sw, ASW_REG_REG_ERRORS);
+  d.in.reg_en = d.in.reg_we = 1;
+  d.in.reg_addr = ASW_REG_QCN_CTRL;
+  d.in.reg_wdata = test_rd(sw, ASW_REG_QCN_CTRL) | 1u;
+  CHECK(test_drv_step(&d) == ASW_OK);
+  CHECK((test_rd(sw, ASW_REG_QCN_CTRL) & 1u) == 0);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == errs + 1);
   /* VC_CTRL: fb, fb_same, esc_vc < V, bits above 6 */
   CHECK(asw_reg_write(sw, ASW_REG_VC_CTRL, vc_ctrl(1, 1, 3)) == ASW_OK);
   CHECK(test_rd(sw, ASW_REG_VC_CTRL) == vc_ctrl(1, 1, 3));
