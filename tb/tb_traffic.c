@@ -180,7 +180,6 @@ struct tb_traffic {
   /* §16.3 (opt.vcadapt): heads arriving in mode 3, adaptive_choices totals accumulated at
    * CNT_CLEARs, heads leaving on det_port on a VC outside their entry's candidates */
   uint64_t vca_heads, vca_adaptive_acc, vca_fb_vc;
-  int vca_qcn; /* also write QCN_CTRL.en = 1 in mode 3 (illegal, §16.3; env TB_VCA_QCN) */
   unsigned P, V, NQ;
   uint64_t rng;
   uint64_t payload_mask;
@@ -396,10 +395,8 @@ static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     *a = ASW_REG_ROUTE_CTRL;
     *d = (t->cfg.voq || (t->cfg.omit & ASW_OMIT_VCADAPT)) ? asw_route_ctrl(3, 0, 0xFF, 1)
                                                           : asw_route_ctrl(0, 3, 0xFF, 1);
-    /* §16.3: QCN_CTRL.en = 1 while mode 3. Off unless TB_VCA_QCN is set: the C model's
-     * register-bus path (asw_switch_step) accepts it (only asw_reg_write checks the
-     * exclusion), the RTL rejects it as contract §11 says. */
-    if (t->opt.vcadapt && t->vca_qcn && !(t->cfg.omit & ASW_OMIT_QCN) &&
+    /* §16.3: QCN_CTRL.en = 1 while mode 3 (illegal: they exclude each other) */
+    if (t->opt.vcadapt && !(t->cfg.omit & ASW_OMIT_QCN) &&
         (rd(t, ASW_REG_ROUTE_CTRL) & 3u) == 3u && chance(t, 50)) {
       *a = ASW_REG_QCN_CTRL;
       *d = rd(t, ASW_REG_QCN_CTRL) | 1u;
@@ -1585,7 +1582,6 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   }
   t->cfg = *cfg;
   t->opt = *o;
-  t->vca_qcn = getenv("TB_VCA_QCN") != NULL;
   t->P = cfg->ports;
   t->V = cfg->vcs;
   t->NQ = cfg->voq ? t->P : 1;
