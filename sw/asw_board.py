@@ -243,7 +243,7 @@ def board_info(link):
     si = link.sread("SYS_INFO")
     return dict(P=p0 & 0xFF, V=p0 >> 8 & 0xF, ITERS=p0 >> 12 & 7, VOQ=p0 >> 15 & 1,
                 LMAX=p0 >> 16 & 0xFF, PW=p0 >> 24, BUF=p1 & 0xFFFF or 16384,
-                DW=p1 >> 16 & 0x1F, TABLE=p2 & 0x1FFFF, AE=p2 >> 17 & 0x3F, OMIT=p2 >> 23 & 15,
+                DW=p1 >> 16 & 0x1F, TABLE=p2 & 0x1FFFF, AE=p2 >> 17 & 0x3F, OMIT=p2 >> 23 & 31,
                 CNTW=si & 0xFF, DIV=si >> 16, clk_khz=link.sread("CLK_KHZ"))
 
 
