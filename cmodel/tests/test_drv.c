@@ -13,6 +13,11 @@ uint32_t test_rd(const asw_switch *sw, uint32_t a) {
 
 int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
                   unsigned PW) {
+  return test_drv_init_ext(d, P, V, BUF, LMAX, PW, 1, 0);
+}
+
+int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
+                      unsigned PW, unsigned voq, unsigned omit) {
   memset(d, 0, sizeof *d);
   asw_config c;
   asw_config_default(&c);
@@ -21,6 +26,8 @@ int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LM
   c.buf_flits = BUF;
   c.max_packet = LMAX;
   c.payload_bits = PW;
+  c.voq = voq;
+  c.omit = omit;
   char err[200];
   d->sw = asw_switch_new(&c, err, sizeof err);
   CHECKF(d->sw != NULL, "%s", err);

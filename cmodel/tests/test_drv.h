@@ -23,6 +23,9 @@ typedef struct {
  * 0, or -1 (a CHECK failed) if the switch cannot be made. */
 int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
                   unsigned PW);
+/* The same with the VOQ and OMIT parameters given (test_drv_init: VOQ = 1, OMIT = 0). */
+int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
+                      unsigned PW, unsigned voq, unsigned omit);
 /* One asw_switch_step with d->in (then cleared); its return code. */
 int test_drv_step(test_drv *d);
 /* Puts flit k (0-based) of a len-flit packet from input i to dest on VC v into d->in:

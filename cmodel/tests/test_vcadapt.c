@@ -11,25 +11,10 @@
 #include "test.h"
 #include "test_drv.h"
 
-/* A VOQ = 0 switch of P ports, V VCs, BUF flits per VC in d (omit: cfg.omit). */
+/* A switch of P ports, V VCs, BUF flits per VC with the given VOQ and OMIT in d. */
 static int vca_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
                     unsigned voq, unsigned omit) {
-  memset(d, 0, sizeof *d);
-  asw_config c;
-  asw_config_default(&c);
-  c.ports = P;
-  c.vcs = V;
-  c.buf_flits = BUF;
-  c.max_packet = LMAX;
-  c.payload_bits = 16;
-  c.voq = voq;
-  c.omit = omit;
-  char err[200];
-  d->sw = asw_switch_new(&c, err, sizeof err);
-  CHECKF(d->sw != NULL, "%s", err);
-  d->out.flit = d->out_flit;
-  d->out.credit_vc = d->out_cr;
-  return d->sw ? 0 : -1;
+  return test_drv_init_ext(d, P, V, BUF, LMAX, 16, voq, omit);
 }
 
 static uint32_t vca_entry(unsigned det, unsigned amask, unsigned vlo, unsigned vn) {
