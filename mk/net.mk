@@ -109,6 +109,22 @@ NET_BENCH_BIG_CYCLES ?= 195313
 # Both cores for the big network (same results for any thread count).
 NET_BENCH_BIG_THREADS ?= 2
 bench: bench-net
+# The 65 536-node RLFT (64-port switches, 3 stages, 5 120 switches), 100 us
+# (19 531 cycles of 5.12 ns) at full offered load, uniform and HS25-1, both
+# cores (docs/results.md, Speed §4; about 10 GB and 10-20 min each on 2 idle
+# cores). Memory-lean: 512-flit input buffers, 64-packet source pools.
+NET_BENCH_HUGE := topology=rlft ports=64 stages=3 vcs=1 buffer_flits=512 \
+  packet_flits=64 load=1 warmup=0 cycles=19531 window=1000 source_pool=64 \
+  threads=2 --quiet
+NET_BENCH_HUGE_TRAFFIC ?= uniform hs25-1
+.PHONY: bench-65536
+bench-65536: export GLIBC_TUNABLES = glibc.malloc.hugetlb=1
+bench-65536: $(BUILD)/asw
+	@mkdir -p $(BUILD)/bench
+	@for t in $(NET_BENCH_HUGE_TRAFFIC); do \
+	  $(BUILD)/asw net $(NET_BENCH_HUGE) traffic=$$t --json $(BUILD)/bench/net65536_$$t.json || exit 1; \
+	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/net65536_$$t.json; \
+	done
 # Instructions of a shortened 512-node bench (callgrind: deterministic, unlike
 # times on a shared machine; the figure docs/results.md compares per change).
 NET_BENCH_CG := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \
