@@ -43,8 +43,11 @@ module tb_dpi #(
   // any; the C network simulator carries them, tb/net compares them)
   logic [P-1:0]    cnm_valid;
   logic [P*64-1:0] cnm_data;
+  // §17.8 CNM lane: no Switch AR here (SE = 0): nothing in, cnm_out always 0
+  logic [P-1:0]    cnm_out_valid;
+  logic [P*64-1:0] cnm_out_data;
   logic            unused_cnm;
-  assign unused_cnm = ^{cnm_valid, cnm_data};
+  assign unused_cnm = ^{cnm_valid, cnm_data, cnm_out_valid, cnm_out_data};
 
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
@@ -60,6 +63,8 @@ module tb_dpi #(
     .arn_out_valid_o(arn_out_valid), .arn_out_data_o(arn_out_data),
     .arn_in_valid_i(arn_in_valid), .arn_in_data_i(arn_in_data),
     .cnm_valid_o(cnm_valid), .cnm_data_o(cnm_data),
+    .cnm_in_valid_i('0), .cnm_in_data_i('0),
+    .cnm_out_valid_o(cnm_out_valid), .cnm_out_data_o(cnm_out_data),
     .reg_en_i(reg_en), .reg_we_i(reg_we), .reg_addr_i(reg_addr), .reg_wdata_i(reg_wdata),
     .reg_rvalid_o(reg_rvalid), .reg_rdata_o(reg_rdata),
     .link_up_i('1), .link_rx_up_i('1)  // §18: links never fail here

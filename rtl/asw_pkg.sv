@@ -6,6 +6,7 @@ package asw_pkg;
   localparam logic [19:0] RegParam0 = 20'h00001;
   localparam logic [19:0] RegParam1 = 20'h00002;
   localparam logic [19:0] RegParam2 = 20'h00003;
+  localparam logic [19:0] RegParam3 = 20'h00004;          // §17.8 SE
   localparam logic [19:0] RegRouteCtrl = 20'h00010;
   localparam logic [19:0] RegVcCtrl = 20'h00011;
   localparam logic [19:0] RegThresh = 20'h00012;

@@ -23,6 +23,9 @@ module asw_switch #(
   // mode 3 illegal; its hardware exists only with VOQ = 0 anyway); their registers are
   // then unmapped (§11 rules), as §15's with AE = 0
   parameter int unsigned OMIT = 0,
+  // SE: Switch AR table entries (§17.8), 0..32; 0 (or OMIT bit 2): no Switch AR hardware,
+  // its registers unmapped, cnm_in ignored, cnm_out 0
+  parameter int unsigned SE = 0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
   input  logic            clk_i,
@@ -54,6 +57,13 @@ module asw_switch #(
   // QCN congestion notification messages (§17.4; valid one cycle, word 0 while not valid)
   output logic [P-1:0]     cnm_valid_o,
   output logic [P*64-1:0]  cnm_data_o,
+  // §17.8 CNM lane (Switch AR): the word the peer on port p sends (cnm_in) and the word this
+  // switch sends it (cnm_out, valid one cycle, word 0 while not valid); SE = 0: in ignored,
+  // out 0
+  input  logic [P-1:0]     cnm_in_valid_i,
+  input  logic [P*64-1:0]  cnm_in_data_i,
+  output logic [P-1:0]     cnm_out_valid_o,
+  output logic [P*64-1:0]  cnm_out_data_o,
   // register bus
   input  logic            reg_en_i,
   input  logic            reg_we_i,
@@ -104,6 +114,9 @@ module asw_switch #(
   if (OMIT > 31) begin : gen_bad_omit
     $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..31", OMIT);
   end
+  if (SE > 32) begin : gen_bad_se
+    $fatal(1, "asw_switch: parameter SE=%0d out of range 0..32", SE);
+  end
 
   localparam int unsigned NQ = (VOQ != 0) ? P : 1;
   localparam int unsigned VW = asw_pkg::idx_w(V);
@@ -116,6 +129,8 @@ module asw_switch #(
   localparam int unsigned FWW = 16 + asw_pkg::amask_w(P);  // forwarding-table word
   // §16.3 hardware (mode-3 search in RC, fallback routes in SA): VOQ = 0, OMIT bit 4 clear
   localparam bit VCA = (VOQ == 0) && ((OMIT & 16) == 0);
+  // §17.8 hardware (Switch AR table, CNM lane, RC steering): SE >= 1, OMIT bit 2 clear
+  localparam bit SAR = (SE >= 1) && ((OMIT & 4) == 0);
 
   // ---- register block ----------------------------------------------------------
   logic [1:0]  mode;
@@ -194,8 +209,14 @@ module asw_switch #(
   logic [P-1:0] pfc_en, pfc_chg, pfc_frame_valid;
   logic [P*3-1:0] pfc_frame_vc;
 
-  logic [31:0] regs_rdata, lf_rdata;
-  assign reg_rdata_o = regs_rdata | lf_rdata;  // §18.4 registers: read data of link_fault.sv
+  logic [31:0] regs_rdata, lf_rdata, sar_cnt_rdata;
+  // §18.4 registers: read data of link_fault.sv; §17.8 counters: of sar_table.sv
+  assign reg_rdata_o = regs_rdata | lf_rdata | sar_cnt_rdata;
+
+  // §17.8 Switch AR (rtl/sar_table.sv): register hook, SAR_CTRL.steer, RC levels
+  logic         sar_own, sar_wr_ok, sar_steer;
+  logic [31:0]  sar_rd;
+  logic [P*P*6-1:0] sar_lvl;   // input i, port o at (i*P + o)*6
 
   // §17.4 QCN congestion point (rtl/qcn_cp.sv): register hook, RQ packets of the cycle
   logic         qcn_own, qcn_wr_ok;
@@ -216,7 +237,7 @@ module asw_switch #(
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT), .SE(SE)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -307,7 +328,10 @@ module asw_switch #(
     .rh_rd_i         (rh_rd),
     .gp_own_i        (gp_own),
     .gp_wr_ok_i      (gp_wr_ok),
-    .gp_rd_i         (gp_rd)
+    .gp_rd_i         (gp_rd),
+    .sar_own_i       (sar_own),
+    .sar_wr_ok_i     (sar_wr_ok),
+    .sar_rd_i        (sar_rd)
   );
 
   // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
@@ -367,7 +391,8 @@ module asw_switch #(
     assign iw_payload = pad_valid[i] ? {PWE{PW != 0}} : in_payload_i[i*PWE +: PWE];
 
     route_compute #(
-      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH((OMIT & 4) == 0), .VCA(VCA)
+      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH((OMIT & 4) == 0), .VCA(VCA),
+      .SAR(SAR)
     ) u_rc (
       .clk_i,
       .rst_ni,
@@ -402,6 +427,8 @@ module asw_switch #(
       .lk_vc_o       (lk_vc[i*VW +: VW]),
       .lk_consumed_i (lk_consumed[i]),
       .lk_alt_port_i (lk_alt_port[i*PIW +: PIW]),
+      .sar_steer_i   (sar_steer),
+      .sar_lvl_i     (sar_lvl[i*P*6 +: P*6]),
       .link_up_i     (rc_link_up),
       .cred_i        (cred),
       .cong_next_i   (cong_next),
@@ -813,6 +840,47 @@ module asw_switch #(
     assign cnm_data_o = '0;
     logic unused_qcn_ev;  // the RQ and ST events the block would have seen
     assign unused_qcn_ev = ^{qcn_rq_valid, qcn_rq_oport, qcn_rq_len, qcn_rq_src, qcn_rq_dest};
+  end
+
+  // ---- §17.8 Switch AR ---------------------------------------------------------------
+  if (SAR) begin : gen_sar  // SE >= 1 and OMIT bit 2 clear
+  sar_table #(.P(P), .TABLE(TABLE), .SE(SE)) u_sar (
+    .clk_i,
+    .rst_ni,
+    .reg_en_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .own_o           (sar_own),
+    .wr_ok_o         (sar_wr_ok),
+    .rd_o            (sar_rd),
+    .cnt_rdata_o     (sar_cnt_rdata),
+    .steer_o         (sar_steer),
+    .fwd_we_i        (fwd_we),
+    .fwd_waddr_i     (fwd_addr),
+    .fwd_wdata_i     (fwd_wdata[15:0]),
+    .fwd_written_i   (fwd_written),
+    .cset_i          (cset),
+    .cnm_in_valid_i,
+    .cnm_in_data_i,
+    .loc_valid_i     (cnm_valid_o),  // the congestion point's CNM of each output this cycle
+    .loc_data_i      (cnm_data_o),
+    .cnm_out_valid_o,
+    .cnm_out_data_o,
+    .lk_dest_i       (lk_dest),
+    .lk_lvl_o        (sar_lvl)
+  );
+  end else begin : gen_no_sar  // §17.8 registers unmapped, cnm_in ignored, cnm_out 0
+    assign sar_own = 1'b0;
+    assign sar_wr_ok = 1'b0;
+    assign sar_rd = '0;
+    assign sar_cnt_rdata = '0;
+    assign sar_steer = 1'b0;
+    assign sar_lvl = '0;
+    assign cnm_out_valid_o = '0;
+    assign cnm_out_data_o = '0;
+    logic unused_sar;  // the lane inputs the block would have taken
+    assign unused_sar = ^{cnm_in_valid_i, cnm_in_data_i};
   end
 
   assign ev_flits_out = xb_send;

@@ -17,6 +17,7 @@ arn_table.sv
 pfc.sv
 link_fault.sv
 qcn_cp.sv
+sar_table.sv
 route_hash.sv
 port_gap.sv
 asw_switch.sv

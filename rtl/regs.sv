@@ -13,6 +13,8 @@ module regs #(
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
   parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[27:23]
+  parameter int unsigned SE = 0,    // Switch AR table entries (§17.8), read in PARAM3[5:0]
+                                    // (0 if OMIT bit 2: no §17.8 hardware)
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
@@ -127,7 +129,12 @@ module regs #(
   // §17.7 PORT_GAP, held by port_gap.sv: address is one of them, write legal, read value
   input  logic                 gp_own_i,
   input  logic                 gp_wr_ok_i,
-  input  logic [31:0]          gp_rd_i
+  input  logic [31:0]          gp_rd_i,
+  // §17.8 registers, counters and SAR_ENTRY, held by sar_table.sv: address is one of them,
+  // write legal, read value (counters: their read data is ORed in by the top)
+  input  logic                 sar_own_i,
+  input  logic                 sar_wr_ok_i,
+  input  logic [31:0]          sar_rd_i
 );
   import asw_pkg::*;
 
@@ -250,6 +257,8 @@ module regs #(
       wr_ok = rh_wr_ok_i;
     end else if (gp_own_i) begin  // §17.7
       wr_ok = gp_wr_ok_i;
+    end else if (sar_own_i) begin  // §17.8
+      wr_ok = sar_wr_ok_i;
     end
   end
 
@@ -360,6 +369,8 @@ module regs #(
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
       rd = {4'h0, 5'(OMIT), 6'(AE), 17'(TABLE)};
+    end else if (a == RegParam3) begin
+      rd = {26'h0, 6'(((OMIT & 4) != 0) ? 0 : SE)};
     end else if (a == RegRouteCtrl) begin
       rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin
@@ -408,6 +419,8 @@ module regs #(
       rd = rh_rd_i;
     end else if (gp_own_i) begin  // §17.7
       rd = gp_rd_i;
+    end else if (sar_own_i) begin  // §17.8
+      rd = sar_rd_i;
     end
   end
 

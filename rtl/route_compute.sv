@@ -14,6 +14,7 @@ module route_compute #(
   parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
   parameter bit HASH = 1'b1,          // §17.6 hardware present (0 with OMIT bit 2: no product)
   parameter bit VCA = 1'b0,           // §16.3 hardware present (VOQ = 0 and OMIT bit 4 clear)
+  parameter bit SAR = 1'b0,           // §17.8 hardware present (SE >= 1, OMIT bit 2 clear)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned SW = asw_pkg::slot_w(V, BUF),
   localparam int unsigned PIW = asw_pkg::idx_w(P),
@@ -21,7 +22,8 @@ module route_compute #(
   localparam int unsigned CW = asw_pkg::cnt_w(BUF),
   localparam int unsigned AMW = asw_pkg::amask_w(P),  // FWD.amask bits (ports < P)
   localparam int unsigned FWW = 16 + AMW,              // forwarding-table word from regs.sv
-  localparam int unsigned EW = VCA ? FWW : 16          // ... as kept here (amask with VCA only)
+  localparam int unsigned EW = VCA ? FWW : 16,         // ... as kept here (amask with VCA only)
+  localparam int unsigned MW = (SAR && CW < 7) ? 7 : CW  // search value: credits or 64 - level
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -62,6 +64,10 @@ module route_compute #(
   output logic [VW-1:0]     lk_vc_o,
   input  logic              lk_consumed_i,  // a consumed entry matches: use lk_alt_port_i
   input  logic [PIW-1:0]    lk_alt_port_i,
+  // §17.8 Switch AR steering: SAR_CTRL.steer and the level of the table entry {h.dest, o}
+  // of every port o (0 if none), for the head routed this cycle (dest = lk_dest_o)
+  input  logic              sar_steer_i,
+  input  logic [P*6-1:0]    sar_lvl_i,
   // §18.5: outputs whose link is down are no candidates (bit o: output o's link is up)
   input  logic [P-1:0]      link_up_i,
   // credits at the start of the cycle and this cycle's 2TH flags
@@ -229,6 +235,10 @@ module route_compute #(
   logic [15:0]   prod_low;  // fraction bits of (r * n) are not needed
   logic [6:0]    pre_cnt[P];   // candidates among ports 0..o (inclusive prefix count)
   logic [P-1:0]  ad_elig;      // adaptive: candidates above the floor
+  logic [P-1:0][MW-1:0] ad_val; // adaptive: credits; §17.8 steering: 64 - level
+  logic          stage_en;     // §7.2 stage enabled
+  logic          adapted_afi;  // §7.6 adapted packet under AFI
+  logic          sar_sel;      // §17.8: the level search routes this packet (mode 0)
   logic [PIW-1:0] ad_first;    // first of ad_top in scan order from det_port
   logic          va_sel;       // §16.3: mode 3 routes this packet (valid entry)
   logic [PIW-1:0] va_port;     // ... on its primary route (va_port, va_vc)
@@ -249,11 +259,10 @@ module route_compute #(
   endfunction
 
   always_comb begin
-    logic          adapted_afi;
     logic [3:0]    obqa_r;
     logic [VW-1:0] obqa_vc;
-    logic          stage_en;
     logic          search;
+    logic [6:0]    m_det;      // §17.8 max's initial value
     logic [15:0]   best_cr;
     logic          det_down;
 
@@ -294,6 +303,22 @@ module route_compute #(
     best_cr = (trigger_i == asw_pkg::TrigNoTh) ? 16'h0 : ltth_i;
     for (int unsigned o = 0; o < P; o++) begin
       ad_elig[o] = det_down ? cand[o] : (search && cand[o] && (16'(cr_of[o]) > best_cr));
+      ad_val[o] = MW'(cr_of[o]);
+    end
+    // §17.8 steering (SAR_CTRL.steer, mode 0): the same search with m(o) = 64 - lvl(o) in
+    // place of credits, from max = m(det_port) (0 if det_port is down), strictly greater
+    m_det = '0;
+    sar_sel = 1'b0;
+    if (SAR) begin
+      sar_sel = sar_steer_i && (mode_i == asw_pkg::RouteDet) && e_valid && e_multi &&
+                !adapted_afi && stage_en;
+      m_det = det_down ? 7'd0 : (7'd64 - 7'(sar_lvl_i[32'(det_port)*6 +: 6]));
+      if (sar_sel) begin
+        for (int unsigned o = 0; o < P; o++) begin
+          ad_val[o] = MW'(7'd64 - 7'(sar_lvl_i[o*6 +: 6]));
+          ad_elig[o] = cand[o] && ((7'd64 - 7'(sar_lvl_i[o*6 +: 6])) > m_det);
+        end
+      end
     end
   end
 
@@ -383,6 +408,9 @@ module route_compute #(
         oport = best_port;
         adaptive_o = rr_valid_q && (best_port != det_port);
       end
+    end else if (sar_sel) begin  // §17.8: the level search (mode 0)
+      oport = best_port;
+      adaptive_o = rr_valid_q && (best_port != det_port);
     end
     route_error_o = rr_valid_q && err;
     // adapted/orig_vc rewrite: ARN+AFI on a consumed entry, or mark_adapted (§15.1) when
@@ -412,16 +440,10 @@ module route_compute #(
 
   // Adaptive: the first port in scan order from det_port among the eligible ports with
   // the most credits.
-  logic [P-1:0][CW-1:0] ad_cr;
   logic                 unused_ad_found;
-  always_comb begin
-    for (int unsigned o = 0; o < P; o++) begin
-      ad_cr[o] = cr_of[o];
-    end
-  end
-  max_first #(.N(P), .W(CW)) u_ad_first (
+  max_first #(.N(P), .W(MW)) u_ad_first (
     .valid_i (ad_elig),
-    .val_i   (ad_cr),
+    .val_i   (ad_val),
     .ptr_i   (det_port),
     .found_o (unused_ad_found),
     .idx_o   (ad_first)
@@ -575,6 +597,10 @@ module route_compute #(
   cov_vca_other_port: cover property (@(posedge clk_i) rr_valid_q && va_sel && (va_port != det_port));
   cov_vca_fallback: cover property (@(posedge clk_i) rr_valid_q && va_sel && fb_i);
   // §17.6 oblivious choices from the header
+  // §17.8 steering: a level search, one that leaves det_port
+  cov_sar_steer: cover property (@(posedge clk_i) rr_valid_q && !err && !arn_alt && sar_sel);
+  cov_sar_steer_other: cover property (@(posedge clk_i) rr_valid_q && !err && !arn_alt && sar_sel &&
+                                       (oport != det_port));
   cov_hash_flow: cover property (@(posedge clk_i) rr_valid_q && use_cands &&
     (mode_i == asw_pkg::RouteOblivious) && (route_hash_i[1:0] == 2'd1));
   cov_hash_digit: cover property (@(posedge clk_i) rr_valid_q && use_cands &&
@@ -601,5 +627,6 @@ module route_compute #(
   logic unused_bits;
   assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low, iw_prod[7:0],
                         route_hash_i[3:2], HASH ? 1'b0 : ^{route_hash_i, rr_prod_q}, esc_vc_i,
-                        fwd_wdata_i};  // amask bits kept only with VCA
+                        fwd_wdata_i,   // amask bits kept only with VCA
+                        SAR ? 1'b0 : ^{sar_steer_i, sar_lvl_i}};
 endmodule

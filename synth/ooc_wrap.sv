@@ -17,11 +17,15 @@ module ooc_wrap #(
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
   parameter int unsigned OMIT = 0,  // hardware left out (§1)
+  parameter int unsigned SE = 0,    // Switch AR table entries (§17.8; 0: none, no lane bits)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
-  // input bits: in_* (6+64+PWE per port), cr_in (4), arn_in (33), register bus (54)
-  localparam int unsigned NI = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 54,
-  // output bits: as the inputs, the register read (33) and the §17.4 CNMs (65 per port)
-  localparam int unsigned NO = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 33 + P * 65
+  localparam int unsigned NL = (SE != 0) ? P * 65 : 0,  // §17.8 lane bits, each direction
+  // input bits: in_* (6+64+PWE per port), cr_in (4), arn_in (33), register bus (54), with
+  // SE >= 1 cnm_in (65)
+  localparam int unsigned NI = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 54 + NL,
+  // output bits: as the inputs, the register read (33), the §17.4 CNMs (65 per port) and
+  // with SE >= 1 cnm_out (65)
+  localparam int unsigned NO = P * (3 + 3 + 64 + PWE) + P * 4 + P * 33 + 33 + P * 65 + NL
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -34,9 +38,24 @@ module ooc_wrap #(
   end
 
   logic [NO-1:0] out_w;
+  localparam int unsigned LI = (107 + PWE) * P + 54;   // cnm_in in in_q
+  localparam int unsigned LO = (172 + PWE) * P + 33;   // cnm_out in out_w
+  logic [P-1:0]    lane_in_valid, lane_out_valid;
+  logic [P*64-1:0] lane_in_data, lane_out_data;
+  if (SE != 0) begin : gen_lane
+    assign lane_in_valid = in_q[LI +: P];
+    assign lane_in_data = in_q[LI + P +: 64*P];
+    assign out_w[LO +: P] = lane_out_valid;
+    assign out_w[LO + P +: 64*P] = lane_out_data;
+  end else begin : gen_no_lane
+    assign lane_in_valid = '0;
+    assign lane_in_data = '0;
+    logic unused_lane;
+    assign unused_lane = ^{lane_out_valid, lane_out_data};
+  end
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
+    .ITERS(ITERS), .AE(AE), .OMIT(OMIT), .SE(SE)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -68,6 +87,10 @@ module ooc_wrap #(
     .reg_rdata_o     (out_w[(107+PWE)*P + 1 +: 32]),
     .cnm_valid_o     (out_w[(107+PWE)*P + 33 +: P]),
     .cnm_data_o      (out_w[(108+PWE)*P + 33 +: 64*P]),
+    .cnm_in_valid_i  (lane_in_valid),
+    .cnm_in_data_i   (lane_in_data),
+    .cnm_out_valid_o (lane_out_valid),
+    .cnm_out_data_o  (lane_out_data),
     .link_up_i       ('1),  // §18: links never fail here
     .link_rx_up_i    ('1)
   );
