@@ -22,6 +22,7 @@
 #include "port_gap.h"
 #include "pfc.h"
 #include "qcn_cp.h"
+#include "sar_table.h"
 #include "route_hash.h"
 #include "regs.h"
 #include "route_compute.h"
@@ -96,6 +97,8 @@ struct asw_switch {
   uint64_t st_disc;     /* §18.2: outputs whose flit ST discarded this cycle (§17.4 qlen) */
   uint8_t self_vc[64];  /* ... on this VC */
   asw_qcn_cp qcn;       /* §17.4 QCN congestion points (touched only with QCN_CTRL.en) */
+  asw_sar sar;          /* §17.8 Switch AR (touched only with SAR_CTRL.en / steer) */
+  unsigned SE;          /* Switch AR entries present: 0 with OMIT bit 2 */
   char err[256];
 };
 
@@ -150,6 +153,7 @@ void asw_config_default(asw_config *c) {
   c->iters = 1;
   c->arn_entries = 8;
   c->omit = 0;
+  c->sar_entries = 0;
 }
 
 #define CFG_ERR(...)                                \
@@ -184,6 +188,8 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("ITERS (iters) = %u out of range 1..4", c->iters);
   if (c->arn_entries > 32)
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
+  if (c->sar_entries > 32)
+    CFG_ERR("SE (sar_entries) = %u out of range 0..32", c->sar_entries);
   if (c->omit > 31)
     CFG_ERR("OMIT (omit) = %u out of range 0..31 (bit 0 bubble, bit 1 pfc, bit 2 qcn, bit 3 "
             "link, bit 4 vcadapt)",
@@ -204,6 +210,7 @@ void asw_switch_free(asw_switch *sw) {
   asw_arn_destroy(&sw->arn);
   asw_pfc_destroy(&sw->pfc);
   asw_qcn_destroy(&sw->qcn);
+  asw_sar_destroy(&sw->sar);
   free(sw->port);
   free(sw->req_vc);
   free(sw->match_out);
@@ -247,6 +254,8 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
       asw_arn_init(&sw->arn, sw->P, cfg->arn_entries) ||
       asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits) || asw_qcn_init(&sw->qcn, sw->P))
     goto oom;
+  sw->SE = (cfg->omit & ASW_OMIT_QCN) ? 0 : cfg->sar_entries; /* §1: no §17.8 without §17.4 */
+  if (asw_sar_init(&sw->sar, sw->P, sw->SE)) goto oom;
   asw_switch_reset(sw);
   return sw;
 oom:
@@ -276,6 +285,7 @@ void asw_switch_reset(asw_switch *sw) {
   sw->regs.link_down = sw->self_cr = 0;
   asw_qcn_reset(&sw->qcn);
   sw->regs.route_hash = 0; /* §17.6 */
+  asw_sar_reset(&sw->sar);  /* §17.8 */
   sw->rel_mask = 0;
   sw->now = 0;
   sw->arn_on = 0;
@@ -326,6 +336,7 @@ static int core_idle(const asw_switch *sw) {
            /* §18: LINK_DOWN to update */) &&
          !(sw->pfc.en && asw_pfc_live(&sw->pfc, sw->held)) && /* §17.1 frames due */
          !sw->qcn.cnm_mask && /* §17.4 a CNM on the outputs */
+         !sw->sar.en &&       /* §17.8: the lane and the AR timer run every cycle */
          !sw->gap.wait;       /* §17.7 outputs still counting down */
 }
 
@@ -348,6 +359,7 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
     snprintf(sw->err, sizeof sw->err, "skip_idle: switch has live state");
     return ASW_EINVAL;
   }
+  sw->sar.tc += n; /* §17.8 tc counts every cycle */
   if (!n || !sw->arn_on) return ASW_OK; /* mode 0: idle steps change nothing */
   sw->now += n;
   /* entries whose last valid cycle has passed expired at its end */
@@ -444,6 +456,10 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_port_gap_read(&sw->gap, a);
     return ASW_OK;
   }
+  if (sw->SE && asw_sar_owns(a, sw->P, sw->SE)) { /* §17.8 */
+    *data = asw_sar_reg_read(&sw->sar, a);
+    return ASW_OK;
+  }
   if (a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(sw->P, 0, 0)) {
     unsigned i = (a - ASW_REG_OCC(0, 0, 0)) >> 9, v = a >> 6 & 7u, q = a & 63u;
     if (v < sw->V && q < sw->NQ) *data = asw_ibuf_occ(&sw->in[i], v, q);
@@ -492,6 +508,12 @@ static int sec17_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t
   }
   if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_port_gap_owns(a)) { /* §17.7 */
     int rc = asw_port_gap_write(&sw->gap, a, d, sw->P, err, errlen);
+    if (rc) sw->regs.reg_errors++;
+    return rc;
+  }
+  if (a == ASW_REG_CNT_CLEAR) asw_sar_clear_counters(&sw->sar); /* §17.8 */
+  if (sw->SE && asw_sar_owns(a, sw->P, sw->SE)) {               /* §17.8, same rules */
+    int rc = asw_sar_reg_write(&sw->sar, a, d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     return rc;
   }
@@ -547,12 +569,14 @@ int asw_reg_write(asw_switch *sw, uint32_t a, uint32_t d) {
  * changes (§2, §9). */
 static int check_inputs(asw_switch *sw, const asw_inputs *in) {
   char msg[200];
-  if ((in->flit_mask | in->credit_mask | in->arn_mask) & ~sw->port_mask)
+  if ((in->flit_mask | in->credit_mask | in->arn_mask | in->cnm_mask) & ~sw->port_mask)
     PROTO_ERR("input masks have bits for ports >= P = %u", sw->P);
   if (in->flit_mask && !in->flit)
     PROTO_ERR("flit_mask set but flit array is NULL");
   if (in->arn_mask && !in->arn)
     PROTO_ERR("arn_mask set but arn array is NULL");
+  if (in->cnm_mask && !in->cnm)
+    PROTO_ERR("cnm_mask set but cnm array is NULL");
   if (in->credit_mask && !in->credit_vc)
     PROTO_ERR("credit_mask set but credit_vc array is NULL");
   const asw_flit *const flit = in->flit;
@@ -795,6 +819,16 @@ static void mark_adapted(asw_slot *h, unsigned v) {
   h->hdr = (h->hdr & ~(0xFull << 44)) | 1ull << 44 | (uint64_t)(v & 7u) << 45;
 }
 
+/* §7, with Switch AR steering in mode 0 (§17.8). */
+static asw_route route7(asw_switch *sw, unsigned i, uint64_t hdr, uint32_t entry) {
+  if (sw->sar.steer && sw->regs.route_mode == ASW_ROUTE_DET) {
+    uint8_t lvl[64];
+    uint64_t has = sw->sar.valid ? asw_sar_levels(&sw->sar, ASW_HDR_DEST(hdr), lvl) : 0;
+    return asw_route_compute_sar(&sw->regs, hdr, entry, lvl, has);
+  }
+  return asw_route_compute(&sw->regs, &sw->cred, hdr, entry, &sw->port[i].lfsr);
+}
+
 /* §7 with the input port controller of §15.5 and mark_adapted (§15.1) for
  * the head in slot h of input i: a consumed ARN entry gives the alternative
  * port, otherwise §7 decides (and may queue an ARN message or mark). */
@@ -815,7 +849,7 @@ static asw_route route_arn(asw_switch *sw, unsigned i, const route_reg *rr, asw_
     asw_regs_arn_count(&sw->regs, i, ASW_ACNT_ADAPTED);
     return r;
   }
-  r = asw_route_compute(rg, &sw->cred, h->hdr, rr->entry, &sw->port[i].lfsr);
+  r = route7(sw, i, h->hdr, rr->entry);
   if (rg->mark_adapted && !r.route_error && r.oport != (rr->entry & 0x3Fu) /* det_port */ &&
       !ASW_HDR_ADAPTED(h->hdr)) {
     mark_adapted(h, rr->vc);
@@ -841,8 +875,7 @@ static void stage_rc(asw_switch *sw, int arn_on) {
       r = asw_route_compute_vca(&sw->regs, &sw->cred, rr->entry, rr->vc);
     else
       r = arn_or_mark ? route_arn(sw, i, rr, h, arn_on)
-                      : asw_route_compute(&sw->regs, &sw->cred, h->hdr, rr->entry,
-                                          &sw->port[i].lfsr);
+                      : route7(sw, i, h->hdr, rr->entry);
     h->oport = r.oport;
     h->ovc = (uint8_t)(r.ovc | r.fvc << 3 | r.fb << 6);
     h->flags = (uint8_t)((h->flags & 3u) | r.fport << 2);
@@ -966,7 +999,7 @@ static uint64_t link_pad(asw_switch *sw) {
 int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   static const asw_inputs no_inputs;
   if (!in) in = &no_inputs;
-  if ((in->flit_mask | in->credit_mask | in->arn_mask | in->reg_en) &&
+  if ((in->flit_mask | in->credit_mask | in->arn_mask | in->cnm_mask | in->reg_en) &&
       check_inputs(sw, in) != ASW_OK)
     return ASW_EPROTO;
   /* Outputs of this cycle: the registers as they are at its start. */
@@ -993,6 +1026,12 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
       for (uint64_t m = sw->arn.out_mask; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
         out->arn[i] = sw->arn.out_msg[i];
+      }
+    out->cnm_mask = sw->sar.out_mask; /* §17.8 lane */
+    if (out->cnm && out->cnm_mask)
+      for (uint64_t m = sw->sar.out_mask; m; m &= m - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(m);
+        out->cnm[p] = sw->sar.out[p];
       }
     out->reg_rvalid = sw->rvalid;
     out->reg_rdata = sw->rdata;
@@ -1032,6 +1071,9 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
   if (sw->ra_mask) stage_rq(sw, arn_on);
   if (sw->rr_mask) stage_rc(sw, arn_on);
   if (arn_on) arn_cycle(sw, in, root_declared ? &root_ev : NULL);
+  if (sw->sar.en) /* §17.8, after RC read the table; loc takes this cycle's CNM outputs */
+    asw_sar_cycle(&sw->sar, &sw->regs, in->cnm_mask, in->cnm, sw->qcn.cnm_mask,
+                  sw->qcn.cnm_msg);
   /* Credits reserved by this cycle's matches are taken only now: adaptive
    * RC and the 2TH flags must see the credits at the start of the cycle. */
   for (uint64_t m = matched; m; m &= m - 1) {
@@ -1082,6 +1124,7 @@ int asw_switch_step(asw_switch *sw, const asw_inputs *in, asw_outputs *out) {
     asw_arn_end_cycle(&sw->arn, &sw->regs, arn_out_start, sw->now);
     sw->now++;
   }
+  sw->sar.tc++; /* §17.8: a write below takes effect in the next cycle */
   unsigned fx = 0;
   if (reg_write && !vca_qcn_excluded(sw, in->reg_addr, in->reg_wdata, NULL, 0) &&
       sec17_write(sw, in->reg_addr, in->reg_wdata, NULL, 0) == 1) {

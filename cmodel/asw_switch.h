@@ -37,6 +37,8 @@ typedef struct {
   unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
   unsigned omit;          /* OMIT: hardware left out, 0..31 (§1): ASW_OMIT_* bits; 0 (all
                            * present) in a zero-initialised config */
+  unsigned sar_entries;   /* SE: Switch AR table entries 0..32 (0: no Switch AR, §17.8;
+                           * none either with ASW_OMIT_QCN); 0 in a zero-initialised config */
 } asw_config;
 
 /* OMIT bits (contract §1): the §16 / §17 / §18 registers of omitted hardware are
@@ -94,6 +96,8 @@ typedef struct {
   /* register access (contract §10) */
   uint8_t reg_en, reg_we;
   uint32_t reg_addr, reg_wdata;
+  uint64_t cnm_mask;      /* bit p: CNM word on port p's lane from its peer (§17.8) */
+  const uint64_t *cnm;    /* [P] */
 } asw_inputs;
 
 /* One cycle's outputs, written by the step. Arrays have P entries; only
@@ -108,6 +112,8 @@ typedef struct {
   uint32_t *arn;        /* [P] */
   uint8_t reg_rvalid;
   uint32_t reg_rdata;
+  uint64_t cnm_mask;    /* bit p: CNM word sent on port p's lane (§17.8) */
+  uint64_t *cnm;        /* [P] */
 } asw_outputs;
 
 /* Zero-load latency (contract §5): a head flit on an input in cycle t leaves
@@ -206,6 +212,7 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 #define ASW_REG_PARAM0 0x00001u
 #define ASW_REG_PARAM1 0x00002u
 #define ASW_REG_PARAM2 0x00003u
+#define ASW_REG_PARAM3 0x00004u /* [5:0] SE (§17.8) */
 #define ASW_REG_ROUTE_CTRL 0x00010u
 #define ASW_REG_VC_CTRL 0x00011u
 #define ASW_REG_THRESH 0x00012u
@@ -313,6 +320,27 @@ static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
  * output o sends at most one flit every GAP + 1 cycles; mapped unless cfg.omit has
  * ASW_OMIT_LINK. */
 #define ASW_REG_PORT_GAP(k) (0x00048u + (k))
+/* §17.8 Switch AR (mapped if cfg.sar_entries >= 1 and cfg.omit has no ASW_OMIT_QCN) */
+#define ASW_REG_SAR_CTRL 0x00050u
+#define ASW_REG_SAR_TTL 0x00051u
+#define ASW_REG_SAR_SEED 0x00052u
+#define ASW_REG_SAR_COUNTER(p, k) (0x06300u + 8u * (p) + (k))
+#define ASW_REG_SAR_ENTRY(e, w) (0x06700u + 2u * (e) + (w))
+enum { /* counter index k of ASW_REG_SAR_COUNTER */
+  ASW_SCNT_RX = 0,         /* CNM words received on the port's lane */
+  ASW_SCNT_TX = 1,         /* sent on it */
+  ASW_SCNT_DROPPED = 2,    /* rx[p] or loc[p] still full: word dropped */
+  ASW_SCNT_UNROUTABLE = 3, /* FWD[src] invalid: word forwarded nowhere */
+  ASW_SCNT_EVICTED = 4,    /* table full: this port's entry overwritten */
+  ASW_SCNT_EXPIRED = 5,    /* this port's entry timed out */
+  ASW_SCNT_NUM = 6,
+};
+static inline uint32_t asw_sar_ctrl(unsigned en, unsigned steer) {
+  return (en & 1u) | (steer & 1u) << 1;
+}
+static inline uint32_t asw_sar_ttl(unsigned ttl, unsigned ts) {
+  return (ttl & 0xFFFFFFu) | (ts & 0x1Fu) << 24;
+}
 static inline uint32_t asw_port_gap_field(unsigned port, unsigned gap) {
   return (gap & 0xFu) << (4u * (port & 7u));
 }

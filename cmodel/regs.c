@@ -250,6 +250,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     return 1;
   case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
   case ASW_REG_PARAM2: *d = c->table_entries | c->arn_entries << 17 | c->omit << 23; return 1;
+  case ASW_REG_PARAM3: *d = (c->omit & ASW_OMIT_QCN) ? 0 : c->sar_entries; return 1; /* §17.8 */
   case ASW_REG_ROUTE_CTRL:
     *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12;
     return 1;

@@ -123,3 +123,32 @@ asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
   res.ovc = (uint8_t)asw_route_ovc(r, hdr, entry, oport);
   return res;
 }
+
+asw_route asw_route_compute_sar(const asw_regs *r, uint64_t hdr, uint32_t entry,
+                                const uint8_t *lvl, uint64_t lvl_mask) {
+  asw_route res = {0};
+  if (!FWD_VALID(entry)) return asw_route_compute(r, NULL, hdr, entry, NULL);
+  const unsigned det = FWD_DET(entry);
+  unsigned oport = det;
+  uint64_t cand = 0;
+  if (FWD_MULTIPATH(entry) && !(r->afi && ASW_HDR_ADAPTED(hdr)) &&
+      (r->stage_mask >> (r->stage - 1) & 1u))
+    cand = r->cset[FWD_CSET(entry)] & ~r->link_down; /* §18.5 */
+  if (cand) {
+#define SAR_M(o) (64u - ((lvl_mask >> (o) & 1u) ? lvl[o] : 0u))
+    unsigned max = (r->link_down >> det & 1u) ? 0u : SAR_M(det);
+    uint64_t hi = cand & (~0ull << det), lo = cand & ~(~0ull << det);
+    while (hi | lo) {
+      unsigned o = next_in_scan(&hi, &lo);
+      if (SAR_M(o) > max) {
+        max = SAR_M(o);
+        oport = o;
+      }
+    }
+#undef SAR_M
+    res.adaptive_choice = oport != det;
+  }
+  res.oport = (uint8_t)oport;
+  res.ovc = (uint8_t)asw_route_ovc(r, hdr, entry, oport);
+  return res;
+}

@@ -41,4 +41,10 @@ asw_route asw_route_compute(const asw_regs *r, const asw_credits *cr,
 asw_route asw_route_compute_vca(const asw_regs *r, const asw_credits *cr, uint32_t entry,
                                 unsigned v);
 
+/* RC of one packet in mode 0 with Switch AR steering (§17.8): lvl[o] is the
+ * level of {dest, o} (lvl_mask: ports with a level); the candidate with the
+ * lowest level, det_port first, then scan order. */
+asw_route asw_route_compute_sar(const asw_regs *r, uint64_t hdr, uint32_t entry,
+                                const uint8_t *lvl, uint64_t lvl_mask);
+
 #endif

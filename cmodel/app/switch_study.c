@@ -391,7 +391,7 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
   uint8_t in_cr_vc[64], out_cr_vc[64];
   uint32_t arn[64];
   asw_inputs in;
-  asw_outputs out = {0, out_flit, 0, out_cr_vc, 0, arn, 0, 0};
+  asw_outputs out = {0, out_flit, 0, out_cr_vc, 0, arn, 0, 0, 0, NULL};
   memset(&in, 0, sizeof in);
   in.flit = in_flit;
   in.credit_vc = in_cr_vc;

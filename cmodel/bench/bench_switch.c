@@ -58,7 +58,7 @@ static double run(unsigned P, unsigned V, unsigned BUF, unsigned LMAX, unsigned 
   uint8_t incr[64], outcr[64];
   uint32_t arn[64];
   asw_inputs in;
-  asw_outputs out = {0, outf, 0, outcr, 0, arn, 0, 0};
+  asw_outputs out = {0, outf, 0, outcr, 0, arn, 0, 0, 0, NULL};
   memset(&in, 0, sizeof in);
   in.flit = inf;
   in.credit_vc = incr;
@@ -147,7 +147,7 @@ static double run_many(int n, double load, int cycles, long *stepped) {
   memset(&in, 0, sizeof in);
   in.flit = inf;
   in.credit_vc = incr;
-  asw_outputs out = {0, outf, 0, outcr, 0, arn, 0, 0};
+  asw_outputs out = {0, outf, 0, outcr, 0, arn, 0, 0, 0, NULL};
   uint64_t threshold = (uint64_t)(load / L * 18446744073709551615.0);
   double t0 = now();
   long steps = 0;

@@ -338,7 +338,7 @@ static void net_step(net *t) {
   asw_outputs out[MAXS];
   for (int s = 0; s < t->nsw; s++) {
     asw_inputs in = {t->fl_mask[s], t->fl[s], t->cr_mask[s], t->cr[s],
-                     t->arn_mask[s], t->arn[s], 0, 0, 0, 0};
+                     t->arn_mask[s], t->arn[s], 0, 0, 0, 0, 0, NULL};
     asw_flit fl_copy[MAXP];
     memcpy(fl_copy, t->fl[s], sizeof fl_copy);
     in.flit = fl_copy;
@@ -348,7 +348,7 @@ static void net_step(net *t) {
     uint32_t arn_copy[MAXP];
     memcpy(arn_copy, t->arn[s], sizeof arn_copy);
     in.arn = arn_copy;
-    out[s] = (asw_outputs){0, ofl[s], 0, ocr[s], 0, oarn[s], 0, 0};
+    out[s] = (asw_outputs){0, ofl[s], 0, ocr[s], 0, oarn[s], 0, 0, 0, NULL};
     if (asw_switch_step(t->sw[s], &in, &out[s]) != ASW_OK) {
       if (t->errors++ < 3)
         fprintf(stderr, "    switch %d: %s\n", s, asw_switch_error(t->sw[s]));
@@ -553,7 +553,7 @@ static void drv_reset_in(drv *d) {
   d->in.arn = d->ain;
 }
 static int drv_step(drv *d) {
-  d->out = (asw_outputs){0, d->fout, 0, d->cout, 0, d->aout, 0, 0};
+  d->out = (asw_outputs){0, d->fout, 0, d->cout, 0, d->aout, 0, 0, 0, NULL};
   int rc = asw_switch_step(d->sw, &d->in, &d->out);
   drv_reset_in(d);
   return rc;
@@ -763,7 +763,7 @@ void test_arn_off_is_plain_switch(void) {
   long diffs = 0;
   unsigned max_hot = 0;
   for (int cyc = 0; cyc < 4000; cyc++) {
-    asw_inputs in = {0, fin, pend_mask, cin, 0, NULL, 0, 0, 0, 0};
+    asw_inputs in = {0, fin, pend_mask, cin, 0, NULL, 0, 0, 0, 0, 0, NULL};
     memcpy(cin, pend_cr, sizeof cin);
     for (unsigned p = 0; p < 6; p++) {
       rng = rng * 1103515245u + 12345u;
@@ -781,7 +781,7 @@ void test_arn_off_is_plain_switch(void) {
     }
     asw_outputs out[3];
     for (int s = 0; s < 3; s++) {
-      out[s] = (asw_outputs){0, fout[s], 0, cout[s], 0, aout[s], 0, 0};
+      out[s] = (asw_outputs){0, fout[s], 0, cout[s], 0, aout[s], 0, 0, 0, NULL};
       CHECK(asw_switch_step(sw[s], &in, &out[s]) == ASW_OK);
     }
     for (unsigned o = 0; o < 6; o++) {
@@ -830,7 +830,7 @@ void test_arn_idle_accounting(void) {
   CHECK(asw_switch_idle(a) && asw_switch_idle_in(a) == 0);
   uint32_t msg[4] = {0, 0, asw_arn_msg(9, 0, 4, 3), 0};
   for (int k = 0; k < 2; k++) {
-    asw_inputs in = {0, NULL, 0, NULL, 1u << 2, msg, 0, 0, 0, 0};
+    asw_inputs in = {0, NULL, 0, NULL, 1u << 2, msg, 0, 0, 0, 0, 0, NULL};
     CHECK(asw_switch_step(s2[k], &in, NULL) == ASW_OK);
   }
   CHECK(!asw_switch_idle(a) && asw_switch_idle_in(a) == UINT64_MAX); /* queued event */
@@ -1022,7 +1022,7 @@ void test_arn_hot_flags_vs_shadow(void) {
   long mismatches = 0, root_not_hot = 0, roots_seen = 0;
   int cycles = test_quick ? 3000 : 20000;
   for (int cyc = 0; cyc < cycles; cyc++) {
-    asw_inputs in = {0, fin, pend_mask, cin, 0, NULL, 0, 0, 0, 0};
+    asw_inputs in = {0, fin, pend_mask, cin, 0, NULL, 0, 0, 0, 0, 0, NULL};
     memcpy(cin, pend_cr, sizeof cin);
     /* bursts towards a rotating hot destination */
     unsigned hot_dest = (unsigned)(cyc / 500 * 7) % 12;
@@ -1043,7 +1043,7 @@ void test_arn_hot_flags_vs_shadow(void) {
       in.flit_mask |= 1ull << p;
       if (++pos[p] == len[p]) pos[p] = 0;
     }
-    asw_outputs out = {0, fout, 0, cout, 0, aout, 0, 0};
+    asw_outputs out = {0, fout, 0, cout, 0, aout, 0, 0, 0, NULL};
     CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
     /* shadow: every VOQ re-evaluated from its occupancy now */
     uint64_t hot_now = 0;

@@ -28,12 +28,18 @@ int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigne
   c.payload_bits = PW;
   c.voq = voq;
   c.omit = omit;
+  return test_drv_init_cfg(d, &c);
+}
+
+int test_drv_init_cfg(test_drv *d, const asw_config *c) {
+  memset(d, 0, sizeof *d);
   char err[200];
-  d->sw = asw_switch_new(&c, err, sizeof err);
+  d->sw = asw_switch_new(c, err, sizeof err);
   CHECKF(d->sw != NULL, "%s", err);
   d->out.flit = d->out_flit;
   d->out.credit_vc = d->out_cr;
-  for (unsigned p = 0; p < P && d->sw; p++)
+  d->out.cnm = d->out_cnm;
+  for (unsigned p = 0; p < c->ports && d->sw; p++)
     asw_reg_write(d->sw, ASW_REG_FWD(p), asw_fwd_entry(p, 0, 0, 0));
   return d->sw ? 0 : -1;
 }
@@ -41,6 +47,7 @@ int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigne
 int test_drv_step(test_drv *d) {
   d->in.flit = d->in_flit;
   d->in.credit_vc = d->in_cr;
+  d->in.cnm = d->in_cnm;
   int rc = asw_switch_step(d->sw, &d->in, &d->out);
   memset(&d->in, 0, sizeof d->in);
   return rc;

@@ -14,6 +14,7 @@ typedef struct {
   asw_switch *sw;
   asw_flit in_flit[64], out_flit[64];
   uint8_t in_cr[64], out_cr[64];
+  uint64_t in_cnm[64], out_cnm[64]; /* §17.8 lane */
   asw_inputs in;
   asw_outputs out;
 } test_drv;
@@ -26,6 +27,8 @@ int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LM
 /* The same with the VOQ and OMIT parameters given (test_drv_init: VOQ = 1, OMIT = 0). */
 int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
                       unsigned PW, unsigned voq, unsigned omit);
+/* The same for a whole configuration c (every destination d < P to port d). */
+int test_drv_init_cfg(test_drv *d, const asw_config *c);
 /* One asw_switch_step with d->in (then cleared); its return code. */
 int test_drv_step(test_drv *d);
 /* Puts flit k (0-based) of a len-flit packet from input i to dest on VC v into d->in:

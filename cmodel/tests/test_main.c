@@ -91,6 +91,11 @@ const char *test_tmpdir = ".";
   X(test_vcadapt_primary_and_fallback)           \
   X(test_vcadapt_fallback_kinds)                 \
   X(test_vcadapt_fallback_bubble)                \
+  X(test_sar_legality)                          \
+  X(test_sar_forward_and_snoop)                 \
+  X(test_sar_timer)                             \
+  X(test_sar_steer)                             \
+  X(test_sar_local_cnm)                         \
   X(test_port_gap_timeline)                      \
   X(test_port_gap_shared_output)                 \
   X(test_port_gap_rewrite)                       \

@@ -120,7 +120,7 @@ static uint64_t run_random(const asw_config *c, unsigned mode, long cycles, int 
   asw_flit of[64];
   uint8_t ocr[64];
   uint32_t arn[64];
-  asw_outputs out = {0, of, 0, ocr, 0, arn, 0, 0};
+  asw_outputs out = {0, of, 0, ocr, 0, arn, 0, 0, 0, NULL};
   uint64_t h = 1469598103934665603ull;
   for (long cyc = 0; cyc < cycles; cyc++) {
     asw_inputs in;
@@ -227,7 +227,7 @@ void test_config_lock(void) {
   CHECK(asw_switch_lock_config(sw) == ASW_OK);
   CHECK(asw_reg_write(sw, ASW_REG_LFSR_SEED, 7) == ASW_EINVAL);
   CHECK(strstr(asw_switch_error(sw), "locked") != NULL);
-  asw_inputs in = {0, NULL, 0, NULL, 0, NULL, 1, 1, ASW_REG_LFSR_SEED, 9};
+  asw_inputs in = {0, NULL, 0, NULL, 0, NULL, 1, 1, ASW_REG_LFSR_SEED, 9, 0, NULL};
   CHECK(asw_switch_step(sw, &in, NULL) == ASW_EPROTO);
   asw_reg_read(sw, ASW_REG_LFSR_SEED, &v);
   CHECK(v == 5);
@@ -262,14 +262,14 @@ void test_determinism_and_reset(void) {
   asw_switch *sw = asw_switch_new(&c, NULL, 0);
   asw_flit f[64];
   uint8_t cr[64];
-  asw_outputs out = {0, f, 0, cr, 0, NULL, 0, 0};
+  asw_outputs out = {0, f, 0, cr, 0, NULL, 0, 0, 0, NULL};
   for (int round = 0; round < 2; round++) {
     CHECK(asw_switch_idle(sw));
     asw_reg_write(sw, ASW_REG_FWD(1), asw_fwd_entry(2, 0, 0, 0));
     asw_reg_write(sw, ASW_REG_LFSR_SEED, 77);
     asw_flit in_f[64];
     in_f[0] = (asw_flit){1, 1, 1, 0, asw_hdr_make(1, 0, 0, 1, 0, 0, 0), 5};
-    asw_inputs in = {1, in_f, 0, NULL, 0, NULL, 0, 0, 0, 0};
+    asw_inputs in = {1, in_f, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL};
     CHECK(asw_switch_step(sw, &in, &out) == ASW_OK);
     CHECK(!asw_switch_idle(sw));
     int seen = 0;
@@ -560,7 +560,7 @@ static void scoreboard_run(unsigned P, unsigned V, unsigned voq, unsigned vc_ctr
   asw_flit of[64];
   uint8_t ocr[64];
   uint32_t arn[64];
-  asw_outputs out = {0, of, 0, ocr, 0, arn, 0, 0};
+  asw_outputs out = {0, of, 0, ocr, 0, arn, 0, 0, 0, NULL};
   long cyc;
   for (cyc = 0; cyc < cycles + 3000; cyc++) {
     asw_inputs in;

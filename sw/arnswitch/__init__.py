@@ -42,6 +42,7 @@ ROUTE_DET, ROUTE_OBLIVIOUS, ROUTE_ADAPTIVE, ROUTE_VCADAPT = 0, 1, 2, 3
 OMIT_BUBBLE, OMIT_PFC, OMIT_QCN, OMIT_LINK, OMIT_VCADAPT = 1, 2, 4, 8, 16
 REG_BUBBLE0, REG_PFC_EN0, REG_PFC_THRESH = 0x04000, 0x00040, 0x00042
 REG_QCN_QEQ = 0x00044  # §17.4
+REG_PARAM3, REG_SAR_CTRL, REG_SAR_TTL, REG_SAR_SEED = 0x00004, 0x00050, 0x00051, 0x00052  # §17.8
 REG_LINK_DOWN0 = 0x00018  # §18.4 (RO)
 
 
@@ -106,6 +107,7 @@ class Inputs:
     reg_we: int = 0
     reg_addr: int = 0
     reg_wdata: int = 0
+    cnm: Dict[int, int] = dataclasses.field(default_factory=dict)      # port -> CNM word (§17.8 lane)
 
 
 @dataclasses.dataclass
@@ -114,6 +116,7 @@ class Outputs:
     credits: Dict[int, int]      # input port -> VC of the credit returned upstream
     arn: Dict[int, int]          # input port -> ARN message upstream
     reg_rdata: Optional[int]     # read data (reg_rvalid), None if no read last cycle
+    cnm: Dict[int, int] = dataclasses.field(default_factory=dict)  # port -> CNM word sent (§17.8)
 
 
 CONFIG_FIELDS = [n for n, _ in _lib.AswConfig._fields_]
@@ -154,10 +157,13 @@ class Switch:
         self._fout = (_lib.AswFlit * P)()
         self._cout = (ctypes.c_uint8 * P)()
         self._aout = (ctypes.c_uint32 * P)()
+        self._nin = (ctypes.c_uint64 * P)()
+        self._nout = (ctypes.c_uint64 * P)()
         self._in = _lib.AswInputs()
         self._in.flit, self._in.credit_vc, self._in.arn = self._fin, self._cin, self._ain
         self._out = _lib.AswOutputs()
         self._out.flit, self._out.credit_vc, self._out.arn = self._fout, self._cout, self._aout
+        self._in.cnm, self._out.cnm = self._nin, self._nout
 
     def close(self):
         if getattr(self, "_h", None):
@@ -190,7 +196,7 @@ class Switch:
         elif isinstance(inputs, dict):
             inputs = Inputs(**inputs)
         i = self._in
-        i.flit_mask = i.credit_mask = i.arn_mask = 0
+        i.flit_mask = i.credit_mask = i.arn_mask = i.cnm_mask = 0
         for p, f in inputs.flits.items():
             self._port(p, "flits")
             self._fin[p] = _lib.AswFlit(1, f.head, f.tail, f.vc, f.hdr, f.payload)
@@ -203,6 +209,10 @@ class Switch:
             self._port(p, "arn")
             self._ain[p] = m
             i.arn_mask |= 1 << p
+        for p, w in inputs.cnm.items():
+            self._port(p, "cnm")
+            self._nin[p] = w
+            i.cnm_mask |= 1 << p
         i.reg_en, i.reg_we = inputs.reg_en, inputs.reg_we
         i.reg_addr, i.reg_wdata = inputs.reg_addr, inputs.reg_wdata
         o = self._out
@@ -226,7 +236,13 @@ class Switch:
             p = (m & -m).bit_length() - 1
             m &= m - 1
             arn[p] = self._aout[p]
-        return Outputs(flits, credits, arn, o.reg_rdata if o.reg_rvalid else None)
+        cnm = {}
+        m = o.cnm_mask
+        while m:
+            p = (m & -m).bit_length() - 1
+            m &= m - 1
+            cnm[p] = self._nout[p]
+        return Outputs(flits, credits, arn, o.reg_rdata if o.reg_rvalid else None, cnm)
 
     def reg_read(self, addr):
         d = ctypes.c_uint32()

@@ -13,7 +13,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 class AswConfig(ctypes.Structure):
     _fields_ = [(n, ctypes.c_uint) for n in (
         "ports", "vcs", "buf_flits", "max_packet", "payload_bits", "dest_bits",
-        "table_entries", "voq", "iters", "arn_entries", "omit")]
+        "table_entries", "voq", "iters", "arn_entries", "omit", "sar_entries")]
 
 
 class AswFlit(ctypes.Structure):
@@ -28,7 +28,8 @@ class AswInputs(ctypes.Structure):
                 ("credit_vc", ctypes.POINTER(ctypes.c_uint8)),
                 ("arn_mask", ctypes.c_uint64), ("arn", ctypes.POINTER(ctypes.c_uint32)),
                 ("reg_en", ctypes.c_uint8), ("reg_we", ctypes.c_uint8),
-                ("reg_addr", ctypes.c_uint32), ("reg_wdata", ctypes.c_uint32)]
+                ("reg_addr", ctypes.c_uint32), ("reg_wdata", ctypes.c_uint32),
+                ("cnm_mask", ctypes.c_uint64), ("cnm", ctypes.POINTER(ctypes.c_uint64))]
 
 
 class AswOutputs(ctypes.Structure):
@@ -36,7 +37,8 @@ class AswOutputs(ctypes.Structure):
                 ("credit_mask", ctypes.c_uint64),
                 ("credit_vc", ctypes.POINTER(ctypes.c_uint8)),
                 ("arn_mask", ctypes.c_uint64), ("arn", ctypes.POINTER(ctypes.c_uint32)),
-                ("reg_rvalid", ctypes.c_uint8), ("reg_rdata", ctypes.c_uint32)]
+                ("reg_rvalid", ctypes.c_uint8), ("reg_rdata", ctypes.c_uint32),
+                ("cnm_mask", ctypes.c_uint64), ("cnm", ctypes.POINTER(ctypes.c_uint64))]
 
 
 def _candidates():
