@@ -57,7 +57,7 @@ module sar_table #(
   localparam logic [19:0] RegSarCtrl = 20'h00050;
   localparam logic [19:0] RegSarTtl = 20'h00051;
   localparam logic [19:0] RegSarSeed = 20'h00052;
-  localparam logic [19:0] RegSarCntBase = 20'h06300;
+  localparam logic [19:0] RegSarCounterBase = 20'h06300;
   localparam logic [19:0] RegSarEntryBase = 20'h06700;
   localparam int unsigned NS = 2 * P;                  // stage-A sources: rx[0..P-1], loc[0..P-1]
   localparam int unsigned SRCW = asw_pkg::idx_w(NS);
@@ -83,12 +83,12 @@ module sar_table #(
   logic [4:0]  ent_e;
   assign a = reg_addr_i;
   assign wd = reg_wdata_i;
-  assign a_cnt_off = a - RegSarCntBase;
+  assign a_cnt_off = a - RegSarCounterBase;
   assign a_ent_off = a - RegSarEntryBase;
   assign is_ctrl = (a == RegSarCtrl);
   assign is_ttl = (a == RegSarTtl);
   assign is_seed = (a == RegSarSeed);
-  assign is_cnt = (a >= RegSarCntBase) && (32'(a) < 32'(RegSarCntBase) + 8*P);
+  assign is_cnt = (a >= RegSarCounterBase) && (32'(a) < 32'(RegSarCounterBase) + 8*P);
   assign is_ent = (a >= RegSarEntryBase) && (32'(a) < 32'(RegSarEntryBase) + 2*SE);
   assign cnt_p = a_cnt_off[8:3];
   assign cnt_k = a[2:0];
@@ -316,7 +316,7 @@ module sar_table #(
           ev_evict = 1'b1;
         end
       end
-      cnt_ev[p*NC + KSx] = CEW'(rx_take[p]);
+      cnt_ev[p*NC + KSx] = CEW'(en_q && cnm_in_valid_i[p]);  // received: taken or dropped
       cnt_ev[p*NC + KTx] = CEW'(f_send && (32'(f_port) == p));
       cnt_ev[p*NC + KDrop] = CEW'(rx_drop[p]) + CEW'(loc_drop[p]);
       cnt_ev[p*NC + KUnr] = CEW'(unroutable && (32'(b_port_q) == p));

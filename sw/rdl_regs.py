@@ -9,7 +9,7 @@ Compiles rtl/regs.rdl (systemrdl-compiler), writes into DIR (build/rdl):
   regmap.md        the register table in the contract's form (word addresses)
   check_c.c        static assertions: struct offsets / 4 == cmodel/asw_switch.h ASW_REG_*
 and checks, printing PASS/FAIL lines and "rdl: N passed, N failed":
-  - the contract's tables (docs/microarchitecture.md §11, §15.8, §17.2, §17.4, §18.4): every row's address,
+  - the contract's tables (docs/microarchitecture.md §11, §15.8, §17.2, §17.4, §17.8, §18.4): every row's address,
     strides and name are those of the description, and every register is in them;
   - the RTL: every `localparam logic [19:0] Reg* = 20'h...` of rtl/asw_pkg.sv and
     rtl/regs.sv (or the --pkg files) is the description's address, and every register
@@ -33,7 +33,7 @@ INDEX = {"ARN_UP": "w", "CSET": "cw", "SL2VC": "os", "COUNTER": "pk", "ARN_COUNT
          "ARN_ENTRY": "ew", "ROOT": "ow", "OCC": "ivq", "CRED": "ov", "FWD": "d",
          "BUBBLE": "o", "BUBBLE_COUNTER": "pk",
          "PFC_EN": "w", "PFC_COUNTER": "pk", "PFC_STATE": "p",
-         "QCN_COUNTER": "pk", "QCN_QLEN": "p",
+         "QCN_COUNTER": "pk", "QCN_QLEN": "p", "SAR_COUNTER": "pk", "SAR_ENTRY": "ew",
          "LINK_DOWN": "w", "LINK_RX_DOWN": "w", "LINK_COUNTER": "k", "PORT_GAP": "k"}
 # RTL localparam -> (register, word offset inside it)
 RTL_ALIAS = {"RegArnUp0": ("ARN_UP", 0), "RegArnUp1": ("ARN_UP", 1),
@@ -101,7 +101,7 @@ def contract_rows(path):
         m = re.match(r"^#+\s+([\d.]+)\s", ln)
         if m:
             sec = m.group(1)
-        if sec in ("11.", "15.8", "17.2", "17.4", "18.4") and ln.startswith("| `0x"):
+        if sec in ("11.", "15.8", "17.2", "17.4", "17.8", "18.4") and ln.startswith("| `0x"):
             cells = [c.strip() for c in ln.strip().strip("|").split("|")]
             rows.append((sec, cells[0], cells[1]))
     return rows
@@ -133,6 +133,7 @@ def main(argv):
                                                  os.path.join(ROOT, "rtl", "pfc.sv"),
                                                  os.path.join(ROOT, "rtl", "link_fault.sv"),
                                                  os.path.join(ROOT, "rtl", "qcn_cp.sv"),
+                                                 os.path.join(ROOT, "rtl", "sar_table.sv"),
                                                  os.path.join(ROOT, "rtl", "route_hash.sv"),
                                                  os.path.join(ROOT, "rtl", "port_gap.sv")])
     ap.add_argument("--contract", default=os.path.join(ROOT, "docs", "microarchitecture.md"))
