@@ -14,9 +14,11 @@
 #   make cosim P=5 V=3 VOQ=0 VCADAPT=1   (§16.3 ROUTE_CTRL mode 3: FWD amask/vlo/vn, VC_CTRL
 #        fb/fb_same/esc_vc programmed and rewritten)
 #   make cosim OMIT=15         (switch parameter OMIT, contract §1: without the §16.1/§17.1/§17.4+§17.6/§18 hardware)
+#   make cosim P=8 V=4 BUF=16 PKT=8 SE=4 SAR=1 QCN=1   (§17.8 Switch AR: SAR_CTRL/SAR_TTL/SAR_SEED
+#        programmed and rewritten, CNM lane words, steering in mode 0; cnm_out compared)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
-              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT OMIT LINKFAULT \
+              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT OMIT LINKFAULT SE SAR \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.

@@ -4,7 +4,7 @@
  * CRT, TTL, ARN_UP, STAGE: each written into a C model instance, so the
  * contract's legality rules decide). Prints a message naming the make
  * variable and exits 2.
- *   cfgcheck [--omit OMIT] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
+ *   cfgcheck [--omit OMIT] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
  * ARN is off|arn|afi|adaptive-th-afi; "-" leaves a §15 value unset (drawn per seed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,13 +34,19 @@ static int reject(const char *var, const char *val, const char *why) {
 
 int main(int argc, char **argv) {
   unsigned long long omit = 0; /* §1 OMIT (0: all hardware present) */
+  unsigned long long se = 0;   /* §1 SE (0: no Switch AR) */
   if (argc > 2 && !strcmp(argv[1], "--omit")) {
     if (number("OMIT", argv[2], &omit) || omit > 0xFFFFFFFFull) return 2;
     argv += 2;
     argc -= 2;
   }
+  if (argc > 2 && !strcmp(argv[1], "--se")) {
+    if (number("SE", argv[2], &se) || se > 0xFFFFFFFFull) return 2;
+    argv += 2;
+    argc -= 2;
+  }
   if (argc != 11 && argc != 19) {
-    fprintf(stderr, "usage: cfgcheck [--omit OMIT] P V BUF LMAX PW DW TABLE VOQ ITERS AE "
+    fprintf(stderr, "usage: cfgcheck [--omit OMIT] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE "
                     "[ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]\n");
     return 2;
   }
@@ -51,7 +57,7 @@ int main(int argc, char **argv) {
                   .max_packet = (unsigned)v[3], .payload_bits = (unsigned)v[4],
                   .dest_bits = (unsigned)v[5], .table_entries = (unsigned)v[6],
                   .voq = (unsigned)v[7], .iters = (unsigned)v[8], .arn_entries = (unsigned)v[9],
-                  .omit = (unsigned)omit};
+                  .omit = (unsigned)omit, .sar_entries = (unsigned)se};
   char err[256];
   if (asw_config_check(&c, err, sizeof err) != ASW_OK) {
     fprintf(stderr, "illegal configuration: %s\n", err);

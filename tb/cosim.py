@@ -19,12 +19,14 @@ with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 # §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode,
 # bit 2 the §17.4 QCN congestion point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block):
-# a parameter too, absent from a configuration (and from its build tag) when 0.
+# a parameter too, absent from a configuration (and from its build tag) when 0. So is §1 SE
+# (Switch AR table entries, §17.8).
 
 
 def all_params(cfg):
-    """(name, value) of every switch parameter of cfg, OMIT only when set."""
-    return [(k, cfg[k]) for k in PARAMS] + ([("OMIT", cfg["OMIT"])] if cfg.get("OMIT") else [])
+    """(name, value) of every switch parameter of cfg, OMIT and SE only when set."""
+    return ([(k, cfg[k]) for k in PARAMS] + ([("OMIT", cfg["OMIT"])] if cfg.get("OMIT") else [])
+            + ([("SE", cfg["SE"])] if cfg.get("SE") else []))
 # §15 run options of `make cosim` (make variable -> binary option); unset: drawn per seed.
 ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CRT", "--crt"),
             ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
@@ -40,12 +42,13 @@ RTL_DIR = os.environ.get("RTL_DIR", "")
 CXX = os.environ.get("COSIM_CXX", "") or "clang++-14"
 
 # Parameter sets built for the matrix (few, because Verilator builds are slow).
-# b and c carry the ARN hardware (AE >= 1): their runs with ARN off check that
-# mode 0 is the plain switch, the ARN runs below use it.
+# b and c carry the ARN hardware (AE >= 1) and the Switch AR hardware (SE >= 1): their
+# runs with ARN off / SAR_CTRL = 0 check that both off are the plain switch (every run
+# drives words on the CNM lane, ignored then), the ARN and SAR runs below use them.
 CFG = {
     "a": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=0, ITERS=1, AE=0),
-    "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4),
-    "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3, AE=6),
+    "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, SE=3),
+    "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3, AE=6, SE=4),
     "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0),
     # above P = 16: route computation's multiplier path (§7.3) and the wide arrays
     "g": dict(P=20, V=2, BUF=6, LMAX=3, PW=8, DW=6, TABLE=64, VOQ=1, ITERS=1, AE=0),
@@ -58,6 +61,10 @@ CFG = {
     "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
     # §16.3 VC-adaptive routing with more VCs (a max_first over P*V = 16 credit values)
     "j": dict(P=4, V=4, BUF=8, LMAX=4, PW=32, DW=6, TABLE=64, VOQ=0, ITERS=2, AE=0),
+    # §17.8 Switch AR without VOQs (d's parameters with SE = 8); soak only: the SE extremes
+    "k": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, SE=8),
+    "l": dict(P=6, V=2, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=0, SE=32),
+    "m": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1, SE=1),
 }
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
 DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
@@ -155,6 +162,17 @@ MATRIX = [
     ("d", "obl", "sl", "full", 30000, "off", {"vcadapt": 1, "linkfault": "0.002"}),
     ("a", "det", "id", "random", 40000, "off", {"vcadapt": 1}),
     ("j", "det", "obqa", "random", 60000, "off", {"vcadapt": 1, "gap": 1}),
+    # §17.8 Switch AR (SAR=1; 7th field {"sar": 1}): SAR_CTRL en/steer, SAR_TTL with small
+    # TTL/TS (entries expire), SAR_SEED programmed and rewritten (en = 0 clears, illegal
+    # values too), CNM words on the lane at changing rates naming the traffic's destinations,
+    # ROUTE_CTRL mode 0 with multipath entries (steering); with QCN the congestion points'
+    # CNMs enter through loc[]. Each run must forward words, expire entries and steer off
+    # det_port; the SAR runs together drop, find no route and evict (end check).
+    ("b", "det", "sl", "random", 40000, "off", {"sar": 1}),
+    ("c", "det", "sl", "hotspot", 40000, "off", {"sar": 1, "qcn": 1}),
+    ("k", "det", "id", "random", 40000, "off", {"sar": 1, "qcn": 1}),
+    ("c", "det", "afi", "rewrite", 30000, "afi", {"sar": 1}),
+    ("k", "det", "sl", "full", 30000, "off", {"sar": 1, "linkfault": "0.002"}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -166,6 +184,11 @@ SOAK_EXTRA = [
     ("f", "obl", "afi", "random", 200000, "afi"),
     ("f", "ada", "sl", "zerocred", 100000, "arn"),
     ("e", "det", "sl", "random", 100000),
+    # §17.8: the SE extremes (32 entries, 1 entry)
+    ("l", "det", "sl", "random", 200000, "off", {"sar": 1, "qcn": 1}),
+    ("l", "det", "sl", "hotspot", 100000, "off", {"sar": 1}),
+    ("m", "det", "id", "random", 200000, "off", {"sar": 1, "qcn": 1}),
+    ("m", "det", "sl", "full", 100000, "off", {"sar": 1}),
 ] + [("e", "det", "afi" if i % 2 else "id", scen, 8000, "afi" if i % 2 else "arn")
      for i, scen in enumerate(DIRECTED_SCENARIOS)]
 GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
@@ -233,6 +256,7 @@ def check_config(cfg, arn=None):
     if arn is not None:
         extra = [arn["ARN"]] + ["-" if arn.get(k) is None else str(arn[k]) for k, _ in ARN_OPTS]
     omit = ["--omit", str(cfg["OMIT"])] if cfg.get("OMIT") else []
+    omit += ["--se", str(cfg["SE"])] if cfg.get("SE") else []
     r = subprocess.run([exe] + omit + [str(cfg[k]) for k in PARAMS] + extra)
     if r.returncode != 0:
         sys.exit(2)
@@ -397,7 +421,7 @@ def parse_cfg(ns):
     # AE: 4 ARN-table entries when the mechanism is on, else none (plain switch).
     ae = ns.AE if ns.AE is not None else ("0" if arn == "off" else "4")
     cfg = dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW, TABLE=ns.TABLE,
-               VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae, OMIT=ns.OMIT)
+               VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae, OMIT=ns.OMIT, SE=ns.SE)
     for k, v in cfg.items():
         if not re.fullmatch(r"\d+", str(v)):
             sys.exit(f"cosim: {'PKT' if k == 'LMAX' else k}={v} is not a non-negative integer")
@@ -479,6 +503,11 @@ def cmd_cosim(ns):
     if str(ns.VCADAPT) not in BOOL_WORDS:
         sys.exit(f"cosim: VCADAPT={ns.VCADAPT} is not one of on off 1 0")
     qcn += ["--vcadapt", BOOL_WORDS[str(ns.VCADAPT)]]
+    if str(ns.SAR) not in BOOL_WORDS:
+        sys.exit(f"cosim: SAR={ns.SAR} is not one of on off 1 0")
+    if BOOL_WORDS[str(ns.SAR)] == "1" and (not cfg["SE"] or cfg["OMIT"] & 4):
+        sys.exit("cosim: SAR=1 needs SE >= 1 (Switch AR table entries) and OMIT bit 2 clear")
+    qcn += ["--sar", BOOL_WORDS[str(ns.SAR)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
                       os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
     print(out, end="")
@@ -496,6 +525,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
     qcn_tot = {}
     hash_tot = {}
     gap_tot = {}
+    sar_tot = {}
     for seed in seeds:
         for entry in matrix:
             key, routing, vcmap, scen, cycles = entry[:5]
@@ -508,13 +538,14 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             rhash = opts.get("hash", 0)
             gap = opts.get("gap", 0)
             vca = opts.get("vcadapt", 0)
+            sar = opts.get("sar", 0)
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
                      + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
                      + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else "")
                      + ("-hash" if rhash else "") + ("-gap" if gap else "")
-                     + ("-vcadapt" if vca else ""))
+                     + ("-vcadapt" if vca else "") + ("-sar" if sar else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
@@ -523,6 +554,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             extra += ("--hash", "1") if rhash else ()
             extra += ("--gap", "1") if gap else ()
             extra += ("--vcadapt", "1") if vca else ()
+            extra += ("--sar", "1") if sar else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -560,8 +592,17 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             va = re.search(r"^vcadapt (.*)$", out, re.M)
             if vca:
                 info += " | vcadapt " + va.group(1) if va else " | no vcadapt line"
+            sr = re.search(r"^sar (.*)$", out, re.M)
+            sc = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", sr.group(1))} if sr else {}
+            if sar:
+                info += " | sar " + sr.group(1) if sr else " | no sar line"
+                for k, v in sc.items():
+                    sar_tot[k] = sar_tot.get(k, 0) + v
             total_cycles += ran
             ok = rc == 0 and "PASS" in out
+            if sar and not all(sc.get(k) for k in ("tx", "expired", "steered")):
+                ok = False  # §17.8: every SAR run forwards, expires entries and steers
+                print(f"    {label}: SAR run without forwarded words, expiries or steering")
             if gap and not (gp and int(gp.group(2))):
                 ok = False  # §17.7: every GAP run sends flits at exactly the output's rate
                 print(f"    {label}: GAP run without a flit at its output's rate")
@@ -591,6 +632,14 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
     if gap_tot:
         print("GAP runs, totals (flits on slowed outputs, at exactly GAP + 1 cycles): "
               + " ".join(f"{k} {v}" for k, v in gap_tot.items()))
+    if sar_tot:
+        ok = all(sar_tot.get(k) for k in ("rx", "tx", "dropped", "unroutable", "evicted",
+                                          "expired", "steered"))
+        print(f"{'PASS' if ok else 'FAIL'} SAR runs, Switch AR counter totals (each non-zero; "
+              "steered: adaptive_choices in mode 0): "
+              + " ".join(f"{k} {v}" for k, v in sar_tot.items()))
+        passed += ok
+        failed += not ok
     if hash_tot:
         ok = all(hash_tot.values())
         print(f"{'PASS' if ok else 'FAIL'} HASH runs, heads routed under each ROUTE_HASH kind "
@@ -789,6 +838,9 @@ KNOBS = (
     ("GAP", "", "on|off|1|0: program and rewrite §17.7 PORT_GAP (outputs slower than a flit per cycle)"),
     ("VCADAPT", "", "on|off|1|0: §16.3 ROUTE_CTRL mode 3 (VOQ=0): FWD amask/vlo/vn, VC_CTRL "
      "fb/fb_same/esc_vc programmed and rewritten"),
+    ("SE", "", "Switch AR table entries (contract §17.8; 0: no Switch AR hardware)"),
+    ("SAR", "", "on|off|1|0: §17.8 Switch AR programmed and rewritten (SAR_CTRL en/steer, small "
+     "SAR_TTL, SAR_SEED), CNM words on the lane; needs SE >= 1"),
     ("LINKFAULT", "", "§18: probability per link and cycle that it goes down"),
     ("REFONLY", "", "1: the C side alone (no RTL)"),
 )
@@ -812,6 +864,9 @@ def main():
                     "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
                     "point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block, bit 4 the "
                     "§16.3 VC-adaptive routing; 0..31")
+    ap.add_argument("--SE", default="0", help="Switch AR table entries (contract §17.8), 0..32")
+    ap.add_argument("--SAR", default="0", help="on|1: program and rewrite §17.8 Switch AR "
+                    "(SAR_CTRL, SAR_TTL, SAR_SEED) and drive the CNM lane; needs SE >= 1")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)

@@ -28,6 +28,9 @@ extern "C" {
 #ifndef ASW_OMIT
 #define ASW_OMIT 0  // contract §1 OMIT: hardware left out (tb/cosim.py passes it when set)
 #endif
+#ifndef ASW_SE
+#define ASW_SE 0  // contract §1 SE: Switch AR table entries (tb/cosim.py passes it when set)
+#endif
 static constexpr unsigned kPwe = ASW_PW == 0 ? 1 : ASW_PW;
 
 // ---- bit-field access to Verilator signals of any width --------------------
@@ -96,6 +99,9 @@ static void drive(Vasw_switch *top, const asw_inputs &in) {
     const bool av = (in.arn_mask >> p) & 1;
     put(top->arn_in_valid_i, p, 1, av);
     put(top->arn_in_data_i, p * 32, 32, av ? in.arn[p] : 0);
+    const bool lv = (in.cnm_mask >> p) & 1;  // §17.8 CNM lane from the peer on port p
+    put(top->cnm_in_valid_i, p, 1, lv);
+    put(top->cnm_in_data_i, p * 64, 64, lv ? in.cnm[p] : 0);
   }
   top->reg_en_i = in.reg_en;
   top->reg_we_i = in.reg_we;
@@ -135,6 +141,10 @@ static bool compare(Vasw_switch *top, const asw_outputs &out, uint64_t cnm_mask,
     const bool qv = (cnm_mask >> p) & 1;  // §17.4 CNM register of output p
     if (!check("cnm_valid", p, qv, get(top->cnm_valid_o, p, 1)) ||
         !check("cnm_data", p, qv ? cnm[p] : 0, get(top->cnm_data_o, p * 64, 64)))
+      return false;
+    const bool lv = (out.cnm_mask >> p) & 1;  // §17.8 CNM lane to the peer on port p
+    if (!check("cnm_out_valid", p, lv, get(top->cnm_out_valid_o, p, 1)) ||
+        !check("cnm_out_data", p, lv ? out.cnm[p] : 0, get(top->cnm_out_data_o, p * 64, 64)))
       return false;
   }
   if (check("reg_rvalid", 0, out.reg_rvalid, top->reg_rvalid_o) &&
@@ -182,6 +192,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   cfg.iters = ASW_ITERS;
   cfg.arn_entries = ASW_AE;
   cfg.omit = ASW_OMIT;
+  cfg.sar_entries = ASW_SE;
   char err[256] = "";
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {
@@ -212,6 +223,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   asw_flit oflit[ASW_P];
   uint8_t ocr[ASW_P];
   uint32_t oarn[ASW_P];
+  uint64_t olane[ASW_P];
   asw_outputs out{};
   bool ok = true;
   uint64_t c = 0;
@@ -258,6 +270,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
     out.flit = oflit;
     out.credit_vc = ocr;
     out.arn = oarn;
+    out.cnm = olane;
     const int rc = asw_switch_step(ref, &in, &out);
     if (rc != ASW_OK) {
       // Let the RTL see the same cycle: its assertions must flag it as well.
@@ -321,6 +334,11 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   }
   if (o.opt.vcadapt) {
     tb_vcadapt_report(tb, rep, sizeof rep);
+    arn_line += "\n";
+    arn_line += rep;
+  }
+  if (o.opt.sar) {
+    tb_sar_report(tb, rep, sizeof rep);
     arn_line += "\n";
     arn_line += rep;
   }
@@ -403,9 +421,9 @@ int main(int argc, char **argv) {
     }
   }
   std::printf("cosim %s P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u AE=%u "
-              "routing=%s vcmap=%s scen=%s arn=%s seed=%" PRIu64 "\n",
+              "SE=%u routing=%s vcmap=%s scen=%s arn=%s seed=%" PRIu64 "\n",
               o.label.c_str(), ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE,
-              ASW_VOQ, ASW_ITERS, ASW_AE, tb_routing_name(o.opt.routing), tb_vcmap_name(o.opt.vcmap),
+              ASW_VOQ, ASW_ITERS, ASW_AE, ASW_SE, tb_routing_name(o.opt.routing), tb_vcmap_name(o.opt.vcmap),
               tb_scenario_name(o.opt.scenario), tb_arn_name(o.opt.arn), o.opt.seed);
   Mismatch mm{};
   uint64_t cycles = 0;

@@ -17,6 +17,9 @@
 #ifndef ASW_OMIT
 #define ASW_OMIT 0 /* contract §1 OMIT: hardware left out (tb/cosim.py passes it when set) */
 #endif
+#ifndef ASW_SE
+#define ASW_SE 0 /* contract §1 SE: Switch AR entries (tb/cosim.py passes it when set) */
+#endif
 
 int main(int argc, char **argv) {
   tb_opts o;
@@ -40,7 +43,8 @@ int main(int argc, char **argv) {
   }
   asw_config cfg = {.ports = ASW_P, .vcs = ASW_V, .buf_flits = ASW_BUF, .max_packet = ASW_LMAX,
                     .payload_bits = ASW_PW, .dest_bits = ASW_DW, .table_entries = ASW_TABLE,
-                    .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE, .omit = ASW_OMIT};
+                    .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE, .omit = ASW_OMIT,
+                    .sar_entries = ASW_SE};
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {
     fprintf(stderr, "refsim: C model rejects the configuration: %s\n", err);

@@ -95,7 +95,7 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     return 1;
   }
   if (!strcmp(name, "--bubble") || !strcmp(name, "--qcn") || !strcmp(name, "--hash") ||
-      !strcmp(name, "--gap") || !strcmp(name, "--vcadapt")) {
+      !strcmp(name, "--gap") || !strcmp(name, "--vcadapt") || !strcmp(name, "--sar")) {
     if (parse_num(val, 1, &n)) {
       snprintf(err, errlen, "%s: 0 or 1, not '%s'", name, val ? val : "");
       return -1;
@@ -104,6 +104,7 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
     else if (name[2] == 'q') o->qcn = (unsigned)n;
     else if (name[2] == 'h') o->hash = (unsigned)n;
     else if (name[2] == 'v') o->vcadapt = (unsigned)n;
+    else if (name[2] == 's') o->sar = (unsigned)n;
     else o->gap = (unsigned)n;
     return 1;
   }
@@ -265,6 +266,15 @@ struct tb_traffic {
   uint64_t lf_downs;        /* links taken down */
   uint64_t lf_in_pad;       /* flits of packets cut on a down input: the switch pads them */
   uint64_t lf_out_pad;      /* flits the receivers padded (cut packets on down outputs) */
+  /* ---- §17.8 Switch AR: the CNM lane (its own random stream, so the rest of the stimulus
+   * is that of a switch without it) and, with opt.sar, the counter totals ---- */
+  uint64_t lrng;
+  uint64_t *lane;           /* [P] words on cnm_in this cycle */
+  unsigned lane_rate;       /* per mille per port and cycle */
+  unsigned lane_left;       /* cycles left at this rate */
+  uint64_t lane_words;
+  uint32_t sar_last[64][ASW_SCNT_NUM + 1]; /* counters (and adaptive_choices) last seen */
+  uint64_t sar_tot[ASW_SCNT_NUM + 1];
 };
 
 /* ---- random numbers (xorshift64*) --------------------------------------- */
@@ -643,7 +653,43 @@ static void gap_write(tb_traffic *t, uint32_t *a, uint32_t *d, int illegal) {
   *a = ASW_REG_PORT_GAP(k);
 }
 
+/* §17.8 register writes: SAR_CTRL (en mostly 1, steer mostly 1; en = 0 clears the table),
+ * SAR_TTL (small TTL and TS: entries expire), SAR_SEED, and illegal ones (bits above the
+ * fields, TTL 0, TS > 24, the read-only counters, SAR_ENTRY and PARAM3). */
+static uint32_t sar_ttl_value(tb_traffic *t) {
+  return asw_sar_ttl(1 + (chance(t, 70) ? rnd_below(t, 24) : rnd_below(t, 300)),
+                     chance(t, 40) ? 0 : rnd_below(t, 6));
+}
+static void sar_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  switch (rnd_below(t, 14)) {
+  case 0: case 1: case 2: case 3:
+    *a = ASW_REG_SAR_CTRL;
+    *d = asw_sar_ctrl(!chance(t, 12), !chance(t, 20));
+    break;
+  case 4: case 5: case 6: *a = ASW_REG_SAR_TTL; *d = sar_ttl_value(t); break;
+  case 7: case 8: *a = ASW_REG_SAR_SEED; *d = chance(t, 10) ? 0 : (uint32_t)rnd(t) & 0xFFFFu; break;
+  case 9: *a = ASW_REG_SAR_CTRL; *d = asw_sar_ctrl(1, 1) | 4u << rnd_below(t, 30); break;
+  case 10:
+    *a = ASW_REG_SAR_TTL;
+    *d = chance(t, 33) ? asw_sar_ttl(0, rnd_below(t, 25))
+       : chance(t, 50) ? asw_sar_ttl(1 + rnd_below(t, 100), 25 + rnd_below(t, 7))
+                       : sar_ttl_value(t) | 0x20000000u << rnd_below(t, 3);
+    break;
+  case 11: *a = ASW_REG_SAR_SEED; *d = 0x10000u << rnd_below(t, 16); break;
+  case 12:
+    *a = chance(t, 50) ? ASW_REG_SAR_COUNTER(rnd_below(t, t->P), rnd_below(t, 8))
+                       : ASW_REG_SAR_ENTRY(rnd_below(t, t->cfg.sar_entries), rnd_below(t, 2));
+    *d = (uint32_t)rnd(t);
+    break;
+  default: *a = ASW_REG_PARAM3; *d = rnd_below(t, 33); break;
+  }
+}
+
 static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
+  if (t->opt.sar && chance(t, 12)) { /* §17.8 */
+    sar_random_write(t, a, d);
+    return;
+  }
   if ((t->cfg.omit & 15u) && chance(t, 10)) { /* §1 OMIT: writes to unmapped registers */
     *a = omitted_addr(t);
     *d = chance(t, 50) ? 0 : (uint32_t)rnd(t);
@@ -722,6 +768,12 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
 }
 
 static uint32_t random_read_addr(tb_traffic *t) {
+  if (t->opt.sar && chance(t, 30)) { /* §17.8: registers, counters, entries (one beyond SE) */
+    unsigned k = rnd_below(t, 10);
+    return k < 4 ? ASW_REG_SAR_COUNTER(rnd_below(t, t->P), rnd_below(t, 8))
+         : k < 8 ? ASW_REG_SAR_ENTRY(rnd_below(t, t->cfg.sar_entries + 1), rnd_below(t, 2))
+         : k < 9 ? ASW_REG_SAR_CTRL + rnd_below(t, 3) : ASW_REG_PARAM3;
+  }
   if ((t->cfg.omit & 15u) && chance(t, 10)) return omitted_addr(t); /* §1 OMIT: read 0 */
   if (t->opt.pfc && chance(t, 25)) { /* §17.2 */
     unsigned k = rnd_below(t, 10), p = rnd_below(t, t->P);
@@ -1528,6 +1580,12 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              "§16.1 hardware)");
     return NULL;
   }
+  if (o->sar && (cfg->sar_entries == 0 || (cfg->omit & ASW_OMIT_QCN) ||
+                 o->scenario >= TB_FIRST_ARN_SCEN || o->scenario == TB_SCEN_PROTO)) {
+    snprintf(err, errlen, "SAR=1 (contract 17.8) needs SE >= 1, OMIT bit 2 clear and a traffic "
+             "scenario");
+    return NULL;
+  }
   if (o->vcadapt && (cfg->voq || (cfg->omit & ASW_OMIT_VCADAPT) || o->qcn ||
                      o->scenario >= TB_FIRST_ARN_SCEN)) {
     snprintf(err, errlen, "VCADAPT=1 (ROUTE_CTRL mode 3, contract 16.3) needs VOQ=0, OMIT "
@@ -1602,17 +1660,20 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->lf_until = calloc(2 * (size_t)t->P, sizeof *t->lf_until);
   t->rrem = calloc((size_t)t->P * t->V, 1);
   t->lf_up = t->lf_rx_up = port_mask(t);
+  t->lrng = o->seed * 0xD1B54A32D192ED03ULL + 0x5A4ULL;
+  if (t->lrng == 0) t->lrng = 1;
+  t->lane = calloc(t->P, sizeof *t->lane);
   t->pfc_xoff_max = cfg->buf_flits - cfg->max_packet - cfg->vcs; /* >= 1 when PFC is on */
   t->AE = cfg->arn_entries;
   t->arn_on = o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI;
   t->arn_ctrl_cfg = o->arn == TB_ARN_ARN ? 1u : o->arn == TB_ARN_AFI ? 2u : o->arn == TB_ARN_ADTH ? 4u : 0u;
   t->directed = o->scenario >= TB_FIRST_ARN_SCEN;
   t->stage = o->stage >= 0 ? (unsigned)o->stage : t->AE ? 1 + rnd_below(t, 15) : 1;
-  unsigned cap = 2 * (32 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
+  unsigned cap = 2 * (32 + 8 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
   t->script = calloc(cap, sizeof *t->script);
   if (!t->flit || !t->credit_vc || !t->arn || !t->snd || !t->seq || !t->rcv || !t->script ||
       !t->was_full || !t->sent_adapted || !t->h_occ || !t->h_hot || !t->rpaused ||
-      !t->lf_until || !t->rrem) {
+      !t->lf_until || !t->rrem || !t->lane) {
     tb_free(t);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -1672,6 +1733,21 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     if (t->P > 32) bad |= script_push(t, cap, ASW_REG_ARN_UP(1), up_value(t, 1));
     bad |= script_push(t, cap, ASW_REG_ARN_CTRL, t->arn_ctrl_cfg);
   }
+  if (o->sar) { /* §17.8: CNM destinations with multipath entries, then the registers */
+    if (!t->npool) {
+      t->npool = cfg->sar_entries + 4 < cfg->table_entries ? cfg->sar_entries + 4 : cfg->table_entries;
+      if (t->npool > POOL_MAX) t->npool = POOL_MAX;
+      for (unsigned k = 0; k < t->npool; k++) {
+        t->pool[k] = (uint16_t)rnd_below(t, cfg->table_entries);
+        bad |= script_push(t, cap, ASW_REG_FWD(t->pool[k]),
+                           asw_fwd_entry(rnd_below(t, t->P), rnd_below(t, 64), rnd_below(t, 4),
+                                         chance(t, 85)));
+      }
+    }
+    bad |= script_push(t, cap, ASW_REG_SAR_TTL, sar_ttl_value(t));
+    bad |= script_push(t, cap, ASW_REG_SAR_SEED, (uint32_t)rnd(t) & 0xFFFFu);
+    bad |= script_push(t, cap, ASW_REG_SAR_CTRL, asw_sar_ctrl(1, 1));
+  }
   if (o->bubble)
     for (unsigned p = 0; p < t->P; p++) bad |= script_push(t, cap, ASW_REG_BUBBLE(p), bubble_value(t));
   if (t->directed) bad |= dir_program(t, cap);
@@ -1718,6 +1794,7 @@ void tb_free(tb_traffic *t) {
   free(t->was_full);
   free(t->script);
   free(t->sent_adapted);
+  free(t->lane);
   free(t->h_occ);
   free(t->h_hot);
   free(t->rpaused);
@@ -1905,6 +1982,73 @@ static int link_requirements(const tb_traffic *t, char *msg, size_t msglen) {
   return 0;
 }
 
+/* ---- §17.8 CNM lane: words from the peers (a random stream of its own) ---------- */
+static uint64_t lrnd(tb_traffic *t) {
+  t->lrng ^= t->lrng >> 12;
+  t->lrng ^= t->lrng << 25;
+  t->lrng ^= t->lrng >> 27;
+  return t->lrng * 0x2545F4914F6CDD1DULL;
+}
+static unsigned lrnd_below(tb_traffic *t, unsigned n) { return n ? (unsigned)(lrnd(t) % n) : 0; }
+
+/* A §17.4-format word: culprit source mostly a table index (the pool's often, beyond the
+ * table at times: unroutable), destination mostly one of the pool's (the traffic's), q 0,
+ * 63 or in between; the other bits random (forwarded as they are). */
+static uint64_t lane_word(tb_traffic *t) {
+  const unsigned table = t->cfg.table_entries, k = lrnd_below(t, 100), j = lrnd_below(t, 100);
+  const unsigned src = (k < 5 && table < 65536) ? table + lrnd_below(t, 65536 - table)
+                     : (k < 35 && t->npool) ? t->pool[lrnd_below(t, t->npool)]
+                                            : lrnd_below(t, table);
+  const unsigned dest = (t->npool && j < 80) ? t->pool[lrnd_below(t, t->npool)]
+                                             : lrnd_below(t, 1u << t->cfg.dest_bits);
+  const unsigned r = lrnd_below(t, 100);
+  const unsigned q = r < 10 ? 0 : r < 30 ? 63 : 1 + lrnd_below(t, 62);
+  return (lrnd(t) & ~0x3FFFFFFFFFull) | (uint64_t)q << 32 | (uint64_t)dest << 16 | src;
+}
+
+/* Every run drives the lane (a switch without Switch AR, or with SAR_CTRL.en = 0, ignores
+ * it): 3 words per mille and port; SAR runs in phases of 0..400 per mille, bursts of
+ * several ports filling rx faster than stage A pops it (drops). */
+static void lane_inputs(tb_traffic *t, asw_inputs *in) {
+  static const unsigned rates[] = {0, 5, 30, 150, 400};
+  if (t->opt.sar && t->lane_left == 0) {
+    t->lane_rate = rates[lrnd_below(t, 5)];
+    t->lane_left = 100 + lrnd_below(t, 1400);
+  }
+  if (t->lane_left) t->lane_left--;
+  const unsigned rate = t->opt.sar ? t->lane_rate : 3;
+  for (unsigned p = 0; p < t->P; p++) {
+    if (lrnd_below(t, 1000) >= rate) continue;
+    t->lane[p] = lane_word(t);
+    in->cnm_mask |= 1ULL << p;
+    t->lane_words++;
+  }
+  in->cnm = t->lane;
+}
+
+/* §17.8 counter totals: every counter and adaptive_choices read each cycle (before the
+ * step), a value below the last one was cleared. */
+static void sar_account(tb_traffic *t) {
+  for (unsigned p = 0; p < t->P; p++)
+    for (unsigned k = 0; k <= ASW_SCNT_NUM; k++) {
+      uint32_t v = rd(t, k < ASW_SCNT_NUM ? ASW_REG_SAR_COUNTER(p, k)
+                                          : ASW_REG_COUNTER(p, ASW_CNT_ADAPTIVE));
+      uint32_t last = t->sar_last[p][k];
+      t->sar_tot[k] += v >= last ? v - last : v;
+      t->sar_last[p][k] = v;
+    }
+}
+
+void tb_sar_report(const tb_traffic *t, char *buf, size_t len) {
+  const uint64_t *c = t->sar_tot;
+  snprintf(buf, len, "sar rx %llu tx %llu dropped %llu unroutable %llu evicted %llu expired %llu "
+           "steered %llu lane %llu", (unsigned long long)c[ASW_SCNT_RX],
+           (unsigned long long)c[ASW_SCNT_TX], (unsigned long long)c[ASW_SCNT_DROPPED],
+           (unsigned long long)c[ASW_SCNT_UNROUTABLE], (unsigned long long)c[ASW_SCNT_EVICTED],
+           (unsigned long long)c[ASW_SCNT_EXPIRED], (unsigned long long)c[ASW_SCNT_NUM],
+           (unsigned long long)t->lane_words);
+}
+
 void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
   memset(in, 0, sizeof *in);
   in->flit = t->flit;
@@ -2063,6 +2207,7 @@ void tb_inputs(tb_traffic *t, uint64_t cycle, asw_inputs *in) {
       t->st.reg_reads++;
     }
   }
+  lane_inputs(t, in);
 }
 
 /* The receiver on output o returns a credit for VC vc after a random delay. */
@@ -2164,6 +2309,7 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
         t->vca_heads += in->flit[__builtin_ctzll(m)].head;
   }
   if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
+  if (t->opt.sar) sar_account(t); /* §17.8 */
   if (t->opt.gap && in->reg_en && in->reg_we && asw_port_gap_owns(in->reg_addr)) { /* §17.7 */
     uint8_t before[64];
     memcpy(before, t->gap.gap, sizeof before);

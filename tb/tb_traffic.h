@@ -80,13 +80,19 @@ typedef struct {
    * clear), FWD entries with random amask / vlo / vn and VC_CTRL with random fb / fb_same /
    * esc_vc, and rewrites them (illegal values too) while traffic flows. */
   unsigned vcadapt;
+  /* §17.8: 1 programs Switch AR (SAR_CTRL en with steer mostly on, SAR_TTL with small TTL and
+   * TS so entries expire during the run, SAR_SEED) and rewrites it (en = 0 clears, illegal
+   * values too), with FWD entries for a pool of destinations that CNM words on the lane
+   * (busier than the background lane traffic of every run) name; needs SE >= 1 and OMIT
+   * bit 2 clear. */
+  unsigned sar;
 } tb_opts;
 
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
  * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
- * --up --stage --bubble --pfc --linkfault --qcn --hash --gap --vcadapt. Returns 1 if `name` is one of them and `val` is valid, 0 if
+ * --up --stage --bubble --pfc --linkfault --qcn --hash --gap --vcadapt --sar. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);
 
@@ -125,6 +131,11 @@ void tb_gap_report(const tb_traffic *t, char *buf, size_t len);
  * counter total (routes off det_port) and the heads that left on det_port on a VC outside
  * the candidate VCs of their FWD entry as last written (fallback departures, §16.3). */
 void tb_vcadapt_report(const tb_traffic *t, char *buf, size_t len);
+/* §17.8 (opt.sar): one line "sar rx N tx N dropped N unroutable N evicted N expired N
+ * steered N lane N": the Switch AR counter totals (CNT_CLEAR accounted for: lower bounds),
+ * the adaptive_choices total (in ROUTE_CTRL mode 0 only steering leaves det_port) and the
+ * lane words driven. */
+void tb_sar_report(const tb_traffic *t, char *buf, size_t len);
 
 /* NULL with a message if the options do not fit the configuration. */
 tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t errlen);
