@@ -6,7 +6,10 @@ points (rl=on) the largest congestion-point queue is lower and the cold
 (victim) traffic gets more throughput than without (rl=off), with no frame
 dropped and every CNM delivered. Also: determinism, qcn=off output unchanged,
 bad settings rejected naming the key; the output port rate (§17.7, port_gap) gives one
-flow exactly 1/(GAP+1) of its link. Usage: test_net_qcn.py path/to/asw"""
+flow exactly 1/(GAP+1) of its link; Switch AR (§17.8, §17.9: routing=switch-ar, the CNM
+lane) beats D-mod-k on seed 004's slow root links, snoops every CNM on its way, and the
+lane leaves the data of a run without rate limiters unchanged. Usage: test_net_qcn.py
+path/to/asw"""
 import os
 import sys
 import tempfile
@@ -105,6 +108,47 @@ def main(asw):
                                 (["traffic=flow0-8"], "traffic", "not below N"),
                                 (["traffic=flow3-3"], "traffic", "different")):
             _, _, err = net(asw, d, "bad_" + what.replace(" ", "_"), *flow, *args, expect=2)
+            check(key in err and what in err, f"{' '.join(args)}: rejected ({err.strip()})")
+        # §17.8/§17.9 Switch AR on seed 004's Figure 9 (one flow over four root links slowed
+        # to 10, 10, 50 and 25 % of a link): D-mod-k keeps its one path (25 %), Switch AR
+        # steers away from the paths the snooped CNMs name and gets more; nothing dropped
+        slow = ["topology=kary", "k=2", "n=3", "vcs=1", "voq=1", "buffer_flits=1600",
+                "packet_flits=24", "cycle_ns=51.2", "flow_control=pfc", "qcn=on",
+                "traffic=flow0-7", "load=0.9", "check_order=1", "warmup=0", "cycles=60000",
+                "port_gap=8:1:9,9:1:9,10:1:1,11:1:3"]
+        det, tdet, _ = net(asw, d, "sar_det", *slow, "routing=dmodk")
+        sar, tsar, _ = net(asw, d, "sar", *slow, "routing=switch-ar")
+        if det and sar:
+            lane, q = sar.get("cnm_lane", {}), sar["qcn"]
+            check(sar["routing_name"] == "switch-ar" and sar["pfc"]["frames_dropped"] == 0 and
+                  sar["duplicates"] == 0, "switch-ar: no frame dropped, no duplicate")
+            check(sar["accepted_throughput"] > 1.15 * det["accepted_throughput"] and
+                  sar["adaptive_decisions"] > 0,
+                  f"switch-ar beats D-mod-k's one path ({sar['accepted_throughput']:.4f} vs "
+                  f"{det['accepted_throughput']:.4f} flits/node/cycle, "
+                  f"{sar['adaptive_decisions']} steered)")
+            check(lane.get("cnm_snooped", 0) >= 2 * q["cnm_sent"] > 0 and
+                  lane["cnm_dropped"] == 0 and lane["cnm_unroutable"] == 0,
+                  f"switch-ar: every CNM snooped at each switch on its way ({lane})")
+            check(q["cnm_sent"] - 2 <= q["cnm_delivered"] <= q["cnm_sent"],
+                  f"switch-ar: the CNMs reach their source ({q['cnm_delivered']}/{q['cnm_sent']})")
+            check("cnm_lane" not in det, "routing=dmodk, cnm_path auto: direct, no lane keys")
+            _, tsar2, _ = net(asw, d, "sar2", *slow, "routing=switch-ar")
+            check(tsar2 is not None and strip(tsar) == strip(tsar2), "switch-ar: same seed, same JSON")
+        # without rate limiters CNMs do not touch the data: D-mod-k over the lane (snooped,
+        # not steering) gives the data results of D-mod-k with direct CNMs
+        lane_js, _, _ = net(asw, d, "lane_det", *slow, "routing=dmodk", "cnm_path=lane")
+        if det and lane_js:
+            keys = ("accepted_throughput", "latency_mean", "latency_p99", "packets_delivered",
+                    "flit_hops", "order_violations")
+            check(all(det[k] == lane_js[k] for k in keys) and "cnm_lane" in lane_js and
+                  lane_js["adaptive_decisions"] == 0,
+                  "cnm_path=lane, rl=off, D-mod-k: the data results of cnm_path=direct")
+        for args, key, what in ((["routing=switch-ar", "qcn=off"], "routing", "qcn=on"),
+                                (["routing=switch-ar", "cnm_path=direct"], "cnm_path", "lane"),
+                                (["routing=switch-ar", "sar_entries=33"], "sar_entries", "1..32"),
+                                (["routing=switch-ar", "ar_timer_us=0"], "ar_timer_us", "")):
+            _, _, err = net(asw, d, "bad_sar_" + key, *slow, *args, expect=2)
             check(key in err and what in err, f"{' '.join(args)}: rejected ({err.strip()})")
         # bad settings: exit 2 naming the key
         for args, key in ((["rl=on"], "rl"), (["qcn=on", "qcn_qeq=20000"], "qcn_qeq"),

@@ -32,6 +32,7 @@ static const char *const routing_names[] = {"dmodk", "oblivious", "adaptive",
 static const char *const arn_names[] = {"off", "arn", "afi", NULL};
 static const char *const fc_names[] = {"credit", "pfc", NULL};
 static const char *const onoff_names[] = {"off", "on", NULL};
+static const char *const cnm_path_names[] = {"direct", "lane", "auto", NULL}; /* §17.9 */
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl", "obqa",
                                             "xordet", "bbq", "iodet", "voqsw", "oodet", NULL};
@@ -70,7 +71,7 @@ static const key_desc keys[] = {
      "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
-     "dmodk (also det: deterministic), oblivious (random), smodk, hashed (flow hash; contract 17.6), adaptive (fat-trees), "
+     "dmodk (also det: deterministic), oblivious (random), smodk, hashed (flow hash; contract 17.6), switch-ar (D-mod-k steered by snooped CNMs, qcn=on; contract 17.8), adaptive (fat-trees), "
      "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), fully-adaptive or xoradap "
      "(tori and meshes: minimal adaptive with an escape VC, contract 16.3), minhop, updn or "
      "table:FILE (topology=file: shortest paths, up*/down*, a forwarding-table file), or a Table 2 name adap-<noth|th|2th>-"
@@ -124,6 +125,14 @@ static const key_desc keys[] = {
      "QCN congestion point at every switch output (contract 17.4); CNMs go to the culprit sources"},
     {"rl", K_ENUM, F(rl), 0, 0, onoff_names,
      "qcn: QCN 2.2 reaction points (per-flow rate limiters) at the sources (contract 17.5)"},
+    {"cnm_path", K_ENUM, F(cnm_path), 0, 0, cnm_path_names,
+     "qcn: how CNMs reach the sources: direct (zero-load time of the path, contract 17.5), "
+     "lane (hop by hop on the links' CNM lane through the switches, contract 17.8), auto "
+     "(lane with routing=switch-ar, else direct)"},
+    {"sar_entries", K_UINT, F(sar_entries), 1, 32, NULL,
+     "cnm_path=lane: Switch AR table entries per switch (SE, contract 17.8)"},
+    {"ar_timer_us", K_DBL, F(ar_timer_us), 0.001, 1e7, NULL,
+     "routing=switch-ar: the AR timer, microseconds a CNM keeps a port avoided (seed 004: 250 ms)"},
     {"qcn_qeq", K_UINT, F(qcn_qeq), 64, 4194304, NULL,
      "qcn: equilibrium queue Qeq, bytes (a multiple of 64)"},
     {"qcn_sample", K_UINT, F(qcn_sample), 4096, 4194240, NULL,
@@ -273,6 +282,10 @@ void netcfg_default(net_cfg *c) {
   c->link_down_cycles = 1000;
   c->fm_delay = 1000;
   c->qcn = c->rl = 0; /* §17.4/§17.5 defaults: the seed's Table I */
+  c->switch_ar = 0;    /* §17.8 */
+  c->cnm_path = 2;
+  c->sar_entries = 32;
+  c->ar_timer_us = 250000;
   c->qcn_qeq = 20480;
   c->qcn_sample = 153600;
   c->qcn_w = 2;
@@ -494,7 +507,14 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     return 0;
   }
   case K_ENUM: {
-    if (k->off == offsetof(net_cfg, routing)) c->route_hash = 0; /* §17.6 */
+    if (k->off == offsetof(net_cfg, routing)) c->route_hash = c->switch_ar = 0; /* §17.6, §17.8 */
+    if (!strcmp(key, "routing") && !strcmp(value, "switch-ar")) { /* §17.8 */
+      c->routing = 0;
+      c->cube_order = c->file_routing = 0;
+      c->arn = c->afi = 0;
+      c->switch_ar = 1;
+      return 0;
+    }
     if (!strcmp(key, "routing")) { /* §16.4: a cube routing name sets cube_order */
       c->cube_order = 0;
       for (unsigned i = 1; i < sizeof cube_order_names / sizeof *cube_order_names; i++)
@@ -592,7 +612,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       strncat(why, k->names[i], sizeof why - strlen(why) - 1);
     }
     if (!strcmp(key, "routing"))
-      strncat(why, " dor direction-order fully-adaptive xoradap minhop updn table:FILE smodk hashed adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
+      strncat(why, " dor direction-order fully-adaptive xoradap minhop updn table:FILE smodk hashed switch-ar adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
               "adaptive-th-afi arn arn-afi",
               sizeof why - strlen(why) - 1);
     if (!strcmp(key, "traffic"))
@@ -1023,8 +1043,16 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
                c->threads > 1 ? "threads" : "ranks");
       return -1;
     }
+    if (c->switch_ar && c->cnm_path == 0) {
+      snprintf(err, errlen, "cnm_path: routing=switch-ar snoops CNMs in the switches they cross, it needs "
+               "cnm_path=lane (or auto), not direct");
+      return -1;
+    }
   } else if (c->rl) {
     snprintf(err, errlen, "rl: rate limiters react to CNMs, they need qcn=on");
+    return -1;
+  } else if (c->switch_ar) {
+    snprintf(err, errlen, "routing: switch-ar steers by the CNMs of the QCN congestion points, it needs qcn=on");
     return -1;
   }
   if (c->packet_flits > c->buffer_flits) {
@@ -1159,6 +1187,10 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
       snprintf(out, len, json ? "\"%s\"" : "%s",
                cube_order_names[c->cube_order ? c->cube_order : 1]);
       return; /* §16.4 */
+    }
+    if (k->off == offsetof(net_cfg, routing) && c->switch_ar) { /* §17.8 */
+      snprintf(out, len, json ? "\"switch-ar\"" : "switch-ar");
+      return;
     }
     if (k->off == offsetof(net_cfg, routing) && c->route_hash) { /* §17.6 */
       snprintf(out, len, json ? "\"%s\"" : "%s", c->route_hash == 1 ? "hashed" : "smodk");

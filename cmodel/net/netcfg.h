@@ -70,6 +70,10 @@ typedef struct {
   /* QCN (contract §17.4, §17.5); the qcn_* and rl_* keys are echoed only with
    * qcn = on, so other runs print what they always did */
   unsigned qcn, rl;            /* congestion points / reaction points on */
+  unsigned switch_ar;          /* routing = switch-ar (routing 0, D-mod-k tables; §17.8) */
+  unsigned cnm_path;           /* §17.8/§17.9: 0 direct (§17.5), 1 lane (hop by hop, snooped), 2 auto */
+  unsigned sar_entries;        /* SE of every switch when the lane is on */
+  double ar_timer_us;          /* Switch AR: how long a CNM steers (the AR timer) */
   unsigned qcn_qeq, qcn_sample; /* bytes, multiples of 64 */
   unsigned qcn_w, qcn_fb_shift; /* w (1, 2, 4, 8), FBSH */
   double rl_gd, rl_min_mbps, rl_ai_mbps, rl_hai_mbps, rl_timer_us;

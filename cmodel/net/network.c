@@ -268,6 +268,13 @@ struct net {
   qcn_net *qcn;
   int qcn_rl;                /* rate limiters gate the sources (cfg.rl) */
   uint64_t *cnm_buf;         /* [P] one switch's CNM words */
+  /* §17.8/§17.9 CNM lane (cnm_path = lane): words staged per slot like flits */
+  int lane;
+  unsigned sar_ttl, sar_ts; /* SAR_TTL of every switch (from ar_timer_us) */
+  uint64_t *st_cnm_mask;     /* [W*S] */
+  uint64_t *st_cnm;          /* [W*S*P] */
+  uint64_t *out_cnm;         /* [P] one switch's lane outputs */
+  uint64_t cnm_generated;    /* CNMs the congestion points put on their outputs */
 };
 
 /* A switch port whose peer switch another rank simulates (in n->peer). */
@@ -882,6 +889,23 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   sc.voq = c->voq;
   sc.iters = c->iters;
   sc.arn_entries = c->arn_entries;
+  n->lane = c->qcn && (c->cnm_path == 1 || (c->cnm_path == 2 && c->switch_ar)); /* §17.9 */
+  sc.sar_entries = n->lane ? c->sar_entries : 0;
+  if (n->lane) { /* the AR timer in ticks of 2^TS cycles, TTL < 2^24 */
+    double cyc = c->ar_timer_us * 1000.0 / c->cycle_ns;
+    uint64_t t = cyc < 1 ? 1 : (uint64_t)(cyc + 0.5);
+    n->sar_ts = 0;
+    while (((t + (1ull << n->sar_ts) - 1) >> n->sar_ts) > 0xFFFFFFu) n->sar_ts++;
+    n->sar_ttl = (unsigned)((t + (1ull << n->sar_ts) - 1) >> n->sar_ts);
+    n->st_cnm_mask = calloc(WS, 8);
+    n->st_cnm = calloc(WS * n->P, 8);
+    n->out_cnm = calloc(n->P, 8);
+    if (!n->st_cnm_mask || !n->st_cnm || !n->out_cnm) {
+      snprintf(err, errlen, "out of memory for the CNM lane");
+      net_free(n);
+      return NULL;
+    }
+  }
   char e2[256];
   if (asw_config_check(&sc, e2, sizeof e2)) {
     snprintf(err, errlen, "switch parameters: %s", e2);
@@ -949,6 +973,11 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       if (!rv) rv = reg_write_cb(n, ASW_REG_QCN_SEED, c->lfsr_seed);
       if (!rv) rv = reg_write_cb(n, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, wl, c->qcn_fb_shift, s));
     }
+    if (!rv && n->lane) { /* §17.9: the lane, snooping; steering with switch-ar */
+      rv = reg_write_cb(n, ASW_REG_SAR_TTL, asw_sar_ttl(n->sar_ttl, n->sar_ts));
+      if (!rv) rv = reg_write_cb(n, ASW_REG_SAR_SEED, (c->lfsr_seed ^ (s * 0x9E37u)) & 0xFFFFu);
+      if (!rv) rv = reg_write_cb(n, ASW_REG_SAR_CTRL, asw_sar_ctrl(1, c->switch_ar));
+    }
     if (rv) {
       snprintf(err, errlen, "switch %u: the table generator wrote an illegal "
                "register value (%d); check delta/ltth/htth", s, rv);
@@ -972,6 +1001,11 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
       return NULL;
     }
     n->qcn_rl = (int)c->rl;
+  }
+  if (n->lane) { /* §17.9: the AR timer counts every cycle: every switch steps every cycle */
+    n->carry_n = 0;
+    for (unsigned s = 0; s < n->S; s++)
+      if (n->sw[s]) n->carry[n->carry_n++] = s;
   }
   /* Node i's state is the i-th output of a master splitmix64 seeded from
    * `seed`: well-mixed, so the node streams are unrelated offsets of the
@@ -999,6 +1033,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
              c->file_routing == 3 ? "table" : c->file_routing == 2 ? "updn" : "minhop");
   else if (c->route_hash)
     snprintf(n->routing_name, sizeof n->routing_name, c->route_hash == 1 ? "hashed" : "smodk");
+  else if (c->switch_ar) snprintf(n->routing_name, sizeof n->routing_name, "switch-ar"); /* §17.8 */
   else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
   else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
   else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
@@ -1081,6 +1116,7 @@ void net_free(net *n) {
   fwd_tables_free(&n->ft); free(n->cdg_note);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
   qcn_net_free(n->qcn); free(n->cnm_buf); /* §17.5 */
+  free(n->st_cnm_mask); free(n->st_cnm); free(n->out_cnm); /* §17.9 */
   topo_free(n->t);
   free(n);
 }
@@ -1684,6 +1720,30 @@ static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsig
          (uint64_t)pe.port << 8 | (uint64_t)slot << 16 | (uint64_t)pe.id << 32;
 }
 
+/* §17.9: the words switch s puts on its CNM lane this cycle reach the peer after
+ * the link's flit latency: a switch's cnm_in, or an end node's reaction point. */
+static int lane_out(net *n, net_worker *w, unsigned s, const asw_outputs *out) {
+  const topo_peer *peer = &n->peer[(size_t)s * n->P];
+  for (uint64_t m = out->cnm_mask; m; m &= m - 1) {
+    unsigned p = (unsigned)__builtin_ctzll(m);
+    topo_peer pe = peer[p];
+    unsigned lat = n->port_lat ? n->port_lat[((size_t)s * n->P + p) * 2] : n->L;
+    if (pe.kind == PEER_SWITCH) {
+      unsigned slot = n->port_lat ? port_slot(n, s, p, 0) : n->slot_fl;
+      size_t i = (size_t)slot * n->S + pe.id;
+      n->st_cnm[i * n->P + pe.port] = out->cnm[p];
+      n->st_cnm_mask[i] |= 1ull << pe.port;
+      wake_switch(n, slot, pe.id, &n->st[i], 0);
+    } else if (pe.kind == PEER_NODE) {
+      if (qcn_net_send(n->qcn, n->cycle + lat, out->cnm[p])) {
+        snprintf(w->err, sizeof w->err, "switch %u: out of memory for CNMs", s);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
 /* Steps switch s with the inputs staged for this cycle and stages its
  * outputs. Returns 0, or -1 with the message in w->err. */
 static inline __attribute__((always_inline)) int
@@ -1695,11 +1755,17 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
                    .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
                    .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
+  if (n->lane) { /* §17.9: the CNM lane (one thread) */
+    in.cnm_mask = n->st_cnm_mask[i];
+    in.cnm = &n->st_cnm[i * n->P];
+    n->st_cnm_mask[i] = 0;
+  }
   if (n->faults && faults_fm_take(n->faults, s, n->cycle, &in.reg_addr, &in.reg_wdata))
     in.reg_en = in.reg_we = 1; /* §18.6: the fabric manager's write of this cycle */
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
-                     .reg_rvalid = 0, .reg_rdata = 0};
+                     .reg_rvalid = 0, .reg_rdata = 0, .cnm_mask = 0, .cnm = n->out_cnm};
+  if (n->lane) n->cnm_generated += (uint64_t)__builtin_popcountll(asw_switch_cnm(n->sw[s], NULL));
   int rv = asw_switch_step(n->sw[s], &in, &out);
   if (rv) {
     if (n->pfc && rv == ASW_EPROTO) w->frames_dropped++; /* §17.3: a buffer overflowed */
@@ -1711,7 +1777,8 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
   if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
     return -1;
   *h = (st_head){0};
-  if (n->qcn && qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
+  if (n->qcn && !n->lane && qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
+  if (out.cnm_mask && lane_out(n, w, s, &out)) return -1;     /* §17.9 */
   const topo_peer *peer = &n->peer[(size_t)s * n->P];
   uint64_t m = out.flit_mask;
   if (m) w->moved = 1;
@@ -1804,6 +1871,17 @@ static int qcn_cnm_out(net *n, net_worker *w, unsigned s) {
     }
   }
   return 0;
+}
+
+/* §17.9: the §17.8 counters summed over the switches (k < ASW_SCNT_NUM). */
+static void lane_counts(const net *n, uint64_t *sum) {
+  for (unsigned s = 0; s < n->S; s++)
+    for (unsigned p = 0; n->sw[s] && p < n->P; p++)
+      for (unsigned k = 0; k < ASW_SCNT_NUM; k++) {
+        uint32_t v = 0;
+        asw_reg_read(n->sw[s], ASW_REG_SAR_COUNTER(p, k), &v);
+        sum[k] += v;
+      }
 }
 
 /* §17.5: the largest QCN_QLEN of the network, one sample per window. */
@@ -2630,10 +2708,23 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   if (n->qcn) { /* §17.5 */
     qcn_net_stats q;
     qcn_net_get_stats(n->qcn, &q);
+    if (n->lane) { /* §17.9: what the switches' lanes carried (their §17.8 counters) */
+      uint64_t sc[ASW_SCNT_NUM] = {0};
+      lane_counts(n, sc);
+      fprintf(f, "  \"cnm_lane\": {\"cnm_snooped\": %llu, \"cnm_forwarded\": %llu, "
+              "\"cnm_dropped\": %llu, \"cnm_unroutable\": %llu, \"sar_evicted\": %llu, "
+              "\"sar_expired\": %llu, \"ar_timer_cycles\": %llu},\n",
+              (unsigned long long)(sc[ASW_SCNT_TX] + sc[ASW_SCNT_UNROUTABLE]),
+              (unsigned long long)sc[ASW_SCNT_TX], (unsigned long long)sc[ASW_SCNT_DROPPED],
+              (unsigned long long)sc[ASW_SCNT_UNROUTABLE], (unsigned long long)sc[ASW_SCNT_EVICTED],
+              (unsigned long long)sc[ASW_SCNT_EXPIRED],
+              (unsigned long long)n->sar_ttl << n->sar_ts);
+    }
     fprintf(f, "  \"qcn\": {\"cnm_sent\": %llu, \"cnm_delivered\": %llu, \"rl\": %d, "
             "\"rl_created\": %llu, \"rl_released\": %llu, \"rl_active\": %llu, "
             "\"rl_min_rate\": %.6g, \"qlen_max_flits\": %llu, \"qlen_max_mean_flits\": %.1f},\n",
-            (unsigned long long)q.cnm_sent, (unsigned long long)q.cnm_delivered, n->qcn_rl,
+            (unsigned long long)(n->lane ? n->cnm_generated : q.cnm_sent),
+            (unsigned long long)q.cnm_delivered, n->qcn_rl,
             (unsigned long long)q.rl_created, (unsigned long long)q.rl_released,
             (unsigned long long)q.rl_active, q.rl_min_rate, (unsigned long long)q.qlen_max,
             q.qlen_max_mean);
@@ -2763,8 +2854,8 @@ void net_write_text(const net *n, FILE *f) {
     qcn_net_get_stats(n->qcn, &q);
     fprintf(f, "QCN: CNMs sent %llu delivered %llu; rate limiters %s, created %llu, active %llu, "
             "lowest rate %.4g; largest CP queue mean %.1f max %llu flits\n",
-            (unsigned long long)q.cnm_sent, (unsigned long long)q.cnm_delivered,
-            n->qcn_rl ? "on" : "off", (unsigned long long)q.rl_created,
+            (unsigned long long)(n->lane ? n->cnm_generated : q.cnm_sent),
+            (unsigned long long)q.cnm_delivered, n->qcn_rl ? "on" : "off", (unsigned long long)q.rl_created,
             (unsigned long long)q.rl_active, q.rl_min_rate, q.qlen_max_mean,
             (unsigned long long)q.qlen_max);
   }
