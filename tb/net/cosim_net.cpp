@@ -32,16 +32,19 @@
 #ifndef ASW_P
 #error "build with -DASW_P=... (see tb/net/cosim_net.py)"
 #endif
+#ifndef ASW_SE
+#define ASW_SE 0  // §17.8 Switch AR entries (cosim_net.py passes the network's)
+#endif
 static constexpr unsigned kPwe = ASW_PW == 0 ? 1 : ASW_PW;
 
 namespace {
 
 // The per-port outputs of a switch, as one row of values.
-enum Field { OV, OH, OT, OVC, OHDR, OPAY, CRV, CRVC, ARV, ARD, kFields };
+enum Field { OV, OH, OT, OVC, OHDR, OPAY, CRV, CRVC, ARV, ARD, LV, LD, kFields };
 const char *const kFieldName[kFields] = {"out_valid",    "out_head",  "out_tail",
                                          "out_vc",       "out_hdr",   "out_payload",
                                          "cr_out_valid", "cr_out_vc", "arn_out_valid",
-                                         "arn_out_data"};
+                                         "arn_out_data", "cnm_out_valid", "cnm_out_data"};
 
 void expected_row(const asw_outputs *o, unsigned p, uint64_t r[kFields]) {
   std::memset(r, 0, sizeof(uint64_t) * kFields);
@@ -53,6 +56,8 @@ void expected_row(const asw_outputs *o, unsigned p, uint64_t r[kFields]) {
   }
   if ((o->credit_mask >> p) & 1) r[CRV] = 1, r[CRVC] = o->credit_vc[p];
   if ((o->arn_mask >> p) & 1) r[ARV] = 1, r[ARD] = o->arn[p];
+  // §17.8 CNM lane (SE = 0: never valid)
+  if ((o->cnm_mask >> p) & 1) r[LV] = 1, r[LD] = o->cnm ? o->cnm[p] : 0;
 }
 
 void actual_row(const Vasw_switch *t, unsigned p, uint64_t r[kFields]) {
@@ -66,6 +71,8 @@ void actual_row(const Vasw_switch *t, unsigned p, uint64_t r[kFields]) {
   r[CRVC] = getb(t->cr_out_vc_o, p * 3, 3);
   r[ARV] = getb(t->arn_out_valid_o, p, 1);
   r[ARD] = getb(t->arn_out_data_o, p * 32, 32);
+  r[LV] = getb(t->cnm_out_valid_o, p, 1);
+  r[LD] = getb(t->cnm_out_data_o, p * 64, 64);
 }
 
 // The inputs of one cycle (in may be NULL: idle), register access included.
@@ -85,6 +92,9 @@ void drive(Vasw_switch *t, const asw_inputs *in) {
     const bool av = in && ((in->arn_mask >> p) & 1);
     setb(t->arn_in_valid_i, p, 1, av);
     setb(t->arn_in_data_i, p * 32, 32, av ? in->arn[p] : 0);
+    const bool lv = in && ((in->cnm_mask >> p) & 1);  // §17.8 CNM lane from the peer
+    setb(t->cnm_in_valid_i, p, 1, lv);
+    setb(t->cnm_in_data_i, p * 64, 64, lv ? in->cnm[p] : 0);
   }
   t->reg_en_i = in ? in->reg_en : 0;
   t->reg_we_i = in ? in->reg_we : 0;
@@ -118,6 +128,14 @@ std::vector<uint32_t> sweep_addrs() {
   for (unsigned p = 0; p < ASW_P; p++) {
     for (unsigned k = 0; k < 2; k++) a.push_back(ASW_REG_QCN_COUNTER(p, k));
     a.push_back(ASW_REG_QCN_QLEN(p));
+  }
+  if (ASW_SE) {  // §17.8: registers, counters, table view
+    for (uint32_t r = ASW_REG_SAR_CTRL; r <= ASW_REG_SAR_SEED; r++) a.push_back(r);
+    a.push_back(ASW_REG_PARAM3);
+    for (unsigned p = 0; p < ASW_P; p++)
+      for (unsigned k = 0; k < ASW_SCNT_NUM; k++) a.push_back(ASW_REG_SAR_COUNTER(p, k));
+    for (unsigned e = 0; e < ASW_SE; e++)
+      for (unsigned w = 0; w < 2; w++) a.push_back(ASW_REG_SAR_ENTRY(e, w));
   }
   if (ASW_AE) {
     for (uint32_t r = ASW_REG_ARN_CTRL; r <= ASW_REG_ARN_TTL; r++) a.push_back(r);
@@ -156,6 +174,7 @@ struct Stats {
   uint64_t twin_cycles = 0, flits = 0, credits = 0, arns = 0, idle = 0, reads = 0;
   uint64_t link_changes = 0, fm_writes = 0;  // §18.6: pin changes, writes during the run
   uint64_t cnms = 0, cnm_qsat = 0;  // §17.4 CNMs compared, of which q = 63
+  uint64_t lane = 0;                // §17.8 words compared on the CNM lanes (cnm_out)
 };
 
 // One run of the network with its twins. trace_sw < 0: no waveform.
@@ -283,6 +302,7 @@ bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
     st_.flits += e[OV];
     st_.credits += e[CRV];
     st_.arns += e[ARV];
+    st_.lane += e[LV];
   }
   for (unsigned p = 0; p < ASW_P; p++) {  // §17.4 CNM registers
     const uint64_t ev = (t.cnm_mask >> p) & 1, ed = ev ? t.cnm[p] : 0;
@@ -360,9 +380,10 @@ int Harness::run() {
   asw_config c{};
   netref_switch_config(net_, &c);
   const unsigned want[] = {ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE, ASW_VOQ,
-                           ASW_ITERS, ASW_AE};
+                           ASW_ITERS, ASW_AE, ASW_SE};
   const unsigned got[] = {c.ports,        c.vcs, c.buf_flits, c.max_packet, c.payload_bits,
-                          c.dest_bits, c.table_entries, c.voq, c.iters, c.arn_entries};
+                          c.dest_bits, c.table_entries, c.voq, c.iters, c.arn_entries,
+                          c.sar_entries};
   if (std::memcmp(want, got, sizeof want) != 0) {
     err_ = "the network's switch parameters differ from this build's (rebuild via cosim_net.py)";
     return 2;
@@ -446,9 +467,9 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  std::printf("cosim_net %s: P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u AE=%u\n",
-              label.c_str(), ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE, ASW_VOQ,
-              ASW_ITERS, ASW_AE);
+  std::printf("cosim_net %s: P=%u V=%u BUF=%u LMAX=%u PW=%u DW=%u TABLE=%u VOQ=%u ITERS=%u AE=%u"
+              "%s\n", label.c_str(), ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE,
+              ASW_VOQ, ASW_ITERS, ASW_AE, ASW_SE ? (" SE=" + std::to_string(ASW_SE)).c_str() : "");
   const auto t0 = std::chrono::steady_clock::now();
   auto hp = std::make_unique<Harness>(settings, -1, 0, fst);
   Harness &h = *hp;
@@ -480,7 +501,8 @@ int main(int argc, char **argv) {
               st.link_changes, st.fm_writes, c.link[ASW_LCNT_FLITS_DISCARDED],
               c.link[ASW_LCNT_PACKETS_DISCARDED], c.link[ASW_LCNT_PACKETS_CUT],
               c.link[ASW_LCNT_FLITS_PADDED]);
-  std::printf("qcn cnms %" PRIu64 " cnm_qsat %" PRIu64 "\n", st.cnms, st.cnm_qsat);
+  std::printf("qcn cnms %" PRIu64 " cnm_qsat %" PRIu64 " lane %" PRIu64 "\n", st.cnms,
+              st.cnm_qsat, st.lane);
   if (rc == 0) {
     std::printf("PASS\n");
     return 0;

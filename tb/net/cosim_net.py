@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "tb"))
 import cosim  # noqa: E402  (tb/cosim.py: RTL file list, run, newest)
 
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "cosim_net")
-PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
+PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "SE")
 JOBS = os.environ.get("COSIM_JOBS", "2")
 CFLAGS = ["-std=c11", "-D_DEFAULT_SOURCE=", "-O2", "-Wall", "-Wextra", "-Werror",
           "-I" + os.path.join(ROOT, "cmodel"), "-I" + HERE]
@@ -216,6 +216,12 @@ TESTS = [
     ("rlft42-qcn-rl-hs25", f"ports=4 stages=2 traffic=hs25-1 qcn=on rl=on qcn_qeq=640 "
      f"qcn_sample=4096 qcn_fb_shift=0 cycles=30000 {COMMON}",
      [("flits", 30000), ("cnms", 50), ("cnm_qsat", 1)]),
+    # §17.8/§17.9 Switch AR: the CNMs of every switch's congestion point travel hop by hop on
+    # the CNM lanes (cnm_path=lane), snooped into each RTL switch's 8-entry table, and steer
+    # D-mod-k routes (SAR_CTRL.steer); every lane word compared with the C switch's
+    ("rlft42-switch-ar-hs25", f"ports=4 stages=2 routing=switch-ar traffic=hs25-1 qcn=on rl=on "
+     f"qcn_qeq=640 qcn_sample=4096 qcn_fb_shift=0 sar_entries=8 ar_timer_us=2 cycles=30000 "
+     f"{COMMON}", [("flits", 30000), ("cnms", 50), ("lane", 50), ("adaptive", 1)]),
     # §17.6 ROUTE_HASH: seed 004's Hashed (flow hash, per-stage SHIFT) and S-mod-k (source
     # digit) programmed by the network into every RTL switch (the 2-ary 3-tree has two
     # stages with up ports, so two SHIFT/BITS values)
