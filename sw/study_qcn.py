@@ -6,7 +6,8 @@ limiters), Figure 8 (victim throughput under an input-generated hot spot
 at an edge link) and Figure 9 (one flow over four paths whose root links run
 at 25, 10, 10 and 50 % of link speed, PORT_GAP, on the 2-ary 3-tree) and Figure 10
 (application patterns from asw trace against a crossbar, with one root link at a
-third of its speed). Prints the
+third of its speed). Switch AR (contract §17.8, §17.9) is routing=switch-ar: D-mod-k
+steered by the CNMs the switches snoop on the links' CNM lane. Prints the
 docs/results.md tables and writes FIGDIR/qcn_victim_time.png and
 FIGDIR/qcn_slow_roots.png. Usage: study_qcn.py path/to/asw OUTDIR FIGDIR"""
 import csv
@@ -20,7 +21,7 @@ import sys
 NET = ["topology=kary", "k=2", "n=5", "vcs=1", "voq=1", "buffer_flits=1600", "packet_flits=24",
        "cycle_ns=51.2", "flow_control=pfc", "qcn=on", "--seed", "1"]
 SCHEMES = [("dmodk", "Deterministic (D-mod-k)"), ("smodk", "S-mod-k"),
-           ("oblivious", "Random"), ("hashed", "Hashed")]
+           ("oblivious", "Random"), ("hashed", "Hashed"), ("switch-ar", "Switch AR")]
 PERMS = ["bitrev", "shuffle", "bitcomp", "tornado"]
 MS = 1e6 / 51.2  # cycles per millisecond
 
