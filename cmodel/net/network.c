@@ -2858,6 +2858,16 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)q.cnm_delivered, n->qcn_rl ? "on" : "off", (unsigned long long)q.rl_created,
             (unsigned long long)q.rl_active, q.rl_min_rate, q.qlen_max_mean,
             (unsigned long long)q.qlen_max);
+    if (n->lane) { /* §17.9 */
+      uint64_t sc[ASW_SCNT_NUM] = {0};
+      lane_counts(n, sc);
+      fprintf(f, "CNM lane: snooped %llu, forwarded %llu, dropped %llu, unroutable %llu; "
+              "Switch AR entries evicted %llu, expired %llu\n",
+              (unsigned long long)(sc[ASW_SCNT_TX] + sc[ASW_SCNT_UNROUTABLE]),
+              (unsigned long long)sc[ASW_SCNT_TX], (unsigned long long)sc[ASW_SCNT_DROPPED],
+              (unsigned long long)sc[ASW_SCNT_UNROUTABLE], (unsigned long long)sc[ASW_SCNT_EVICTED],
+              (unsigned long long)sc[ASW_SCNT_EXPIRED]);
+    }
   }
   if (n->pfc) {
     fprintf(f, "PFC: frames dropped %llu, pause frames %llu, longest pause %llu cycles\n",
