@@ -52,6 +52,8 @@ CONFIGS = {
     # boards); small-qcn is the same core with it
     "small": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0, OMIT=4),
     "small-qcn": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+    # small-qcn with the §17.8 Switch AR (an 8-entry table, the CNM lane, RC steering)
+    "small-sar": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0, SE=8),
     # five ports, one VC, 16-bit payload: the like-for-like row of synth/compare/
     "p5v1": dict(P=5, V=1, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
     # a torus node (2n + 1 = 5 ports) with the §16.3 VC-adaptive routing (VOQ = 0, OMIT bit 4
@@ -73,8 +75,8 @@ CHECKS = [("ecp5-25", "small", 65.0), ("ice40-up5k", "small", 14.0),
 
 
 def all_params(cfg):
-    """The parameter names of cfg: PARAMS, and OMIT where the configuration sets it."""
-    return PARAMS + (("OMIT",) if "OMIT" in cfg else ())
+    """The parameter names of cfg: PARAMS, and OMIT and SE where the configuration sets them."""
+    return PARAMS + (("OMIT",) if "OMIT" in cfg else ()) + (("SE",) if "SE" in cfg else ())
 
 
 def rtl_files():
