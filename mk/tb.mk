@@ -19,7 +19,7 @@
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
               ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT OMIT LINKFAULT SE SAR \
-              SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE
+              SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE COV_OPT
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.
 # A knob given both ways must agree. `make cosim-help` lists every knob.

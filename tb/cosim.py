@@ -740,7 +740,9 @@ def cmd_coverage(ns):
         files.append(f)
         return ("--cov", f)
 
-    p, f, cyc = matrix_runs([ns.SEED], ns.COV_SCALE, kind="cov", extra_fn=extra)
+    # COV_OPT=<key>: only the matrix runs with that option (e.g. sar: the §17.8 runs)
+    matrix = [m for m in MATRIX if not ns.COV_OPT or (len(m) > 6 and ns.COV_OPT in m[6])]
+    p, f, cyc = matrix_runs([ns.SEED], ns.COV_SCALE, kind="cov", extra_fn=extra, matrix=matrix)
     merged = os.path.join(d, "merged.dat")
     run(["verilator_coverage", "--write", merged] + [x for x in files if os.path.exists(x)])
     ann = os.path.join(d, "annotated")
@@ -757,6 +759,11 @@ def is_arn_cover(fn, name):
     if fn in ("congestion_detector.sv", "arn_table.sv"):
         return True
     return bool(re.search(r"cov_(top_|arn_|ipc_|read_arn|read_root|expired)", name))
+
+
+def is_sar_cover(fn, name):
+    """The §17.8 cover points: every point of sar_table.sv and RC's steering points."""
+    return fn == "sar_table.sv" or name.startswith("cov_sar_")
 
 
 def summarize(merged, ann, annotate_out):
@@ -794,12 +801,20 @@ def summarize(merged, ann, annotate_out):
                 f"{sum(1 for _, v in arn if v)}/{len(arn)} hit\n")
         for (fn, name), hits in arn:
             f.write(f"  {fn:24s} {name:36s} {hits}\n")
+        sar = sorted((k, v) for k, v in covers.items() if is_sar_cover(*k))
+        f.write(f"\n§17.8 (Switch AR table, RC steering) cover points: "
+                f"{sum(1 for _, v in sar if v)}/{len(sar)} hit\n")
+        for (fn, name), hits in sar:
+            f.write(f"  {fn:24s} {name:36s} {hits}\n")
         f.write("\nuncovered (non-toggle) points:\n")
         for u in uncovered:
             f.write("  " + u + "\n")
     print(f"coverage §15 cover points: {sum(1 for _, v in arn if v)}/{len(arn)} hit")
     for (fn, name), hits in arn:
         print(f"  §15 cover {fn:24s} {name:36s} {hits}")
+    print(f"coverage §17.8 cover points: {sum(1 for _, v in sar if v)}/{len(sar)} hit")
+    for (fn, name), hits in sar:
+        print(f"  §17.8 cover {fn:24s} {name:36s} {hits}")
     print(f"coverage: {len(uncovered)} uncovered line/assert points listed in {out}; "
           f"annotated sources in {ann}")
     for u in uncovered[:40]:
@@ -892,6 +907,8 @@ def main():
     ap.add_argument("--SOAK_SEEDS", type=int, default=3)
     ap.add_argument("--GATE_CYCLES", type=int, default=30000)
     ap.add_argument("--COV_SCALE", type=float, default=0.2)
+    ap.add_argument("--COV_OPT", default="", help="coverage: only the matrix runs with this "
+                    "option (sar, qcn, gap, ...)")
     ns = ap.parse_args()
     return {"cosim": cmd_cosim, "test": cmd_test, "soak": cmd_soak, "gate": cmd_gate,
             "coverage": cmd_coverage}[ns.cmd](ns)
