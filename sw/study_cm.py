@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Congestion management compared on the 432-node RLFT (make study-cm; issue 12's
 "beyond the seed"): seed 004's routing schemes with and without QCN rate limiters
-(Deterministic D-mod-K, Random, Hashed), seed 001's ARN and ARN+AFI, Adaptive-Th,
+(Deterministic D-mod-K, Random, Hashed, Switch AR), seed 001's ARN and ARN+AFI, Adaptive-Th,
 and ARN with QCN, under seed 001's hot spots (HS10-1, HS25-1, HS10-4, HS25-4) and
 uniform traffic, on credit links and, for the QCN schemes, on PFC links too.
 Set-up of the ARN study (docs/results.md, "Seed 001 §4.3"): 12-port switches, 3
@@ -38,6 +38,8 @@ CONFIGS = [
     ("random_rl", "Random + QCN/RL", "credit", ["routing=oblivious", *ONE_VC, *QCN]),
     ("hashed_rl", "Hashed + QCN/RL", "credit", ["routing=hashed", *ONE_VC, *QCN]),
     ("arn_rl", "ARN + QCN/RL", "credit", ["routing=arn", *ONE_VC, *QCN]),
+    ("sar", "Switch AR (QCN, no RL)", "credit", ["routing=switch-ar", *ONE_VC, "qcn=on"]),
+    ("sar_rl", "Switch AR + QCN/RL", "credit", ["routing=switch-ar", *ONE_VC, *QCN]),
     ("dmodk_pfc", "D-mod-K", "PFC", ["routing=dmodk", *ONE_VC, *PFC]),
     ("dmodk_rl_pfc", "D-mod-K + QCN/RL", "PFC", ["routing=dmodk", *ONE_VC, *QCN, *PFC]),
     ("random_rl_pfc", "Random + QCN/RL", "PFC", ["routing=oblivious", *ONE_VC, *QCN, *PFC]),
