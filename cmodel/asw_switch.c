@@ -655,6 +655,7 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
   /* in locals: the output register's byte stores may alias them */
   const uint64_t gap_wait = plain ? 0 : sw->gap.wait;
   const int link_on = plain ? 0 : sw->link.on;
+  uint64_t released = 0;
   for (uint64_t m = sw->busy_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     stream_state *st = &sw->port[i].st;
@@ -687,7 +688,7 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
     sw->port[i].cr_vc = st->vc;
     cr_mask |= 1ull << i;
     unsigned next = asw_ibuf_release_at(b, st->vc, st->qidx, s);
-    sw->held--;
+    released++;
     if (arn_on) { /* hot flag evaluated after RC, on the final occupancy */
       sw->port[i].rel_vc = st->vc;
       sw->port[i].rel_out = (uint8_t)o;
@@ -702,6 +703,7 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
       __builtin_prefetch(&b->slot[next]);
     }
   }
+  sw->held -= released;
   sw->out_mask = out_mask;
   sw->st_disc = disc;
   sw->cr_mask = cr_mask;

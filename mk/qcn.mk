@@ -16,7 +16,7 @@ study-qcn: $(BUILD)/asw
 # Congestion management compared on the 432-node RLFT (docs/results.md, "Congestion
 # management compared"): seed 004's schemes with and without QCN rate limiters, seed
 # 001's ARN / ARN+AFI and Adaptive-Th under seed 001's hot spots, credit and PFC links
-# (70 runs, about 8 CPU-minutes; CM_RESUME=1 keeps the runs already in build/results/cm).
+# (80 runs, about 10 CPU-minutes; CM_RESUME=1 keeps the runs already in build/results/cm).
 .PHONY: study-cm
 study-cm: $(BUILD)/asw
 	@mkdir -p $(BUILD)/results/cm
