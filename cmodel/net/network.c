@@ -1213,7 +1213,8 @@ static int mark_delivered(net *n, uint32_t id) {
   return 0;
 }
 
-static void sink_consume_credit(net *n, unsigned d, unsigned vc, int mt) {
+static inline __attribute__((always_inline)) void sink_consume_credit(net *n, unsigned d,
+                                                                       unsigned vc, int mt) {
   if (!n->pfc) stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
   n->consumed_flits++; /* §17.3: a PFC sink returns no credits */
 }
@@ -1257,8 +1258,10 @@ static void sink_pfc(net *n, unsigned d, int mt) {
               &n->pause_storms);
 }
 
-static void sink_receive(net *n, unsigned d, const asw_flit *f, int measuring,
-                         int mt) {
+/* Inlined in end_nodes (mt constant there). */
+static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned d,
+                                                               const asw_flit *f,
+                                                               int measuring, int mt) {
   sink_pkt *sp = &n->sinkp[(size_t)d * n->V + f->vc];
   window_stat *ws = n->ws;
   if (f->head) {
