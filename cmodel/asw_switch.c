@@ -363,6 +363,16 @@ uint64_t asw_switch_idle_in(const asw_switch *sw) {
   return asw_arn_last_expiry(&sw->arn) - sw->now + 1;
 }
 
+uint64_t asw_switch_idle_both(const asw_switch *sw, int *idle) {
+  const int core = core_idle(sw);
+  if (!sw->arn_on) { /* mode 0: no §15 state */
+    *idle = core;
+    return core ? 0 : UINT64_MAX;
+  }
+  *idle = core && !asw_cd_live(&sw->cd) && !asw_arn_busy(&sw->arn) && !sw->arn.valid;
+  return asw_switch_idle_in(sw);
+}
+
 int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
   if (asw_switch_idle_in(sw) == UINT64_MAX) {
     snprintf(sw->err, sizeof sw->err, "skip_idle: switch has live state");

@@ -166,6 +166,9 @@ int asw_switch_idle(const asw_switch *sw);
  * is exactly n steps without inputs, in O(AE), for a switch whose idle_in
  * is not UINT64_MAX (else it returns ASW_EINVAL and changes nothing). */
 uint64_t asw_switch_idle_in(const asw_switch *sw);
+/* Both in one call (the idle state tested once), for a caller that asks
+ * after every step: returns asw_switch_idle_in, *idle = asw_switch_idle. */
+uint64_t asw_switch_idle_both(const asw_switch *sw, int *idle);
 int asw_switch_skip_idle(asw_switch *sw, uint64_t n);
 
 /* Performance hint with no effect on state: starts loading into the cache

@@ -1859,8 +1859,10 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
   }
   /* A switch with live state is stepped next cycle; one that only ages ARN
    * entries is left pending (see net.lazy), skipping stays exact. */
-  if (!asw_switch_idle(n->sw[s])) {
-    uint64_t k = n->lazy ? asw_switch_idle_in(n->sw[s]) : UINT64_MAX;
+  int idle;
+  uint64_t idle_in = asw_switch_idle_both(n->sw[s], &idle);
+  if (!idle) {
+    uint64_t k = n->lazy ? idle_in : UINT64_MAX;
     if (k == UINT64_MAX) {
       w->carry[w->carry_n++] = s;
     } else {
