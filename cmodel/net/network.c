@@ -1656,8 +1656,12 @@ end_nodes(net *n, int generating, int measuring, int mt) {
   uint8_t *src_cr = &n->src_cr[(size_t)slot * n->N];
   uint8_t *sink_valid = &n->sink_valid[(size_t)slot * n->N];
   const asw_flit *sink_in = &n->sink_in[(size_t)slot * n->N];
-  for (unsigned d = n->node_lo; d < n->node_hi; d++) {
-    node *nd = &n->nodes[d];
+  /* loop invariants in locals: the stores in the loop may alias *n */
+  node *const nodes = n->nodes;
+  const int bernoulli = generating && !n->rp && c->injection == 0;
+  const uint64_t cycle = n->cycle;
+  for (unsigned d = n->node_lo, hi = n->node_hi; d < hi; d++) {
+    node *nd = &nodes[d];
     if (src_cr[d]) {
       uint16_t *cr = &n->credits[(size_t)d * V + src_cr[d] - 1];
       if (n->pfc) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
@@ -1689,7 +1693,12 @@ end_nodes(net *n, int generating, int measuring, int mt) {
       }
       if (n->pfc) sink_pfc(n, d, mt);
     }
-    if (generating) {
+    if (bernoulli) {
+      while (nd->next_gen <= cycle) {
+        generate(n, d, nd, measuring);
+        geometric_next(n, nd, nd->next_gen);
+      }
+    } else if (generating) {
       if (n->rp) {
         trace_feed(n, d, nd, measuring); /* traffic=trace */
       } else if (c->injection == 0) {
