@@ -1200,7 +1200,7 @@ STEP_INLINE int step_body(asw_switch *sw, const asw_inputs *in, asw_outputs *out
 /* The step is compiled twice. The common run (asw net with only the §4-§8
  * switch: no ARN, PFC, QCN, Switch AR, VC-adaptive mode 3, mark_adapted,
  * bubble, port gaps or link faults) takes the `plain` body, from which the
- * compiler has removed those blocks' per-cycle tests (≈ 2 % of the 512-node
+ * compiler has removed those blocks' per-cycle tests (6 % of the 512-node
  * bench's instructions); anything else takes the general body. The
  * configuration part of the test is made once, when the configuration is
  * locked (asw_switch_lock_config); what can change from cycle to cycle is
