@@ -176,6 +176,7 @@ static int make_config(void) {
     c.iters = u8();
     c.arn_entries = u8();
     c.omit = u8();
+    c.sar_entries = u8();
     if (b0 & 1) c.ports &= 127, c.buf_flits &= 63, c.table_entries &= 255, c.max_packet &= 15;
     char e[200] = "";
     int ok = asw_config_check(&c, e, sizeof e) == ASW_OK;
@@ -203,6 +204,7 @@ static int make_config(void) {
   c.iters = 1 + (b1 >> 6);
   c.arn_entries = (b0 >> 6 & 1) ? (c.voq ? 1 + (b2 >> 7) * 3 : 2) : 0;
   c.omit = 0; /* every block present (OMIT: cmodel/tests/test_omit.c, make test-cosim) */
+  c.sar_entries = 0; /* §17.8 Switch AR: cmodel/tests/test_sar.c, make test-cosim SAR=1 */
   char e[200];
   if (asw_config_check(&c, e, sizeof e)) FAIL("harness config illegal: %s", e);
   cfg = c;
