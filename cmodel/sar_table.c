@@ -202,15 +202,6 @@ void asw_sar_cycle(asw_sar *t, const asw_regs *r, uint64_t in_mask, const uint64
   t->out_mask = out_next;
 }
 
-uint64_t asw_sar_last_expiry(const asw_sar *t) {
-  uint64_t last = 0;
-  for (uint32_t m = t->valid; m; m &= m - 1) {
-    const asw_sar_entry *x = &t->e[__builtin_ctz(m)];
-    if (x->last > last) last = x->last;
-  }
-  return last;
-}
-
 int asw_sar_owns(uint32_t a, unsigned P, unsigned SE) {
   return a == ASW_REG_SAR_CTRL || a == ASW_REG_SAR_TTL || a == ASW_REG_SAR_SEED ||
          (a >= ASW_REG_SAR_COUNTER(0, 0) && a < ASW_REG_SAR_COUNTER(P, 0)) ||

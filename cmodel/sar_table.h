@@ -49,15 +49,6 @@ int asw_sar_init(asw_sar *t, unsigned P, unsigned SE);
 void asw_sar_destroy(asw_sar *t);
 void asw_sar_reset(asw_sar *t);
 
-/* Level of the valid entry {dest, port} at the start of the cycle (0 if none). */
-static inline unsigned asw_sar_level(const asw_sar *t, unsigned dest, unsigned port) {
-  for (uint32_t m = t->valid; m; m &= m - 1) {
-    const asw_sar_entry *x = &t->e[__builtin_ctz(m)];
-    if (x->dest == dest && x->port == port) return x->level;
-  }
-  return 0;
-}
-
 /* Levels of every port for destination dest (lvl[P], zeroed first); returns
  * a mask of the ports with a level. */
 uint64_t asw_sar_levels(const asw_sar *t, unsigned dest, uint8_t *lvl);
@@ -69,9 +60,6 @@ uint64_t asw_sar_levels(const asw_sar *t, unsigned dest, uint8_t *lvl);
  * this cycle (loc_in/loc_words), expiry, cnm_out registers. */
 void asw_sar_cycle(asw_sar *t, const asw_regs *r, uint64_t in_mask, const uint64_t *in_words,
                    uint64_t loc_in, const uint64_t *loc_words);
-
-/* Cycle after which no entry is valid (0 if none). */
-uint64_t asw_sar_last_expiry(const asw_sar *t);
 
 /* Registers: 1 if addr is a §17.8 register (mapped or RO). */
 int asw_sar_owns(uint32_t addr, unsigned P, unsigned SE);
