@@ -4,6 +4,7 @@ NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net
   cmodel/net/network.c cmodel/net/cube.c cmodel/net/cube_tables.c
 NET_SRCS += cmodel/net/faults.c # link faults (contract §18.6)
 NET_SRCS += cmodel/net/cdg.c cmodel/net/topofile.c # any topology from a file (contract §16.5)
+NET_SRCS += cmodel/net/voqnet.c # VOQnet, the reference fabric of tori and meshes (contract §16.6)
 ASW_EXTRA_SRCS += $(NET_SRCS) cmodel/app/net_cmd.c cmodel/app/sweep_cmd.c cmodel/app/trace_cmd.c
 NET_HDRS := $(wildcard cmodel/net/*.h) $(wildcard cmodel/net/tests/*.h) $(wildcard cmodel/*.h)
 NET_SWITCH_SRCS := $(wildcard cmodel/*.c)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Seed 003 study on tori (contract §16.4, §16.3): the destination-based VC
+"""Seed 003 study on tori (contract §16.4, §16.3, §16.6): the destination-based VC
 selection schemes (1Q, DBBM, BBQ, IODET, XORDET, VOQsw) with deterministic
 minimal routing and bubble flow control, OODET (DOR, any VC) and fully adaptive
-routing with one escape VC, 16-flit packets, 4-packet buffers per VC
-(buffer_flits=64).
+routing with one escape VC, against the VOQnet reference (one VC per node, the
+simulator's model of the switch with N VCs), 16-flit packets, 4-packet buffers
+per VC (buffer_flits=64).
 
   fig7  256-node 2D torus (16x16), DOR (XY), 4 and 8 VCs, uniform: accepted
         traffic and latency vs offered load;
@@ -30,9 +31,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import plot_net  # noqa: E402
 
-SCHEMES = ["1q", "dbbm", "bbq", "iodet", "xordet", "voqsw", "oodet", "fully"]
+SCHEMES = ["1q", "dbbm", "bbq", "iodet", "xordet", "voqsw", "oodet", "fully", "voqnet"]
 NAMES = {"1q": "1Q (1 VC)", "dbbm": "DBBM", "bbq": "BBQ", "iodet": "IODET", "xordet": "XORDET",
-         "voqsw": "VOQsw", "oodet": "OODET", "fully": "fully adaptive (1 escape VC)"}
+         "voqsw": "VOQsw", "oodet": "OODET", "fully": "fully adaptive (1 escape VC)",
+         "voqnet": "VOQnet (one VC per node: reference, §16.6)"}
 # the adap part (seed 003 §5.1.2): five VCs for the adaptive schemes, XORDET with 4 and 8
 ADAP = [("fully", "fully adaptive (5 VCs)", ["routing=fully-adaptive", "vcs=5"]),
         ("xa2", "XORADAP 2 groups (5 VCs)", ["routing=xoradap", "groups=2", "vcs=5"]),
@@ -53,6 +55,8 @@ def sweep(asw, out, args, vary, jobs):
 def scheme_args(s, vcs):
     if s == "fully":  # §16.3: VC 0 the escape channel, 1..vcs-1 adaptive
         return ["routing=fully-adaptive", "sqs=1q", f"vcs={vcs}"]
+    if s == "voqnet":  # §16.6: the simulator's reference fabric, N VCs whatever vcs says
+        return ["sqs=voqnet", "vcs=1"]
     return ["sqs=1q", "vcs=1"] if s == "1q" else [f"sqs={s}", f"vcs={vcs}"]
 
 

@@ -12,6 +12,7 @@
 #include "cube.h"
 #include "tables.h"
 #include "topo.h"
+#include "voqnet.h"
 
 typedef enum { K_UINT, K_U64, K_DBL, K_ENUM, K_STAGES, K_HSNODES, K_DIMS, K_FAULTS, K_GAPS } key_type;
 
@@ -35,7 +36,7 @@ static const char *const onoff_names[] = {"off", "on", NULL};
 static const char *const cnm_path_names[] = {"direct", "lane", "auto", NULL}; /* §17.9 */
 static const char *const trigger_names[] = {"noth", "th", "2th", NULL};
 static const char *const sqs_names_tab[] = {"1q",   "dbbm",   "vftree", "flow2sl", "obqa",
-                                            "xordet", "bbq", "iodet", "voqsw", "oodet", NULL};
+                                            "xordet", "bbq", "iodet", "voqsw", "oodet", "voqnet", NULL};
 /* routing names of tori and meshes by cube_order (§16.4, §16.3) */
 static const char *const cube_order_names[] = {"", "dor", "direction-order", "fully-adaptive",
                                                "xoradap"};
@@ -165,7 +166,8 @@ static const key_desc keys[] = {
      "(refuse) or reported and run (warn)"},
     {"sqs", K_ENUM, F(sqs), 0, 0, sqs_names_tab,
      "queuing scheme: 1q dbbm vftree flow2sl obqa xordet (fat-trees); 1q dbbm bbq "
-     "iodet xordet voqsw (tori and meshes)"},
+     "iodet xordet voqsw oodet (tori and meshes), voqnet (their simulator-only reference: "
+     "one VC per node, contract 16.6)"},
     {"traffic", K_ENUM, F(traffic), 0, 0, traffic_names,
      "uniform hotspot ihs bitrev transpose shuffle bitcomp tornado, or "
      "hsX-Y (X % of nodes to Y hot spots, e.g. hs25-1), flowS-D (node S alone sends, "
@@ -524,10 +526,6 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       if (c->cube_order || c->file_routing) { c->routing = 0; return 0; }
     }
     if (!strcmp(key, "topology")) memset(c->topo_path, 0, sizeof c->topo_path); /* §16.5 */
-    if (!strcmp(key, "sqs") && !strcmp(value, "voqnet"))
-      return bad(err, errlen, key, value,
-                 "not implemented: VOQnet needs one VC per node, beyond the switch's V <= 8 "
-                 "(contract 1)");
     for (unsigned i = 0; k->names[i]; i++)
       if (!strcmp(value, k->names[i])) {
         *(unsigned *)(base + k->off) = i;
@@ -879,8 +877,31 @@ static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
   }
   if (c->sqs == SQS_VFTREE || c->sqs == SQS_FLOW2SL || c->sqs == SQS_OBQA) {
     snprintf(err, errlen, "sqs: %s is a fat-tree scheme; topology=%s takes 1q dbbm bbq "
-             "iodet xordet voqsw oodet", sqs_names_tab[c->sqs], tn);
+             "iodet xordet voqsw oodet voqnet", sqs_names_tab[c->sqs], tn);
     return -1;
+  }
+  if (c->sqs == SQS_VOQNET) { /* §16.6: the reference fabric, not the switch */
+    const char *no =
+        c->cube_order >= 3 ? "routing" : c->vcs != 1 ? "vcs" : c->voq ? "voq"
+        : c->threads > 1 ? "threads" : c->flow_control ? "flow_control" : c->qcn ? "qcn"
+        : c->lf_count || c->link_fault_rate > 0 ? "link_fault" : c->pg_count ? "port_gap"
+        : c->traffic == TRAFFIC_TRACE ? "traffic" : NULL;
+    if (no) {
+      snprintf(err, errlen, "%s: sqs=voqnet is the simulator-only reference fabric (one VC per "
+               "node, contract 16.6): %s", no,
+               !strcmp(no, "routing") ? "it routes by dor or direction-order"
+               : !strcmp(no, "vcs") ? "every node has its own VC; leave vcs at 1"
+               : !strcmp(no, "voq") ? "its queues are per destination already; voq=0"
+               : !strcmp(no, "threads") ? "it runs in one thread (threads=1)"
+               : !strcmp(no, "traffic") ? "not with a trace (synthetic traffic only)"
+               : "it has credit flow control and none of the switch's optional hardware");
+      return -1;
+    }
+    if (cb.nodes > VQN_MAX_NODES) {
+      snprintf(err, errlen, "dims=%s: sqs=voqnet keeps one queue per node on every port, at "
+               "most %u nodes (this network has %u)", c->dims, (unsigned)VQN_MAX_NODES, cb.nodes);
+      return -1;
+    }
   }
   if (c->groups != 2 && c->cube_order != 4) {
     snprintf(err, errlen, "groups: only with routing=xoradap");
@@ -910,7 +931,7 @@ static int netcfg_check_cube(const net_cfg *c, char *err, size_t errlen) {
              c->cube_order >= 3 ? cube_order_names[c->cube_order] : "oodet");
     return -1;
   }
-  if (c->sqs != SQS_1Q && c->vcs < 2) {
+  if (c->sqs != SQS_1Q && c->sqs != SQS_VOQNET && c->vcs < 2) {
     snprintf(err, errlen, "sqs: %s classifies destinations into VCs: needs vcs >= 2",
              sqs_names_tab[c->sqs]);
     return -1;

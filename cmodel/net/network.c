@@ -15,6 +15,7 @@
 #include "qcn_net.h"
 #include "tables.h"
 #include "trace.h"
+#include "voqnet.h" /* §16.6 */
 
 /* ---- random numbers: one splitmix64 stream per end node ---------------- */
 static inline uint64_t rng_next(uint64_t *s) {
@@ -100,6 +101,7 @@ typedef struct {
   uint16_t queued, free_head;
   uint16_t nactive[8], rr[8]; /* per injection VC: active destination queues */
   uint8_t rr_vc;
+  uint16_t rr_dest; /* §16.6 voqnet: the destination after the last one served */
   uint16_t hot_target; /* ROLE_HOTSPOT: destination */
   uint8_t role, on, streaming, sink_slow, sink_rr;
   uint8_t inj_blocked; /* no VC had credits for a queued packet: nothing to
@@ -275,6 +277,9 @@ struct net {
   uint64_t *st_cnm;          /* [W*S*P] */
   uint64_t *out_cnm;         /* [P] one switch's lane outputs */
   uint64_t cnm_generated;    /* CNMs the congestion points put on their outputs */
+  /* §16.6 sqs = voqnet: the reference fabric in place of the switches (all NULL);
+   * the end nodes use one VC (V = 1), their credits are the fabric's per destination */
+  vqn *vq;
 };
 
 /* A switch port whose peer switch another rank simulates (in n->peer). */
@@ -930,7 +935,22 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   rc.arn_ttl = c->arn_ttl;
   rc.arn_up_nodes = c->arn_up_nodes;
   if (rc.obqa && n->V < 1) rc.obqa = 0;
-  for (unsigned s = 0; s < n->S; s++) {
+  if (c->sqs == SQS_VOQNET) { /* §16.6: the reference fabric, no switch of the contract */
+    if (obs) {
+      snprintf(err, errlen, "sqs: voqnet is the simulator-only reference fabric; there is no "
+               "switch of the contract to co-simulate");
+      net_free(n);
+      return NULL;
+    }
+    vqn_cfg vc = {.cb = n->cube, .order = n->crc.order, .bubble = n->crc.bubble,
+                  .buf_flits = c->buffer_flits, .max_packet = c->packet_flits, .iters = c->iters,
+                  .link_latency = n->L, .credit_latency = n->LC};
+    if (!(n->vq = vqn_new(&vc, err, errlen))) {
+      net_free(n);
+      return NULL;
+    }
+  }
+  for (unsigned s = 0; s < n->S && !n->vq; s++) {
     if (n->R > 1 && n->sw_owner[s] != n->rank) continue; /* another rank's */
     n->sw[s] = asw_switch_new(&sc, e2, sizeof e2);
     if (!n->sw[s]) {
@@ -1116,6 +1136,7 @@ void net_free(net *n) {
   fwd_tables_free(&n->ft); free(n->cdg_note);
   trace_replay_free(n->rp); trace_free(n->trc); /* traffic=trace */
   qcn_net_free(n->qcn); free(n->cnm_buf); /* §17.5 */
+  vqn_free(n->vq); /* §16.6 */
   free(n->st_cnm_mask); free(n->st_cnm); free(n->out_cnm); /* §17.9 */
   topo_free(n->t);
   free(n);
@@ -1215,7 +1236,8 @@ static int mark_delivered(net *n, uint32_t id) {
 
 static inline __attribute__((always_inline)) void sink_consume_credit(net *n, unsigned d,
                                                                        unsigned vc, int mt) {
-  if (!n->pfc) stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
+  if (n->vq) vqn_node_credit(n->vq, d, n->cycle); /* §16.6 */
+  else if (!n->pfc) stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
   n->consumed_flits++; /* §17.3: a PFC sink returns no credits */
 }
 
@@ -1436,7 +1458,8 @@ static inline __attribute__((always_inline)) void inject_body(net *n, unsigned s
     f.tail = 1;
     nd->streaming = 0;
   }
-  stage_flit(n, n->node_leaf[s], n->node_port[s], &f, mt);
+  if (n->vq) vqn_node_send(n->vq, s, &f, n->cycle); /* §16.6 */
+  else stage_flit(n, n->node_leaf[s], n->node_port[s], &f, mt);
   n->injected_flits++;
   n->last_progress = n->cycle;
 }
@@ -1451,7 +1474,22 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     uint16_t *cr = &n->credits[(size_t)s * n->V];
     unsigned vc = NIL16, rl_pick = NIL16;
     int rl_held = 0; /* §17.5: a VC with credits whose flows all wait for their rate limiters */
-    for (unsigned j = 0; j < n->V; j++) {
+    if (n->vq) { /* §16.6: the destinations are the VCs: the first one from rr_dest on, in
+                    id order, whose queue at the switch has room for its next packet */
+      const dest_q *q0 = &n->dq[(size_t)s * n->cap];
+      const src_pkt *pl = &n->pool[(size_t)s * n->cap];
+      unsigned best = n->N;
+      for (unsigned k = 0, na = nd->nactive[0]; k < na; k++) {
+        unsigned d = q0[k].dest, dist = d >= nd->rr_dest ? d - nd->rr_dest : d + n->N - nd->rr_dest;
+        if (dist < best && vqn_node_credits(n->vq, s, d) >= pl[q0[k].head].len) {
+          best = dist;
+          vc = 0;
+          rl_pick = k;
+        }
+      }
+      if (vc == 0) nd->rr_dest = (uint16_t)(q0[rl_pick].dest + 1u == n->N ? 0u : q0[rl_pick].dest + 1u);
+    }
+    for (unsigned j = 0; j < n->V && !n->vq; j++) {
       unsigned v = nd->rr_vc + j; /* (rr_vc + j) mod V */
       if (v >= n->V) v -= n->V;
       if (nd->nactive[v] && cr[v] >= inj_len(n, s, nd, v)) {
@@ -1470,7 +1508,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
     dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
     src_pkt *pool = &n->pool[(size_t)s * n->cap];
-    unsigned pick = n->qcn_rl ? rl_pick : nd->rr[vc] % nd->nactive[vc];
+    unsigned pick = n->qcn_rl || n->vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
     uint16_t k = dq[pick].head;
     nd->cur = pool[k];
     dq[pick].head = pool[k].next;
@@ -1490,7 +1528,8 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     } else {
       nd->rr[vc] = (uint16_t)((pick + 1) % nd->nactive[vc]);
     }
-    if (!n->pfc) cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len); /* PFC: pause view */
+    if (n->vq) vqn_node_reserve(n->vq, s, nd->cur.dest, nd->cur.len); /* §16.6 */
+    else if (!n->pfc) cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len); /* PFC: pause view */
     nd->streaming = 1;
     nd->cur_sent = 0;
     nd->cur_len = nd->cur.len;
@@ -1511,7 +1550,8 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     f.tail = 1;
     nd->streaming = 0;
   }
-  stage_flit(n, leaf, port, &f, mt);
+  if (n->vq) vqn_node_send(n->vq, s, &f, n->cycle); /* §16.6 */
+  else stage_flit(n, leaf, port, &f, mt);
   n->injected_flits++;
   n->last_progress = n->cycle;
 }
@@ -1667,6 +1707,8 @@ end_nodes(net *n, int generating, int measuring, int mt) {
       if (n->pfc) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
       else (*cr)++;
       src_cr[d] = 0;
+      nd->inj_blocked = 0;
+    } else if (n->vq && vqn_node_credited(n->vq, d)) { /* §16.6 */
       nd->inj_blocked = 0;
     }
     if (sink_valid[d]) {
@@ -2066,6 +2108,15 @@ static void stop_workers(net *n) {
   for (unsigned t = 1; t < n->nthreads; t++) thrd_join(n->wk[t].thread, NULL);
 }
 
+/* §16.6: a flit of the reference fabric for node d, staged for its arrival cycle
+ * (at = now + 1 + L: the slot end_nodes read this cycle, or a later one). */
+static void vq_deliver(void *ctx, unsigned d, const asw_flit *f, uint64_t at) {
+  net *n = ctx;
+  size_t i = (size_t)(at % n->W) * n->N + d;
+  n->sink_in[i] = *f;
+  n->sink_valid[i] = 1;
+}
+
 static int step_cycle(net *n, int generating, int measuring) {
   const unsigned slot = (unsigned)(n->cycle % n->W);
   n->slot_now = slot;
@@ -2073,6 +2124,19 @@ static int step_cycle(net *n, int generating, int measuring) {
   n->slot_cr = (unsigned)((n->cycle + n->LC) % n->W);
   size_t wi = (size_t)(n->cycle / n->cfg.window);
   n->ws = wi < n->nwin ? &n->win[wi] : NULL;
+  if (n->vq) { /* §16.6: the end nodes, then the reference fabric */
+    end_nodes(n, generating, measuring, 0);
+    uint64_t hops = 0;
+    int mv = vqn_step(n->vq, n->cycle, vq_deliver, n, &hops);
+    if (mv < 0) {
+      snprintf(n->err, sizeof n->err, "cycle %llu: voqnet: out of memory for packets",
+               (unsigned long long)n->cycle);
+      return -1;
+    }
+    n->r.flit_hops += hops;
+    if (mv) n->last_progress = n->cycle;
+    return 0;
+  }
   /* switches to step: those with pending work or inputs this cycle, in the
    * order carried over, then woken (each once) */
   uint32_t *lists[3] = {n->carry, &n->wake[(size_t)slot * n->S], n->fault_touch};
@@ -2505,7 +2569,10 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
                  n->R > 1 ? " (this rank's)" : "");
       catch_up_all(n, n->cycle + 1);
       describe_blocked(n);
-      if (n->R == 1) { /* the waiting channels' cycle (issue 14) */
+      if (n->vq) /* §16.6: no switches to describe */
+        report_add(n, "  voqnet reference fabric: %llu flits held in its input buffers\n",
+                   (unsigned long long)vqn_buffered(n->vq));
+      else if (n->R == 1) { /* the waiting channels' cycle (issue 14) */
         int k = find_dependency_cycle(n);
         if (k > 0) {
           report_add(n, "  channel-dependency cycle of %d channels (each input VC's head "
@@ -2582,6 +2649,12 @@ void net_get_results(const net *n, net_results *out) {
       uint32_t v;
       if (!asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_ROUTE_ERRORS), &v)) re += v;
       if (!asw_reg_read(n->sw[s], ASW_REG_COUNTER(p, ASW_CNT_CREDIT_STALL), &v)) cs += v;
+    }
+  for (unsigned s = 0; n->vq && s < n->S; s++) /* §16.6 */
+    for (unsigned p = 0; p < n->P; p++) {
+      uint32_t fo, st;
+      vqn_port_counters(n->vq, s, p, &fo, &st);
+      cs += st;
     }
   out->route_errors = n->reduced ? n->red_re : re; /* reduced: all ranks' */
   out->credit_stalls = n->reduced ? n->red_cs : cs;
@@ -2671,6 +2744,10 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   netcfg_json(&n->cfg, f);
   fprintf(f, ",\n  \"routing_name\": \"%s\", \"scheme_name\": \"%s%s\"", n->routing_name,
           sqs_name((sqs_kind)n->cfg.sqs), n->cfg.voq ? "-voq" : "");
+  if (n->vq) /* §16.6 */
+    fprintf(f, ",\n  \"reference\": \"voqnet: the simulator-only reference fabric (contract "
+            "16.6), one VC per node (%u VCs of %u flits per port), not the switch\"", n->N,
+            n->cfg.buffer_flits);
   static const char *const tnames[] = {"uniform", "hotspot", "ihs", "bitrev", "transpose",
                                        "shuffle", "bitcomp", "tornado"};
   if (n->cfg.traffic == TRAFFIC_HOTSPOT) {
@@ -2774,6 +2851,7 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
         uint32_t v = 0;
         if (n->reduced) v = n->red_fout[(size_t)sw * n->P + p];
         else if (n->sw[sw]) asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
+        else if (n->vq) { uint32_t st; vqn_port_counters(n->vq, sw, p, &v, &st); } /* §16.6 */
         double u = n->cycle ? (double)v / (double)n->cycle : 0.0;
         int up = n->cube || n->ft.port /* §16.4, §16.5: "up" = network links */
                  ? n->peer[(size_t)sw * n->P + p].kind == PEER_SWITCH : p >= down;
@@ -2850,6 +2928,10 @@ void net_write_text(const net *n, FILE *f) {
   else
   fprintf(f, "network: %u nodes, %u switches of %u ports, %u stages\n", n->N, n->S,
           n->P, topo_levels(n->t));
+  if (n->vq) /* §16.6 */
+    fprintf(f, "VOQnet reference (contract 16.6): not the switch; the simulator's model of it with "
+            "one VC per node, %u VCs of %u flits per port (the switch holds at most 8 VCs)\n",
+            n->N, n->cfg.buffer_flits);
   fprintf(f, "offered %.4f  accepted %.4f (hot %.4f, cold %.4f) flits/node/cycle\n",
           r.offered_load, r.accepted_throughput, r.accepted_hot, r.accepted_cold);
   fprintf(f, "latency network mean %.1f p99 %.0f, end-to-end mean %.1f p99 %.0f cycles\n",

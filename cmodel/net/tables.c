@@ -98,7 +98,8 @@ unsigned sqs_sl(sqs_kind kind, unsigned q, unsigned n, unsigned k,
 
 static const char *const sqs_names[] = {"1q",      "dbbm", "vftree",
                                         "flow2sl", "obqa", "xordet",
-                                        "bbq", "iodet", "voqsw", "oodet"}; /* §16.4, §16.3: tori, meshes */
+                                        "bbq", "iodet", "voqsw", "oodet", /* §16.4, §16.3: tori, meshes */
+                                        "voqnet"}; /* §16.6: their reference fabric */
 
 int sqs_parse(const char *name) {
   for (unsigned i = 0; i < sizeof sqs_names / sizeof *sqs_names; i++)

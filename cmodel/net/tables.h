@@ -27,6 +27,7 @@ typedef enum {
   SQS_IODET,
   SQS_VOQSW,
   SQS_OODET, /* §16.3: tori and meshes, any VC of the hop (VC-adaptive) */
+  SQS_VOQNET, /* §16.6: tori and meshes, one VC per node: the simulator's reference fabric */
 } sqs_kind;
 
 /* K/delta is expressed with the switch's candidate sets (contract §7.2): one per class. */

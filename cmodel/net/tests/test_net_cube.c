@@ -11,7 +11,12 @@
  * - a torus without bubble flow control deadlocks, the watchdog catches it and
  *   names the cycle (the channels of one ring, one direction); with it, the
  *   same load never deadlocks;
- * - determinism (same seed, same bytes); bad keys give errors naming them.
+ * - determinism (same seed, same bytes); bad keys give errors naming them;
+ * - VOQnet, the reference fabric (§16.6): the same results, byte for byte, as
+ *   the switch with one VC per node where the switch can hold them (N <= 8,
+ *   DBBM with V = N), conservation and order, the analytic zero-load latency,
+ *   no deadlock even without bubble flow control, and its cold flows
+ *   untouched by a hot spot.
  * `--quick` runs shorter simulations (sanitizer build). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -486,7 +491,14 @@ static void test_errors(void) {
       {"topology=torus dims=4x4 sqs=xordet", "sqs: xordet classifies destinations into VCs"},
       {"topology=torus dims=4x4 vcs=3 sqs=xordet", "xordet needs a power-of-two"},
       {"topology=torus dims=4x4 sqs=oodet", "sqs: oodet classifies destinations into VCs: needs vcs >= 2"},
-      {"topology=torus dims=4x4 vcs=4 sqs=voqnet", "not implemented: VOQnet needs one VC per node"},
+      {"topology=torus dims=4x4 vcs=4 sqs=voqnet", "vcs: sqs=voqnet is the simulator-only reference fabric"},
+      {"topology=torus dims=4x4 sqs=voqnet routing=fully-adaptive", "it routes by dor or direction-order"},
+      {"topology=torus dims=4x4 sqs=voqnet voq=1", "voq: sqs=voqnet"},
+      {"topology=torus dims=4x4 sqs=voqnet threads=2", "it runs in one thread"},
+      {"topology=torus dims=4x4 sqs=voqnet qcn=on", "qcn: sqs=voqnet"},
+      {"topology=torus dims=4x4 sqs=voqnet flow_control=pfc", "flow_control: sqs=voqnet"},
+      {"topology=torus dims=33x32 sqs=voqnet", "at most 1024 nodes (this network has 1056)"},
+      {"topology=rlft sqs=voqnet", "sqs: voqnet is for topology=torus or mesh"},
       {"topology=torus dims=4x4 routing=fully-adaptive", "vcs: routing=fully-adaptive needs vcs >= 2"},
       {"topology=torus dims=4x4 vcs=5 routing=xoradap groups=3", "groups=3: routing=xoradap needs a power of two"},
       {"topology=torus dims=4x4 vcs=4 routing=xoradap groups=2", "dividing the vcs - 1 = 3 adaptive VCs"},
@@ -520,6 +532,108 @@ static void test_errors(void) {
   net_free(n);
 }
 
+/* The JSON of a run from its results on (no configuration echo, scheme name or
+ * reference note), "" if the marker is missing. */
+static const char *results_part(const char *json) {
+  const char *r = json ? strstr(json, "\"topology\": {\"nodes\"") : NULL;
+  return r ? r : "";
+}
+
+/* §16.6: VOQnet, the reference fabric. */
+static void test_voqnet(void) {
+  /* Where the switch holds one VC per node (N <= 8 with DBBM: VC = d mod 8 = d), the
+   * reference and the switch network give the same results, byte for byte. */
+  static const char *const eq[] = {
+      "topology=torus dims=2x4 load=0.9 iters=1",
+      "topology=torus dims=2x2x2 load=0.7 iters=3",
+      "topology=mesh dims=4x2 load=0.5 iters=2 routing=direction-order",
+      "topology=torus dims=2x4 load=0.6 traffic=hotspot hs_nodes=3 hs_fraction=0.5",
+      "topology=torus dims=2x4 load=1.0 traffic=bitrev packet_flits=4 buffer_flits=12 "
+      "link_latency=1 credit_latency=1",
+      "topology=torus dims=2x4 load=0.8 bubble=off link_latency=3 credit_latency=1",
+  };
+  for (unsigned i = 0; i < sizeof eq / sizeof *eq; i++) {
+    char a[512], b[512];
+    const char *com = "packet_flits=8 buffer_flits=16 link_latency=2 credit_latency=3 warmup=500 "
+                      "window=500";
+    snprintf(a, sizeof a, "%s %s %s sqs=voqnet", com, eq[i], quick ? "cycles=1500" : "cycles=5000");
+    snprintf(b, sizeof b, "%s %s %s sqs=dbbm vcs=8", com, eq[i], quick ? "cycles=1500" : "cycles=5000");
+    size_t la = 0, lb = 0;
+    char *ja = json_of(a, &la), *jb = json_of(b, &lb);
+    const char *ra = results_part(ja), *rb = results_part(jb);
+    CHECK(*ra && !strcmp(ra, rb) && strstr(ja, "\"reference\": \"voqnet") &&
+              !strstr(jb, "\"reference\""),
+          "voqnet = the switch with V = N: %s (%zu vs %zu bytes of results)", eq[i], strlen(ra),
+          strlen(rb));
+    free(ja);
+    free(jb);
+  }
+  /* conservation and order, drained, with and without bubble flow control: one VC per
+   * destination breaks every ring's cycle (minimal routes to d never pass d) */
+  static const char *const cons[] = {
+      "topology=torus dims=4x4", "topology=torus dims=8x8 bubble=off load=1",
+      "topology=mesh dims=3x3 routing=direction-order", "topology=torus dims=4x4x4 traffic=bitrev",
+      "topology=torus dims=5x3 traffic=hs25-1",
+  };
+  for (unsigned i = 0; i < sizeof cons / sizeof *cons; i++) {
+    char st[512];
+    snprintf(st, sizeof st, "sqs=voqnet packet_flits=16 buffer_flits=32 load=0.9 warmup=500 "
+             "cycles=%u drain=1 watchdog=3000 check_order=1 %s", quick ? 1500 : 4000, cons[i]);
+    net *n = build(st);
+    CHECK(n != NULL, "voqnet conservation: build %s", cons[i]);
+    if (!n) continue;
+    int rv = net_run(n, NULL, NULL);
+    net_results r;
+    net_get_results(n, &r);
+    CHECK(rv == NET_RUN_OK && r.drained && r.packets_generated == r.packets_delivered &&
+              r.in_flight == 0 && r.duplicates == 0 && r.order_violations == 0 &&
+              r.order_checked && r.packets_delivered > 100 && r.flit_hops > 0,
+          "voqnet conservation %s: status %d drained %d admitted %llu delivered %llu dup %llu "
+          "order %llu: %.300s%s", cons[i], rv, r.drained, (unsigned long long)r.packets_generated,
+          (unsigned long long)r.packets_delivered, (unsigned long long)r.duplicates,
+          (unsigned long long)r.order_violations, net_watchdog_report(n), net_error(n));
+    net_free(n);
+  }
+  /* zero load: the analytic latency, as the switches (the same pipeline) */
+  {
+    const unsigned L = 2, len = 16;
+    net *n = build("topology=torus dims=8x8 sqs=voqnet packet_flits=16 buffer_flits=64 load=0.01 "
+                   "warmup=1000 cycles=20000");
+    CHECK(n && net_run(n, NULL, NULL) == NET_RUN_OK, "voqnet zero load: run");
+    if (n) {
+      net_results r;
+      net_get_results(n, &r);
+      const topo *t = net_topo(n);
+      double sum = 0, N = topo_nodes(t);
+      for (unsigned s = 0; s < N; s++)
+        for (unsigned d = 0; d < N; d++)
+          if (s != d) sum += L + topo_path_switches(t, s, d) * ((double)ASW_ZERO_LOAD_LATENCY + L) + len - 1;
+      double want = sum / (N * (N - 1));
+      CHECK(r.latency_mean >= want * 0.97 && r.latency_mean < want * 1.08 && r.packets_measured > 300,
+            "voqnet zero load: latency %.2f vs analytic %.2f", r.latency_mean, want);
+      net_free(n);
+    }
+  }
+  /* a hot spot: 25 % of the nodes to node 27, the others uniform at 0.3 (0.225 of
+   * cold traffic per node): VOQnet delivers the cold flows, 1Q does not */
+  double cold[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    char st[512];
+    snprintf(st, sizeof st, "topology=torus dims=8x8 %s packet_flits=16 buffer_flits=64 "
+             "traffic=hotspot hs_nodes=27 hs_fraction=0.25 load=0.3 warmup=2000 cycles=%u",
+             k ? "sqs=1q" : "sqs=voqnet", quick ? 4000 : 10000);
+    net *n = build(st);
+    CHECK(n && net_run(n, NULL, NULL) == NET_RUN_OK, "voqnet hot spot: run %d", k);
+    if (!n) continue;
+    net_results r;
+    net_get_results(n, &r);
+    cold[k] = r.accepted_cold;
+    net_free(n);
+  }
+  CHECK(cold[0] > 0.95 * 0.225 && cold[0] > 1.5 * cold[1],
+        "voqnet keeps the cold flows under a hot spot: %.4f of 0.225 (1Q %.4f)", cold[0], cold[1]);
+}
+
 int main(int argc, char **argv) {
   quick = argc > 1 && !strcmp(argv[1], "--quick");
   test_direction_order_differs();
@@ -544,6 +658,7 @@ int main(int argc, char **argv) {
   test_conservation();
   test_deadlock();
   test_determinism();
+  test_voqnet();
   printf("net_cube%s: %u passed, %u failed\n", quick ? "_quick" : "", passed, failed);
   return failed != 0;
 }
