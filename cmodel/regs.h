@@ -21,6 +21,13 @@ enum {
   ASW_REGS_FX_ARN_OFF = 4, /* ARN_CTRL written with mode 0: reset §15 state */
 };
 
+/* Fields of a FWD[d] entry (§7.1; asw_fwd_entry in asw_switch.h builds one). */
+#define FWD_DET(e) ((e)&0x3Fu)
+#define FWD_LOOKAHEAD(e) ((e) >> 8 & 0x3Fu)
+#define FWD_CSET(e) ((e) >> 16 & 3u)
+#define FWD_MULTIPATH(e) ((e) >> 30 & 1u)
+#define FWD_VALID(e) ((e) >> 31 & 1u)
+
 typedef struct {
   asw_config cfg;
   unsigned route_mode, trigger, stage_mask, stage; /* ROUTE_CTRL */

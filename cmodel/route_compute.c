@@ -4,12 +4,6 @@
 #include "lfsr.h"
 #include "route_hash.h"
 
-#define FWD_DET(e) ((e)&0x3Fu)
-#define FWD_LOOKAHEAD(e) ((e) >> 8 & 0x3Fu)
-#define FWD_CSET(e) ((e) >> 16 & 3u)
-#define FWD_MULTIPATH(e) ((e) >> 30 & 1u)
-#define FWD_VALID(e) ((e) >> 31 & 1u)
-
 unsigned asw_route_ovc(const asw_regs *r, uint64_t hdr, uint32_t entry,
                        unsigned o) {
   unsigned v = r->cfg.vcs;

@@ -8,11 +8,6 @@
 #include "asw_switch.h"
 #include "lfsr.h"
 
-#define FWD_DET(e) ((e)&0x3Fu)
-#define FWD_CSET(e) ((e) >> 16 & 3u)
-#define FWD_MULTIPATH(e) ((e) >> 30 & 1u)
-#define FWD_VALID(e) ((e) >> 31 & 1u)
-
 enum { SAR_TTL_RESET = 4096 };
 
 static uint16_t seed_state(unsigned seed) { return seed ? (uint16_t)seed : 0xACE1u; }
