@@ -1464,8 +1464,26 @@ static inline __attribute__((always_inline)) void inject_body(net *n, unsigned s
   n->last_progress = n->cycle;
 }
 
+/* §16.6: the destinations are the VCs: the queue of the first destination from rr_dest
+ * on, in id order, whose queue at the switch has room for its next packet (NIL16: none). */
+static __attribute__((noinline)) unsigned vq_pick(net *n, unsigned s, node *nd) {
+  const dest_q *q0 = &n->dq[(size_t)s * n->cap];
+  const src_pkt *pl = &n->pool[(size_t)s * n->cap];
+  unsigned best = n->N, pick = NIL16;
+  for (unsigned k = 0, na = nd->nactive[0]; k < na; k++) {
+    unsigned d = q0[k].dest, dist = d >= nd->rr_dest ? d - nd->rr_dest : d + n->N - nd->rr_dest;
+    if (dist < best && vqn_node_credits(n->vq, s, d) >= pl[q0[k].head].len) {
+      best = dist;
+      pick = k;
+    }
+  }
+  if (pick != NIL16) nd->rr_dest = (uint16_t)(q0[pick].dest + 1u == n->N ? 0u : q0[pick].dest + 1u);
+  return pick;
+}
+
 static void inject(net *n, unsigned s, node *nd, int mt) {
   unsigned leaf = n->node_leaf[s], port = n->node_port[s];
+  vqn *const vq = n->vq; /* §16.6 */
   asw_flit f = {0};
   if (!nd->streaming) {
     if (!nd->queued) return;
@@ -1474,22 +1492,9 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     uint16_t *cr = &n->credits[(size_t)s * n->V];
     unsigned vc = NIL16, rl_pick = NIL16;
     int rl_held = 0; /* §17.5: a VC with credits whose flows all wait for their rate limiters */
-    if (n->vq) { /* §16.6: the destinations are the VCs: the first one from rr_dest on, in
-                    id order, whose queue at the switch has room for its next packet */
-      const dest_q *q0 = &n->dq[(size_t)s * n->cap];
-      const src_pkt *pl = &n->pool[(size_t)s * n->cap];
-      unsigned best = n->N;
-      for (unsigned k = 0, na = nd->nactive[0]; k < na; k++) {
-        unsigned d = q0[k].dest, dist = d >= nd->rr_dest ? d - nd->rr_dest : d + n->N - nd->rr_dest;
-        if (dist < best && vqn_node_credits(n->vq, s, d) >= pl[q0[k].head].len) {
-          best = dist;
-          vc = 0;
-          rl_pick = k;
-        }
-      }
-      if (vc == 0) nd->rr_dest = (uint16_t)(q0[rl_pick].dest + 1u == n->N ? 0u : q0[rl_pick].dest + 1u);
-    }
-    for (unsigned j = 0; j < n->V && !n->vq; j++) {
+    if (__builtin_expect(vq != NULL, 0)) {
+      if ((rl_pick = vq_pick(n, s, nd)) != NIL16) vc = 0;
+    } else for (unsigned j = 0; j < n->V; j++) {
       unsigned v = nd->rr_vc + j; /* (rr_vc + j) mod V */
       if (v >= n->V) v -= n->V;
       if (nd->nactive[v] && cr[v] >= inj_len(n, s, nd, v)) {
@@ -1508,7 +1513,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
     dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
     src_pkt *pool = &n->pool[(size_t)s * n->cap];
-    unsigned pick = n->qcn_rl || n->vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
+    unsigned pick = n->qcn_rl || vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
     uint16_t k = dq[pick].head;
     nd->cur = pool[k];
     dq[pick].head = pool[k].next;
@@ -1528,7 +1533,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     } else {
       nd->rr[vc] = (uint16_t)((pick + 1) % nd->nactive[vc]);
     }
-    if (n->vq) vqn_node_reserve(n->vq, s, nd->cur.dest, nd->cur.len); /* §16.6 */
+    if (vq) vqn_node_reserve(vq, s, nd->cur.dest, nd->cur.len); /* §16.6 */
     else if (!n->pfc) cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len); /* PFC: pause view */
     nd->streaming = 1;
     nd->cur_sent = 0;
@@ -1550,7 +1555,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     f.tail = 1;
     nd->streaming = 0;
   }
-  if (n->vq) vqn_node_send(n->vq, s, &f, n->cycle); /* §16.6 */
+  if (vq) vqn_node_send(vq, s, &f, n->cycle); /* §16.6 */
   else stage_flit(n, leaf, port, &f, mt);
   n->injected_flits++;
   n->last_progress = n->cycle;
@@ -1700,6 +1705,7 @@ end_nodes(net *n, int generating, int measuring, int mt) {
   node *const nodes = n->nodes;
   const int bernoulli = generating && !n->rp && c->injection == 0;
   const uint64_t cycle = n->cycle;
+  vqn *const vq = n->vq; /* §16.6 */
   for (unsigned d = n->node_lo, hi = n->node_hi; d < hi; d++) {
     node *nd = &nodes[d];
     if (src_cr[d]) {
@@ -1708,7 +1714,7 @@ end_nodes(net *n, int generating, int measuring, int mt) {
       else (*cr)++;
       src_cr[d] = 0;
       nd->inj_blocked = 0;
-    } else if (n->vq && vqn_node_credited(n->vq, d)) { /* §16.6 */
+    } else if (vq && vqn_node_credited(vq, d)) { /* §16.6 */
       nd->inj_blocked = 0;
     }
     if (sink_valid[d]) {
