@@ -365,13 +365,15 @@ static void test_conservation(void) {
 }
 
 /* Low uniform load: latency = L + h (Z + L) + len - 1 on average, never below. */
-static void test_zero_load(void) {
+static void test_zero_load(const char *scheme) {
   const unsigned L = 2, len = 16;
-  net *n = build("topology=torus dims=8x8 vcs=2 sqs=xordet packet_flits=16 buffer_flits=64 load=0.01 "
-                 "warmup=1000 cycles=20000");
-  CHECK(n != NULL, "zero load: build");
+  char st[256];
+  snprintf(st, sizeof st, "topology=torus dims=8x8 %s packet_flits=16 buffer_flits=64 load=0.01 "
+           "warmup=1000 cycles=20000", scheme);
+  net *n = build(st);
+  CHECK(n != NULL, "zero load %s: build", scheme);
   if (!n) return;
-  CHECK(net_run(n, NULL, NULL) == NET_RUN_OK, "zero load: run");
+  CHECK(net_run(n, NULL, NULL) == NET_RUN_OK, "zero load %s: run", scheme);
   net_results r;
   net_get_results(n, &r);
   const topo *t = net_topo(n);
@@ -381,7 +383,7 @@ static void test_zero_load(void) {
       if (s != d) sum += L + topo_path_switches(t, s, d) * ((double)ASW_ZERO_LOAD_LATENCY + L) + len - 1;
   double want = sum / (N * (N - 1));
   CHECK(r.latency_mean >= want * 0.97 && r.latency_mean < want * 1.08 && r.packets_measured > 300,
-        "zero load: latency %.2f vs analytic %.2f (%llu packets)", r.latency_mean, want,
+        "zero load %s: latency %.2f vs analytic %.2f (%llu packets)", scheme, r.latency_mean, want,
         (unsigned long long)r.packets_measured);
   net_free(n);
 }
@@ -594,26 +596,7 @@ static void test_voqnet(void) {
           (unsigned long long)r.order_violations, net_watchdog_report(n), net_error(n));
     net_free(n);
   }
-  /* zero load: the analytic latency, as the switches (the same pipeline) */
-  {
-    const unsigned L = 2, len = 16;
-    net *n = build("topology=torus dims=8x8 sqs=voqnet packet_flits=16 buffer_flits=64 load=0.01 "
-                   "warmup=1000 cycles=20000");
-    CHECK(n && net_run(n, NULL, NULL) == NET_RUN_OK, "voqnet zero load: run");
-    if (n) {
-      net_results r;
-      net_get_results(n, &r);
-      const topo *t = net_topo(n);
-      double sum = 0, N = topo_nodes(t);
-      for (unsigned s = 0; s < N; s++)
-        for (unsigned d = 0; d < N; d++)
-          if (s != d) sum += L + topo_path_switches(t, s, d) * ((double)ASW_ZERO_LOAD_LATENCY + L) + len - 1;
-      double want = sum / (N * (N - 1));
-      CHECK(r.latency_mean >= want * 0.97 && r.latency_mean < want * 1.08 && r.packets_measured > 300,
-            "voqnet zero load: latency %.2f vs analytic %.2f", r.latency_mean, want);
-      net_free(n);
-    }
-  }
+  test_zero_load("sqs=voqnet"); /* the analytic latency, as the switches: the same pipeline */
   /* a hot spot: 25 % of the nodes to node 27, the others uniform at 0.3 (0.225 of
    * cold traffic per node): VOQnet delivers the cold flows, 1Q does not */
   double cold[2] = {0, 0};
@@ -654,7 +637,7 @@ int main(int argc, char **argv) {
   test_vca_conservation();
   test_vca_adversarial();
   test_hs_seed003();
-  test_zero_load();
+  test_zero_load("vcs=2 sqs=xordet");
   test_conservation();
   test_deadlock();
   test_determinism();
