@@ -597,6 +597,15 @@ static void test_voqnet(void) {
     net_free(n);
   }
   test_zero_load("sqs=voqnet"); /* the analytic latency, as the switches: the same pipeline */
+  { /* no RTL of it: a lockstep observer is refused */
+    net_cfg c;
+    char err[512] = "";
+    net_observer obs = {0};
+    CHECK(!make_cfg(&c, "topology=torus dims=4x4 sqs=voqnet", err, sizeof err), "voqnet cfg");
+    net *n = net_new_observed(&c, &obs, err, sizeof err);
+    CHECK(!n && strstr(err, "no switch of the contract to co-simulate"), "voqnet observed: %s", err);
+    net_free(n);
+  }
   /* a hot spot: 25 % of the nodes to node 27, the others uniform at 0.3 (0.225 of
    * cold traffic per node): VOQnet delivers the cold flows, 1Q does not */
   double cold[2] = {0, 0};
