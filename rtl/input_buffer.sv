@@ -196,9 +196,8 @@ module input_buffer #(
 
   // Credits of (o, w) and whether (o, w) is under the bubble rule: AND-OR selects with
   // constant indices (no index multiplier in the request path).
-  function automatic logic [CW:0] cr_bub(input logic [PIW-1:0] o, input logic [VW-1:0] w,
-                                         input logic [P*V*CW-1:0] cred,
-                                         input logic [P*V-1:0] vcs);
+  // It reads cred_i and bub_vcs_i itself: as arguments a simulator copies them per call.
+  function automatic logic [CW:0] cr_bub(input logic [PIW-1:0] o, input logic [VW-1:0] w);
     logic [CW-1:0] cr;
     logic          bub;
     cr = '0;
@@ -206,8 +205,8 @@ module input_buffer #(
     for (int unsigned oo = 0; oo < P; oo++) begin
       for (int unsigned ww = 0; ww < V; ww++) begin
         if ((32'(o) == oo) && (32'(w) == ww)) begin
-          cr = cr | cred[(oo*V + ww)*CW +: CW];
-          bub = bub | vcs[oo*V + ww];
+          cr = cr | cred_i[(oo*V + ww)*CW +: CW];
+          bub = bub | bub_vcs_i[oo*V + ww];
         end
       end
     end
@@ -234,17 +233,24 @@ module input_buffer #(
         logic           fbub;
         o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
         w = q_h_q[v*NQ+q].ovc;
-        {bub, cr} = cr_bub(o, w, cred_i, bub_vcs_i);
+        {bub, cr} = cr_bub(o, w);
         need = {1'b0, q_h_q[v*NQ+q].len};
         if (bub && !(bub_cont_i[o] && (32'(w) == v))) begin
           need = {q_h_q[v*NQ+q].len, 1'b0};
         end
-        fo = q_h_q[v*NQ+q].fport;
-        fw = q_h_q[v*NQ+q].fvc;
-        {fbub, fcr} = cr_bub(fo, fw, cred_i, bub_vcs_i);
-        fneed = {1'b0, q_h_q[v*NQ+q].len};
-        if (fbub && !(bub_cont_i[fo] && (32'(fw) == v))) begin
-          fneed = {q_h_q[v*NQ+q].len, 1'b0};
+        fo = '0;
+        fw = '0;
+        fneed = '0;
+        fcr = '0;
+        fbub = 1'b0;
+        if (VCA) begin  // only with §16.3 hardware (a simulator evaluates it otherwise too)
+          fo = q_h_q[v*NQ+q].fport;
+          fw = q_h_q[v*NQ+q].fvc;
+          {fbub, fcr} = cr_bub(fo, fw);
+          fneed = {1'b0, q_h_q[v*NQ+q].len};
+          if (fbub && !(bub_cont_i[fo] && (32'(fw) == v))) begin
+            fneed = {q_h_q[v*NQ+q].len, 1'b0};
+          end
         end
         if (q_n_q[v*NQ+q] != '0) begin
           if (32'(need) <= 32'(cr)) begin
