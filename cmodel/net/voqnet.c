@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../islip.h"
 #include "cube_tables.h"
 
 enum { NIL = 0xFFFFFFFFu, NIL16 = 0xFFFF };
@@ -36,14 +37,15 @@ struct vqn {
   uint32_t *rx;        /* [S*P] packet whose flits the input is receiving */
   uint32_t *bpk;       /* [S*P] packet the input streams (NIL: free) */
   uint8_t *bout, *sent;/* [S*P] its output, flits sent */
-  uint8_t *ap;         /* [S*P] iSLIP accept pointer */
   uint16_t *vp;        /* [S*P] VC (destination) pointer */
   /* per output port po = s*P + o */
-  uint8_t *obusy, *gp; /* [S*P] */
+  uint8_t *obusy;      /* [S*P] */
   uint16_t *cred;      /* [S*P*N] credits of downstream VC d */
   uint32_t *fout, *cstall; /* [S*P] §12 flits_out and credit_stall counters (32-bit, wrap) */
   /* per switch */
   uint32_t *queued, *busy; /* [S] packets in queues, inputs streaming */
+  asw_islip *sa;       /* [S] the switch's allocator (islip.h) with one VC: the port
+                        * match and its pointers; the destination is chosen here */
   /* end nodes */
   uint16_t *ncred;     /* [N*N] credits of node s for the local queue of dest d */
   uint8_t *ncredited;  /* [N] */
@@ -66,8 +68,9 @@ static int fail(char *err, size_t errlen, const char *msg) {
 
 void vqn_free(vqn *q) {
   if (!q) return;
+  for (unsigned s = 0; q->sa && s < q->S; s++) asw_islip_destroy(&q->sa[s]);
   void *p[] = {q->rt, q->nb, q->qh, q->qt, q->ne, q->ne_pos, q->ne_n, q->rx, q->bpk, q->bout,
-               q->sent, q->ap, q->vp, q->obusy, q->gp, q->cred, q->fout, q->cstall, q->queued, q->busy, q->ncred,
+               q->sent, q->vp, q->obusy, q->sa, q->cred, q->fout, q->cstall, q->queued, q->busy, q->ncred,
                q->ncredited, q->pool, q->evf, q->evf_n, q->evc, q->evc_n, q->evn, q->evn_n};
   for (size_t i = 0; i < sizeof p / sizeof *p; i++) free(p[i]);
   free(q);
@@ -107,10 +110,9 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   q->bpk = malloc(SP * 4);
   q->bout = calloc(SP, 1);
   q->sent = calloc(SP, 1);
-  q->ap = calloc(SP, 1);
   q->vp = calloc(SP, 2);
   q->obusy = calloc(SP, 1);
-  q->gp = calloc(SP, 1);
+  q->sa = calloc(q->S, sizeof *q->sa);
   q->cred = malloc(SPN * 2);
   q->fout = calloc(SP, 4);
   q->cstall = calloc(SP, 4);
@@ -127,7 +129,7 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   q->evn = malloc((size_t)q->W * N * sizeof *q->evn);
   q->evn_n = calloc(q->W, 4);
   if (!q->rt || !q->nb || !q->qh || !q->qt || !q->ne || !q->ne_pos || !q->ne_n || !q->rx ||
-      !q->bpk || !q->bout || !q->sent || !q->ap || !q->vp || !q->obusy || !q->gp || !q->cred || !q->fout || !q->cstall ||
+      !q->bpk || !q->bout || !q->sent || !q->vp || !q->obusy || !q->sa || !q->cred || !q->fout || !q->cstall ||
       !q->queued || !q->busy || !q->ncred || !q->ncredited || !q->pool || !q->evf ||
       !q->evf_n || !q->evc || !q->evc_n || !q->evn || !q->evn_n) {
     vqn_free(q);
@@ -141,6 +143,10 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   for (size_t i = 0; i < SPN; i++) q->cred[i] = (uint16_t)c->buf_flits;
   for (size_t i = 0; i < N * N; i++) q->ncred[i] = (uint16_t)c->buf_flits;
   for (unsigned s = 0; s < q->S; s++) {
+    if (asw_islip_init(&q->sa[s], q->P, 1, c->iters)) {
+      vqn_free(q);
+      return fail(err, errlen, "voqnet: out of memory"), NULL;
+    }
     for (unsigned d = 0; d < N; d++) q->rt[(size_t)s * N + d] = (uint8_t)cube_route_port(&q->cb, c->order, s, d);
     for (unsigned p = 0; p < q->P; p++)
       q->nb[(size_t)s * q->P + p] = p == q->local ? -1 : cube_neighbor(&q->cb, s, p);
@@ -269,53 +275,27 @@ static int traverse(vqn *q, unsigned s, uint64_t cycle, vqn_deliver_fn deliver, 
  * outputs, then the VC (destination) choice of each match. */
 static void allocate(vqn *q, unsigned s, uint64_t cycle) {
   const unsigned P = q->P, N = q->N;
-  uint64_t req[64] = {0}, min = 0, mout = 0, stall = 0;
-  uint8_t mo[64];
+  asw_islip *sa = &q->sa[s];
+  uint64_t in_mask = 0, mout = 0, stall = 0;
+  uint8_t mo[64], mv[64];
   for (unsigned i = 0; i < P; i++) {
     size_t pi = (size_t)s * P + i;
     if (q->bpk[pi] != NIL) continue;
     const uint16_t *ne = &q->ne[pi * N];
+    uint64_t r = 0;
     for (unsigned j = 0, nn = q->ne_n[pi]; j < nn; j++) {
       unsigned o;
-      int r = requests(q, s, i, ne[j], cycle, &o);
-      if (r > 0) req[i] |= 1ull << o;
-      else if (r < 0) stall |= 1ull << o;
+      int rq = requests(q, s, i, ne[j], cycle, &o);
+      if (rq > 0) r |= 1ull << o;
+      else if (rq < 0) stall |= 1ull << o;
+    }
+    if (r) { /* one VC: the port request is the VC's (req_vc = req) */
+      sa->req[i] = r;
+      sa->req_vcs[i] = 1;
+      in_mask |= 1ull << i;
     }
   }
-  for (unsigned it = 0; it < q->cfg.iters; it++) {
-    uint64_t gr[64] = {0};
-    int any = 0;
-    for (unsigned o = 0; o < P; o++) {
-      if (mout >> o & 1u) continue;
-      unsigned g = q->gp[(size_t)s * P + o];
-      for (unsigned j = 0; j < P; j++) {
-        unsigned i = g + j < P ? g + j : g + j - P;
-        if (!(min >> i & 1u) && (req[i] >> o & 1u)) {
-          gr[i] |= 1ull << o;
-          any = 1;
-          break;
-        }
-      }
-    }
-    if (!any) break;
-    for (unsigned i = 0; i < P; i++) {
-      if (!gr[i]) continue;
-      unsigned a = q->ap[(size_t)s * P + i];
-      for (unsigned j = 0; j < P; j++) {
-        unsigned o = a + j < P ? a + j : a + j - P;
-        if (gr[i] >> o & 1u) {
-          min |= 1ull << i;
-          mout |= 1ull << o;
-          mo[i] = (uint8_t)o;
-          if (it == 0) {
-            q->gp[(size_t)s * P + o] = (uint8_t)(i + 1 == P ? 0 : i + 1);
-            q->ap[(size_t)s * P + i] = (uint8_t)(o + 1 == P ? 0 : o + 1);
-          }
-          break;
-        }
-      }
-    }
-  }
+  const uint64_t min = in_mask ? asw_islip_allocate_req(sa, in_mask, sa->req, mo, mv) : 0;
   for (unsigned i = 0; i < P; i++) {
     if (!(min >> i & 1u)) continue;
     size_t pi = (size_t)s * P + i;
@@ -340,6 +320,7 @@ static void allocate(vqn *q, unsigned s, uint64_t cycle) {
     q->bout[pi] = (uint8_t)o;
     q->sent[pi] = 0;
     q->obusy[(size_t)s * P + o] = 1;
+    mout |= 1ull << o;
     q->cred[((size_t)s * P + o) * N + bd] = (uint16_t)(q->cred[((size_t)s * P + o) * N + bd] - q->pool[k].len);
   }
   for (uint64_t m = stall & ~mout; m; m &= m - 1) q->cstall[(size_t)s * P + (unsigned)__builtin_ctzll(m)]++;
