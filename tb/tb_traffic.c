@@ -2293,7 +2293,7 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
 void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_inputs *in) {
   t->ref = ref;
   t->now = cycle;
-  if (getenv("TB_TRACE_REGS") && in->reg_en && in->reg_we)
+  if (in->reg_en && in->reg_we && getenv("TB_TRACE_REGS"))
     fprintf(stderr, "c%llu W 0x%05x 0x%08x errs %u\n", (unsigned long long)cycle, in->reg_addr,
             in->reg_wdata, rd(t, ASW_REG_REG_ERRORS));
   if (t->AE && in->reg_en && in->reg_we && in->reg_addr == ASW_REG_CNT_CLEAR)

@@ -228,7 +228,9 @@ class Harness {
   bool tick(unsigned s, const asw_inputs *in, const asw_outputs *out);
   bool step_to(unsigned s, uint64_t twin_cycle);
   bool fail(unsigned s, const std::string &what);
+  bool fail_at(unsigned s, uint64_t twin_cycle, const std::string &what);
   bool sweep(unsigned s);
+  void edge(unsigned s);
 
   std::vector<char *> settings_;
   int trace_sw_;
@@ -255,19 +257,43 @@ std::string twin_where(unsigned s, uint64_t twin_cycle, uint64_t prog) {
   return b;
 }
 
-bool Harness::fail(unsigned s, const std::string &what) {
+bool Harness::fail(unsigned s, const std::string &what) { return fail_at(s, tw_[s].cycle, what); }
+
+bool Harness::fail_at(unsigned s, uint64_t twin_cycle, const std::string &what) {
   if (!mm_.found) {
     mm_.found = true;
     mm_.sw = s;
-    mm_.twin_cycle = tw_[s].cycle;
-    mm_.what = twin_where(s, tw_[s].cycle, prog_) + " (stage " +
+    mm_.twin_cycle = twin_cycle;
+    mm_.what = twin_where(s, twin_cycle, prog_) + " (stage " +
                std::to_string(netref_stage(net_, s)) + "): " + what;
   }
   return false;
 }
 
-// One cycle of twin s: inputs (NULL: none), compare with out (NULL: all empty),
-// clock edge.
+// One clock edge of twin s (tb/cosim_top.sv: the switch behind registered input pins):
+// the input registers take the pins driven for its next cycle, the switch ends the cycle
+// before (its assertions about that cycle fire here). The first edge is taken in reset.
+void Harness::edge(unsigned s) {
+  Twin &t = tw_[s];
+  Vasw_switch *top = t.top.get();
+  top->clk_i = 0;
+  top->eval();
+#if VM_TRACE
+  if (t.fst) t.fst->dump(2 * t.cycle);
+#endif
+  top->clk_i = 1;
+  top->eval();
+#if VM_TRACE
+  if (t.fst) t.fst->dump(2 * t.cycle + 1);
+#endif
+  if (!top->rst_ni) {
+    top->rst_ni = 1;
+    top->eval();
+  }
+}
+
+// One cycle of twin s: inputs (NULL: none), clock edge, compare with out (NULL: all
+// empty).
 bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
   Twin &t = tw_[s];
   Vasw_switch *top = t.top.get();
@@ -283,11 +309,9 @@ bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
     setb(top->link_up_i, p, 1, t.up >> p & 1u);
     setb(top->link_rx_up_i, p, 1, t.rx_up >> p & 1u);
   }
-  top->clk_i = 0;
-  top->eval();
-#if VM_TRACE
-  if (t.fst) t.fst->dump(2 * t.cycle);
-#endif
+  edge(s);
+  if (t.cycle > 0 && ctx_->gotError())
+    return fail_at(s, t.cycle - 1, "RTL assertion failed (see the message above)");
   uint64_t e[kFields], a[kFields];
   for (unsigned p = 0; p < ASW_P; p++) {
     expected_row(out, p, e);
@@ -327,12 +351,6 @@ bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
     return fail(s, b);
   }
   t.read_addr = in && in->reg_en && !in->reg_we ? in->reg_addr : 0;
-  top->clk_i = 1;
-  top->eval();
-#if VM_TRACE
-  if (t.fst) t.fst->dump(2 * t.cycle + 1);
-#endif
-  if (ctx_->gotError()) return fail(s, "RTL assertion failed (see the message above)");
   t.cycle++;
   st_.twin_cycles++;
   return true;
@@ -399,13 +417,12 @@ int Harness::run() {
     const std::string name = "sw" + std::to_string(s);  // one scope name per model
     t.top = std::make_unique<Vasw_switch>(ctx_.get(), name.c_str());
     prog_ = std::max<uint64_t>(prog_, t.writes.size());
-    // Asynchronous reset: a falling edge on rst_ni, then release.
+    // Asynchronous reset: a falling edge on rst_ni, released after the first clock edge
+    // (edge(): that edge loads the first cycle's inputs into the input registers).
     t.top->clk_i = 0;
     t.top->rst_ni = 1;
     t.top->eval();
     t.top->rst_ni = 0;
-    t.top->eval();
-    t.top->rst_ni = 1;
     t.top->eval();
   }
   int rc = 0;
@@ -431,6 +448,14 @@ int Harness::run() {
   // Every twin up to the last cycle the network ran, then the register sweep.
   for (unsigned s = 0; s < tw_.size() && !rc; s++)
     if (!step_to(s, prog_ + counts_.cycles_run) || !sweep(s)) rc = 1;
+  // The last cycle's end: its assertions.
+  for (unsigned s = 0; s < tw_.size() && !rc; s++) {
+    drive(tw_[s].top.get(), nullptr);
+    edge(s);
+    if (tw_[s].cycle > 0 && ctx_->gotError() &&
+        !fail_at(s, tw_[s].cycle - 1, "RTL assertion failed (see the message above)"))
+      rc = 1;
+  }
   for (auto &t : tw_) {
 #if VM_TRACE
     if (t.fst) t.fst->close();

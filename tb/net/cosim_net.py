@@ -92,14 +92,17 @@ def tag(cfg):
     return "_".join(f"{k}{cfg[k]}" for k in PARAMS)
 
 
-def build(cfg):
-    """Verilator model of one parameter set (asserts, FST) + the harness."""
+def build(cfg, traced=False):
+    """Verilator model of one parameter set (asserts; FST tracing if traced) + the harness.
+    Runs use the untraced model (faster); a failing run is repeated on the traced one."""
     lib = libref()
-    kind = "rtl-" + os.path.basename(os.path.abspath(RTL_DIR)) if RTL_DIR else "rtl"
+    kind = "fst" if traced else "rtl"
+    kind += "-" + os.path.basename(os.path.abspath(RTL_DIR)) if RTL_DIR else ""
     d = os.path.join(BUILD, f"{kind}-{tag(cfg)}-{os.path.basename(cosim.CXX)}")
     exe = os.path.join(d, "obj", "cosim_net")
     main = os.path.join(HERE, "cosim_net.cpp")
-    deps = rtl_files() + [main, os.path.join(HERE, "netref.h"),
+    top = os.path.join(ROOT, "tb", "cosim_top.sv")  # the switch behind registered input pins
+    deps = rtl_files() + [main, top, os.path.join(HERE, "netref.h"),
                           os.path.join(ROOT, "tb", "arn", "bits.h"), lib, __file__]
     if cosim.newest(deps) <= cosim.newest([exe]):
         return exe
@@ -107,12 +110,12 @@ def build(cfg):
     defs = " ".join(f"-DASW_{k}={cfg[k]}" for k in PARAMS)
     cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{HERE}"
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
-           "--x-initial", "fast", "--top-module", "asw_switch", "-Wno-fatal", "--assert",
-           "--trace-fst", "-MAKEFLAGS",
+           "--x-initial", "fast", "--top-module", "cosim_top", "--prefix", "Vasw_switch",
+           "-Wno-fatal", "--assert"] + (["--trace-fst"] if traced else []) + ["-MAKEFLAGS",
            f"OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 CXX={cosim.CXX} LINK={cosim.CXX}",
            "-CFLAGS", cflags, "-LDFLAGS", f"{lib} -lm", "-Mdir", os.path.join(d, "obj"),
            "-o", "cosim_net"]
-    cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + rtl_files() + [main]
+    cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + rtl_files() + [top, main]
     if os.path.exists(exe):
         os.remove(exe)  # the library is not a make dependency: force the link
     print(f"cosim_net: building {tag(cfg)} ...", flush=True)
@@ -131,6 +134,11 @@ def run_net(settings, label):
     cmd = [exe, "--label", label, "--fst", os.path.join(fst_dir, f"fail_{label}.fst")]
     r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
+    if r.returncode != 0 and re.search(r"^MISMATCH", r.stdout, re.M):
+        # the same run on the traced model: same failure, plus the waveform before it
+        cmd[0] = build(cfg, traced=True)
+        r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
     return r.returncode, r.stdout
 
 
