@@ -335,7 +335,7 @@ def build_refsim(cfg):
 # A run's model is built without waveform tracing (a traced model is ~10 % slower even when
 # it dumps nothing); a failing run is repeated by run_one with the traced twin of its model
 # (kind "fst", built on first need), which writes the waveform of the cycles before the
-# mismatch. Maps each untraced executable to (cfg, RTL directory) for that.
+# mismatch. Maps each untraced executable to its configuration for that (RTL_DIR is global).
 TRACED_TWIN = {}
 TWIN_LOCK = threading.Lock()  # soak_long runs run_one from several threads
 

@@ -135,8 +135,8 @@ static void drive(Vasw_switch *top, const asw_inputs &in) {
 }
 
 // The outputs of one cycle as the switch's packed port words, built from the C model's
-// (zero where nothing is valid), so that a cycle is compared word by word; only when a
-// word differs does compare() below go field by field to name the difference.
+// (zero where nothing is valid): same() compares them with the RTL's word by word, and
+// only when a word differs does compare() go field by field to name the difference.
 template <typename T>
 using Port = std::remove_reference_t<T>;
 struct Expected {
@@ -154,9 +154,11 @@ struct Expected {
   Port<decltype(Vasw_switch::cnm_data_o)> qd{};
   Port<decltype(Vasw_switch::cnm_out_valid_o)> lv{};
   Port<decltype(Vasw_switch::cnm_out_data_o)> ld{};
+  uint32_t rvalid = 0, rdata = 0;
 };
-static bool same(Vasw_switch *top, const asw_outputs &out, uint64_t cnm_mask,
-                 const uint64_t *cnm) {
+
+// cnm_mask/cnm: the §17.4 CNM registers of the cycle (asw_switch_cnm).
+static Expected expected(const asw_outputs &out, uint64_t cnm_mask, const uint64_t *cnm) {
   Expected e;
   for (uint64_t m = out.flit_mask; m; m &= m - 1) {
     const unsigned p = __builtin_ctzll(m);
@@ -178,66 +180,61 @@ static bool same(Vasw_switch *top, const asw_outputs &out, uint64_t cnm_mask,
     put(e.av, p, 1, 1);
     put(e.ad, p * 32, 32, out.arn[p]);
   }
-  for (uint64_t m = cnm_mask; m; m &= m - 1) {
+  for (uint64_t m = cnm_mask; m; m &= m - 1) {  // §17.4 CNM register of output p
     const unsigned p = __builtin_ctzll(m);
     put(e.qv, p, 1, 1);
     put(e.qd, p * 64, 64, cnm[p]);
   }
-  for (uint64_t m = out.cnm_mask; m; m &= m - 1) {
+  for (uint64_t m = out.cnm_mask; m; m &= m - 1) {  // §17.8 CNM lane to the peer on port p
     const unsigned p = __builtin_ctzll(m);
     put(e.lv, p, 1, 1);
     put(e.ld, p * 64, 64, out.cnm[p]);
   }
+  e.rvalid = out.reg_rvalid;
+  e.rdata = out.reg_rvalid ? out.reg_rdata : 0;
+  return e;
+}
+
+static bool same(Vasw_switch *top, const Expected &e) {
   return !(e.ov != top->out_valid_o || e.oh != top->out_head_o || e.ot != top->out_tail_o ||
            e.ovc != top->out_vc_o || e.ohdr != top->out_hdr_o || e.opl != top->out_payload_o ||
            e.cv != top->cr_out_valid_o || e.cvc != top->cr_out_vc_o ||
            e.av != top->arn_out_valid_o || e.ad != top->arn_out_data_o ||
            e.qv != top->cnm_valid_o || e.qd != top->cnm_data_o ||
            e.lv != top->cnm_out_valid_o || e.ld != top->cnm_out_data_o ||
-           out.reg_rvalid != top->reg_rvalid_o ||
-           (out.reg_rvalid ? out.reg_rdata : 0) != top->reg_rdata_o);
+           e.rvalid != top->reg_rvalid_o || e.rdata != top->reg_rdata_o);
 }
 
-// Compares one cycle; returns false and fills `what` at the first difference.
-static bool compare(Vasw_switch *top, const asw_outputs &out, uint64_t cnm_mask,
-                    const uint64_t *cnm, uint32_t read_addr, std::string &what) {
+// Names the first differing field, port by port; false and `what` filled if one differs.
+static bool compare(Vasw_switch *top, const Expected &e, uint32_t read_addr, std::string &what) {
   char buf[256];
-  auto check = [&](const char *field, unsigned port, uint64_t exp, uint64_t act) {
-    if (exp == act) return true;
+  // field of port p, w bits wide, in the expected and the RTL's port words
+  auto check = [&](const char *field, unsigned p, const auto &exp, const auto &act, unsigned w) {
+    const uint64_t x = get(exp, p * w, w), a = get(act, p * w, w);
+    if (x == a) return true;
     std::snprintf(buf, sizeof buf, "port %u field %s expected 0x%" PRIx64 " actual 0x%" PRIx64,
-                  port, field, exp, act);
+                  p, field, x, a);
     what = buf;
     return false;
   };
-  for (unsigned p = 0; p < ASW_P; p++) {
-    const bool fv = (out.flit_mask >> p) & 1;
-    const asw_flit f = fv ? out.flit[p] : asw_flit{};
-    if (!check("out_valid", p, fv, get(top->out_valid_o, p, 1)) ||
-        !check("out_head", p, f.head, get(top->out_head_o, p, 1)) ||
-        !check("out_tail", p, f.tail, get(top->out_tail_o, p, 1)) ||
-        !check("out_vc", p, f.vc, get(top->out_vc_o, p * 3, 3)) ||
-        !check("out_hdr", p, f.hdr, get(top->out_hdr_o, p * 64, 64)) ||
-        !check("out_payload", p, ASW_PW ? f.payload : 0, get(top->out_payload_o, p * kPwe, kPwe)))
+  for (unsigned p = 0; p < ASW_P; p++)
+    if (!check("out_valid", p, e.ov, top->out_valid_o, 1) ||
+        !check("out_head", p, e.oh, top->out_head_o, 1) ||
+        !check("out_tail", p, e.ot, top->out_tail_o, 1) ||
+        !check("out_vc", p, e.ovc, top->out_vc_o, 3) ||
+        !check("out_hdr", p, e.ohdr, top->out_hdr_o, 64) ||
+        !check("out_payload", p, e.opl, top->out_payload_o, kPwe) ||
+        !check("cr_out_valid", p, e.cv, top->cr_out_valid_o, 1) ||
+        !check("cr_out_vc", p, e.cvc, top->cr_out_vc_o, 3) ||
+        !check("arn_out_valid", p, e.av, top->arn_out_valid_o, 1) ||
+        !check("arn_out_data", p, e.ad, top->arn_out_data_o, 32) ||
+        !check("cnm_valid", p, e.qv, top->cnm_valid_o, 1) ||
+        !check("cnm_data", p, e.qd, top->cnm_data_o, 64) ||
+        !check("cnm_out_valid", p, e.lv, top->cnm_out_valid_o, 1) ||
+        !check("cnm_out_data", p, e.ld, top->cnm_out_data_o, 64))
       return false;
-    const bool cv = (out.credit_mask >> p) & 1;
-    if (!check("cr_out_valid", p, cv, get(top->cr_out_valid_o, p, 1)) ||
-        !check("cr_out_vc", p, cv ? out.credit_vc[p] : 0, get(top->cr_out_vc_o, p * 3, 3)))
-      return false;
-    const bool av = (out.arn_mask >> p) & 1;
-    if (!check("arn_out_valid", p, av, get(top->arn_out_valid_o, p, 1)) ||
-        !check("arn_out_data", p, av ? out.arn[p] : 0, get(top->arn_out_data_o, p * 32, 32)))
-      return false;
-    const bool qv = (cnm_mask >> p) & 1;  // §17.4 CNM register of output p
-    if (!check("cnm_valid", p, qv, get(top->cnm_valid_o, p, 1)) ||
-        !check("cnm_data", p, qv ? cnm[p] : 0, get(top->cnm_data_o, p * 64, 64)))
-      return false;
-    const bool lv = (out.cnm_mask >> p) & 1;  // §17.8 CNM lane to the peer on port p
-    if (!check("cnm_out_valid", p, lv, get(top->cnm_out_valid_o, p, 1)) ||
-        !check("cnm_out_data", p, lv ? out.cnm[p] : 0, get(top->cnm_out_data_o, p * 64, 64)))
-      return false;
-  }
-  if (check("reg_rvalid", 0, out.reg_rvalid, top->reg_rvalid_o) &&
-      check("reg_rdata", 0, out.reg_rvalid ? out.reg_rdata : 0, top->reg_rdata_o))
+  if (check("reg_rvalid", 0, e.rvalid, top->reg_rvalid_o, 1) &&
+      check("reg_rdata", 0, e.rdata, top->reg_rdata_o, 32))
     return true;
   char addr[48];
   std::snprintf(addr, sizeof addr, " (read of register 0x%05x)", read_addr);
@@ -398,9 +395,10 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
       ok = false;
       break;
     }
-    if (!same(top.get(), out, cnm_mask, cnm)) {
+    const Expected e = expected(out, cnm_mask, cnm);
+    if (!same(top.get(), e)) {
       std::string what;
-      if (compare(top.get(), out, cnm_mask, cnm, read_addr, what))
+      if (compare(top.get(), e, read_addr, what))
         what = "output port words differ, but no field does (harness error)";
       mm = {c, what};
       ok = false;

@@ -289,9 +289,8 @@ static void allocate(vqn *q, unsigned s, uint64_t cycle) {
       if (rq > 0) r |= 1ull << o;
       else if (rq < 0) stall |= 1ull << o;
     }
-    if (r) { /* one VC: the port request is the VC's (req_vc = req) */
+    if (r) { /* one VC: the port request is the VC's (req_vc = req; req_vcs unread) */
       sa->req[i] = r;
-      sa->req_vcs[i] = 1;
       in_mask |= 1ull << i;
     }
   }
