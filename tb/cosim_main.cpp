@@ -79,6 +79,8 @@ struct Options {
   std::string cov;  // coverage data file (coverage builds)
 };
 
+static const char *const kAssertFailed = "RTL assertion failed (see message above)";
+
 struct Mismatch {
   uint64_t cycle;
   std::string what;
@@ -358,7 +360,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
     drive(top.get(), in);
     edge();
     if (c > 0 && ctx->gotError()) {
-      mm = {c - 1, "RTL assertion failed (see message above)"};
+      mm = {c - 1, kAssertFailed};
       ok = false;
       break;
     }
@@ -410,7 +412,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   if (ok && !proto_seen && c > 0) {  // the last cycle's end: its assertions
     edge();
     if (ctx->gotError()) {
-      mm = {c - 1, "RTL assertion failed (see message above)"};
+      mm = {c - 1, kAssertFailed};
       ok = false;
     }
   }

@@ -270,6 +270,8 @@ bool Harness::fail_at(unsigned s, uint64_t twin_cycle, const std::string &what) 
   return false;
 }
 
+const char *const kAssertFailed = "RTL assertion failed (see the message above)";
+
 // One clock edge of twin s (tb/cosim_top.sv: the switch behind registered input pins):
 // the input registers take the pins driven for its next cycle, the switch ends the cycle
 // before (its assertions about that cycle fire here). The first edge is taken in reset.
@@ -311,7 +313,7 @@ bool Harness::tick(unsigned s, const asw_inputs *in, const asw_outputs *out) {
   }
   edge(s);
   if (t.cycle > 0 && ctx_->gotError())
-    return fail_at(s, t.cycle - 1, "RTL assertion failed (see the message above)");
+    return fail_at(s, t.cycle - 1, kAssertFailed);
   uint64_t e[kFields], a[kFields];
   for (unsigned p = 0; p < ASW_P; p++) {
     expected_row(out, p, e);
@@ -452,9 +454,10 @@ int Harness::run() {
   for (unsigned s = 0; s < tw_.size() && !rc; s++) {
     drive(tw_[s].top.get(), nullptr);
     edge(s);
-    if (tw_[s].cycle > 0 && ctx_->gotError() &&
-        !fail_at(s, tw_[s].cycle - 1, "RTL assertion failed (see the message above)"))
+    if (tw_[s].cycle > 0 && ctx_->gotError()) {
+      fail_at(s, tw_[s].cycle - 1, kAssertFailed);
       rc = 1;
+    }
   }
   for (auto &t : tw_) {
 #if VM_TRACE
