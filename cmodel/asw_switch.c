@@ -65,6 +65,11 @@ struct asw_switch {
   uint64_t port_mask, payload_mask;
   asw_credits cred;
   uint8_t fbsel[64]; /* §16.3: per input, the VCs whose SA request is the fallback */
+  /* §8: the packet RQ appended to each input's queues in cycle app_cyc (a queue
+   * head appended in the previous cycle does not request yet) */
+  uint64_t app_cyc[64];
+  uint16_t app_slot[64];
+  uint8_t app_vc[64], app_q[64];
   asw_islip sa;
   asw_ibuf *in;         /* [P] */
   asw_slot *slots;      /* [P*V*BUF] slot memory of all inputs, in one block
@@ -292,6 +297,7 @@ void asw_switch_reset(asw_switch *sw) {
   sw->arn_on = 0;
   sw->rr_mask = sw->ra_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
   sw->held = 0;
+  for (unsigned p = 0; p < sw->P; p++) sw->app_cyc[p] = ~0ull; /* no append since reset */
   sw->out_mask = sw->cr_mask = sw->st_disc = 0;
   sw->rvalid = 0;
   sw->rdata = 0;
@@ -379,6 +385,7 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
     return ASW_EINVAL;
   }
   sw->sar.tc += n; /* §17.8 tc counts every cycle */
+  asw_credits_skip(&sw->cred, n); /* §8: the previous cycle changed nothing */
   if (!n || !sw->arn_on) return ASW_OK; /* mode 0: idle steps change nothing */
   sw->now += n;
   /* entries whose last valid cycle has passed expired at its end */
@@ -721,20 +728,27 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
 
 /* SA (§8): requests from free inputs' queue heads to free outputs with
  * enough credits, iSLIP, match effects (credit reservation deferred until
- * RC has read the cycle-start credits). Returns the matched inputs. */
+ * RC has read the cycle-start credits). Returns the matched inputs.
+ * Requests are registered a cycle ahead in hardware (SR): a head requests
+ * only if it was queued at the start of the previous cycle, and its credit
+ * check uses the credits at the start of the previous cycle, one more on an
+ * (output, VC) a match of that cycle reserved on (asw_credits_prev). */
 STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
   const unsigned V = sw->V;
   uint64_t free_in = sw->port_mask & ~sw->busy_in;
   uint64_t free_out = sw->port_mask & ~sw->busy_out;
   uint64_t scan = sw->nonempty_in & free_in;
   if (!scan || !free_out) return 0;
-  /* Outputs in `rich` have >= LMAX credits on every VC: every head
-   * packet fits, only the others need a per-packet credit check. */
+  /* Outputs in `rich` have >= LMAX credits on every VC, and had them at
+   * the start of the previous cycle (unchanged since, no reservation): every
+   * head packet fits, only the others need a per-packet credit check. */
   /* §16.1: outputs under the bubble rule are never `rich` (a head may need
    * 2*len credits) and count bubble_stall in bstall. */
   const asw_bubble *bub = &sw->regs.bubble;
   const uint64_t bub_on = plain ? 0 : bub->on;
-  const uint64_t rich = sw->cred.rich & ~bub_on;
+  const asw_credits *const cred = &sw->cred;
+  const uint64_t rich = cred->rich & ~bub_on & ~asw_credits_changed_prev(cred);
+  const uint64_t pcyc = cred->cyc - 1;
   uint64_t req_in = 0, stall = 0, bstall = 0;
   /* Requests go straight into the allocator's scratch: req_vc[i*V + v] for
    * the VCs with a request, their OR and that VC mask (nothing to clear). */
@@ -746,23 +760,30 @@ STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
       const asw_ibuf *b = &sw->in[i];
       uint64_t *req_vc = &sw->req_vc[i * V];
       uint64_t any = 0;
-      unsigned vcs = 0;
+      unsigned vcs = 0, av = 8;
+      uint64_t aq = 0; /* §8: the queue whose head RQ appended last cycle */
+      if (sw->app_cyc[i] == pcyc &&
+          b->q[asw_ibuf_queue_index(b, sw->app_vc[i], sw->app_q[i])].head == sw->app_slot[i]) {
+        av = sw->app_vc[i];
+        aq = 1ull << sw->app_q[i];
+      }
       for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
         unsigned v = (unsigned)__builtin_ctz(vm);
-        uint64_t want = b->nonempty[v] & free_out;
+        uint64_t want = b->nonempty[v] & free_out & ~(v == av ? aq : 0);
         uint64_t r = want & rich;
         for (uint64_t qm = want & ~rich; qm; qm &= qm - 1) {
           unsigned o = (unsigned)__builtin_ctzll(qm);
           uint32_t info = asw_ibuf_queue_info(b, v, o);
-          unsigned cr = asw_credits_get(&sw->cred, o, ASW_QINFO_OVC(info));
+          unsigned mm;
+          unsigned cr = asw_credits_prev(cred, o, ASW_QINFO_OVC(info), &mm);
           unsigned len = ASW_QINFO_LEN(info), need = len;
           if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, ASW_QINFO_OVC(info)))
             need = 2 * len; /* §16.1: entering a ring */
-          if (cr >= need) {
+          if (cr >= need + mm) {
             r |= 1ull << o;
           } else {
             stall |= 1ull << o;
-            if (!plain && cr >= len) bstall |= 1ull << o; /* need > len: bubble */
+            if (!plain && cr >= len + mm) bstall |= 1ull << o; /* need > len: bubble */
           }
         }
         if (r) {
@@ -783,18 +804,21 @@ STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
       const asw_ibuf *b = &sw->in[i];
       uint64_t *req_vc = &sw->req_vc[i * V];
       uint64_t any = 0;
-      unsigned vcs = 0, fbsel = 0;
-      for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+      unsigned vcs = 0, fbsel = 0, vmask = b->nonempty_vcs;
+      if (sw->app_cyc[i] == pcyc && b->q[sw->app_vc[i]].head == sw->app_slot[i])
+        vmask &= ~(1u << sw->app_vc[i]); /* §8: appended last cycle */
+      for (unsigned vm = vmask; vm; vm &= vm - 1) {
         unsigned v = (unsigned)__builtin_ctz(vm);
         const uint32_t info = b->q[v].info; /* NQ = 1: queue (v, 0) */
         unsigned o = ASW_QINFO_OPORT(info), w = ASW_QINFO_OVC(info);
         unsigned ofree = (unsigned)(free_out >> o & 1u);
         if (!ofree && (plain || !ASW_QINFO_FB(info))) continue;
-        unsigned cr = asw_credits_get(&sw->cred, o, w);
+        unsigned mm;
+        unsigned cr = asw_credits_prev(cred, o, w, &mm);
         unsigned len = ASW_QINFO_LEN(info), need = len;
         if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w))
           need = 2 * len; /* §16.1: entering a ring */
-        if (cr >= need) { /* a busy output is waited for (§16.3: no fallback) */
+        if (cr >= need + mm) { /* a busy output is waited for (§16.3: no fallback) */
           if (ofree) {
             req_vc[v] = 1ull << o;
             vcs |= 1u << v;
@@ -804,13 +828,13 @@ STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
         }
         if (ofree) {
           stall |= 1ull << o;
-          if (!plain && cr >= len) bstall |= 1ull << o; /* need > len: bubble */
+          if (!plain && cr >= len + mm) bstall |= 1ull << o; /* need > len: bubble */
         }
         if (!plain && ASW_QINFO_FB(info)) { /* §16.3: the primary cannot be used, try the fallback */
-          unsigned fo = ASW_QINFO_FPORT(info), fw = ASW_QINFO_FVC(info), fneed = len;
+          unsigned fo = ASW_QINFO_FPORT(info), fw = ASW_QINFO_FVC(info), fneed = len, fm;
           if (!(free_out >> fo & 1u)) continue;
           if ((bub_on >> fo & 1u) && asw_bubble_enters(bub, i, v, fo, fw)) fneed = 2 * len;
-          if (asw_credits_get(&sw->cred, fo, fw) >= fneed) {
+          if (asw_credits_prev(cred, fo, fw, &fm) >= fneed + fm) {
             req_vc[v] = 1ull << fo;
             vcs |= 1u << v;
             any |= 1ull << fo;
@@ -954,6 +978,10 @@ STEP_INLINE void stage_rq(asw_switch *sw, int arn_on, const int plain) {
     const route_res *ra = &sw->port[i].ra;
     asw_ibuf *b = &sw->in[i];
     asw_ibuf_append(b, ra->vc, ra->q, ra->slot);
+    sw->app_cyc[i] = sw->cred.cyc;
+    sw->app_slot[i] = ra->slot;
+    sw->app_vc[i] = ra->vc;
+    sw->app_q[i] = ra->q;
     if (!plain && sw->qcn.en) { /* §17.4: the congestion point sees the arrival */
       const asw_slot *h = &b->slot[ra->slot];
       asw_qcn_arrive(&sw->qcn, h->oport, ASW_HDR_LEN(h->hdr), h->hdr);
@@ -1055,6 +1083,7 @@ static uint64_t link_pad(asw_switch *sw) {
 STEP_INLINE int step_body(asw_switch *sw, const asw_inputs *in, asw_outputs *out,
                           const int plain) {
   if (!inputs_ok(sw, in, plain) && check_inputs(sw, in) != ASW_OK) return ASW_EPROTO;
+  asw_credits_begin_cycle(&sw->cred);
   /* Outputs of this cycle: the registers as they are at its start. */
   if (out) {
     /* arrays and masks in locals: the copies' stores may alias them */

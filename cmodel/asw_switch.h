@@ -117,9 +117,9 @@ typedef struct {
 } asw_outputs;
 
 /* Zero-load latency (contract §5): a head flit on an input in cycle t leaves
- * on its output, and its credit goes upstream, in cycle t + 5 (IW, RC, RQ,
+ * on its output, and its credit goes upstream, in cycle t + 6 (IW, RC, RQ, SR,
  * SA, ST); the flits behind it follow back to back. */
-#define ASW_ZERO_LOAD_LATENCY 5u
+#define ASW_ZERO_LOAD_LATENCY 6u
 
 typedef struct asw_switch asw_switch;
 

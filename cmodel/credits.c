@@ -16,7 +16,7 @@ int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
   c->vcs = vcs;
   c->buf = buf;
   c->lmax = lmax;
-  c->out = aligned_alloc(32, (size_t)ports * sizeof *c->out);
+  c->out = aligned_alloc(64, (size_t)ports * sizeof *c->out);
   if (!c->out) return -1;
   asw_credits_reset(c);
   return 0;
@@ -29,8 +29,13 @@ void asw_credits_destroy(asw_credits *c) {
 
 void asw_credits_reset(asw_credits *c) {
   memset(c->out, 0, (size_t)c->ports * sizeof *c->out);
-  for (unsigned o = 0; o < c->ports; o++)
+  for (unsigned o = 0; o < c->ports; o++) {
     for (unsigned v = 0; v < c->vcs; v++) c->out[o].cred[v] = (uint16_t)c->buf;
+    c->out[o].lcyc = ~0ull; /* no change since reset */
+  }
+  c->cyc = 0;
+  c->tm[0] = c->tm[1] = 0;
+  c->tm_cyc[0] = c->tm_cyc[1] = ~0ull;
   /* cong = 0 at reset, and cong' = 0 too since CRED = BUF >= HTTH */
   c->dirty = 0;
   c->rich = ports_mask(c->ports); /* BUF >= LMAX */
@@ -42,6 +47,7 @@ void asw_credits_set_pfc(asw_credits *c, uint64_t pfc, uint64_t changed) {
   c->pfc = pfc;
   for (uint64_t m = changed; m; m &= m - 1) {
     unsigned o = (unsigned)__builtin_ctzll(m);
+    asw_credits_touch(c, o);
     for (unsigned v = 0; v < c->vcs; v++) c->out[o].cred[v] = (uint16_t)c->buf;
     c->out[o].dirty_vc = (uint8_t)((1u << c->vcs) - 1);
     c->dirty |= 1ull << o;

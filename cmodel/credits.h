@@ -14,12 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Credit state of one output, in one 32-byte block (half a cache line). */
+/* Credit state of one output, in one cache line. SA (§8) checks requests
+ * against the credits at the start of the previous cycle: `last` keeps them
+ * for an output whose credits changed in cycle `lcyc` (the values at its
+ * start), with `resv` the VCs a match reserved on in that cycle. */
 typedef struct {
-  _Alignas(32) uint16_t cred[8]; /* CRED[o][v] */
+  _Alignas(64) uint16_t cred[8]; /* CRED[o][v] */
   uint8_t cong;     /* bit v: cong' of (o, v) for the current cycle */
   uint8_t poor;     /* bit v: CRED[o][v] < LMAX */
   uint8_t dirty_vc; /* bit v: CRED[o][v] changed this cycle */
+  uint8_t resv;     /* bit v: a match reserved on (o, v) in cycle lcyc */
+  uint16_t last[8]; /* CRED[o][v] at the start of cycle lcyc */
+  uint64_t lcyc;    /* the cycle of the last change (~0: none since reset) */
 } asw_out_credits;
 
 typedef struct {
@@ -30,6 +36,8 @@ typedef struct {
                      fits, so SA needs no per-packet credit check (with
                      lmax = 0 all outputs, always: nothing to maintain) */
   uint64_t pfc;   /* §17.1: PFC outputs (CRED is the pause view BUF / 0) */
+  uint64_t cyc;   /* the current cycle (asw_credits_begin_cycle) */
+  uint64_t tm[2], tm_cyc[2]; /* outputs changed in cycle tm_cyc[k], k = cycle & 1 */
   int cong_off;   /* 1: the 2TH flags are not maintained (their only reader,
                      adaptive RC with the 2TH trigger, is off until reset:
                      asw_switch_lock_config); cleared by asw_credits_reset */
@@ -60,18 +68,61 @@ static inline int asw_credits_return_ok(const asw_credits *c, unsigned o,
                                         unsigned vc) {
   return vc < c->vcs && ((c->pfc >> o & 1u) || c->out[o].cred[vc] < c->buf);
 }
-/* A match reserves len credits (the caller checked CRED >= len). */
+/* A new cycle starts (every step; asw_credits_skip for cycles not stepped). */
+static inline void asw_credits_begin_cycle(asw_credits *c) { c->cyc++; }
+static inline void asw_credits_skip(asw_credits *c, uint64_t n) { c->cyc += n; }
+
+/* Before the first change of output o's credits in this cycle: keep the
+ * values at its start (asw_credits_prev reads them in the next cycle). */
+static inline asw_out_credits *asw_credits_touch(asw_credits *c, unsigned o) {
+  asw_out_credits *oc = &c->out[o];
+  const uint64_t cyc = c->cyc;
+  if (oc->lcyc != cyc) {
+    for (unsigned v = 0; v < 8; v++) oc->last[v] = oc->cred[v];
+    oc->lcyc = cyc;
+    oc->resv = 0;
+    const unsigned k = (unsigned)(cyc & 1u);
+    if (c->tm_cyc[k] != cyc) {
+      c->tm[k] = 0;
+      c->tm_cyc[k] = cyc;
+    }
+    c->tm[k] |= 1ull << o;
+  }
+  return oc;
+}
+/* Outputs whose credits changed, or were reserved on, in the previous cycle:
+ * for every other output asw_credits_prev is CRED now and m is 0. */
+static inline uint64_t asw_credits_changed_prev(const asw_credits *c) {
+  const uint64_t p = c->cyc - 1;
+  const unsigned k = (unsigned)(p & 1u);
+  return c->tm_cyc[k] == p ? c->tm[k] : 0;
+}
+/* §8: CRED[o][v] at the start of the previous cycle, and in *m whether a
+ * match of the previous cycle reserved on (o, v). Valid until this cycle's
+ * first change of output o (SA runs before any). */
+static inline unsigned asw_credits_prev(const asw_credits *c, unsigned o, unsigned v,
+                                        unsigned *m) {
+  const asw_out_credits *oc = &c->out[o];
+  if (oc->lcyc == c->cyc - 1) {
+    *m = oc->resv >> v & 1u;
+    return oc->last[v];
+  }
+  *m = 0;
+  return oc->cred[v];
+}
+/* A match reserves len credits (the caller checked the credits, §8). */
 static inline void asw_credits_reserve(asw_credits *c, unsigned o, unsigned v,
                                        unsigned len) {
+  asw_out_credits *oc = asw_credits_touch(c, o);
+  oc->resv |= (uint8_t)(1u << v); /* §8: one credit more for (o, v) next cycle */
   if (c->pfc >> o & 1u) return; /* §17.1: a PFC output reserves nothing */
-  asw_out_credits *oc = &c->out[o];
   oc->cred[v] = (uint16_t)(oc->cred[v] - len);
   oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
 }
 /* One credit returned by downstream (checked). */
 static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
-  asw_out_credits *oc = &c->out[o];
+  asw_out_credits *oc = asw_credits_touch(c, o);
   oc->cred[v]++;
   oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
@@ -79,7 +130,7 @@ static inline void asw_credits_return(asw_credits *c, unsigned o, unsigned v) {
 /* §17.1: a PFC frame received on PFC output o for priority v flips its
  * pause view CRED[o][v] between BUF (resumed) and 0 (paused). */
 static inline void asw_credits_pfc_frame(asw_credits *c, unsigned o, unsigned v) {
-  asw_out_credits *oc = &c->out[o];
+  asw_out_credits *oc = asw_credits_touch(c, o);
   oc->cred[v] = (uint16_t)(oc->cred[v] == c->buf ? 0 : c->buf);
   oc->dirty_vc |= (uint8_t)(1u << v);
   c->dirty |= 1ull << o;
@@ -94,7 +145,7 @@ void asw_credits_set_pfc(asw_credits *c, uint64_t pfc, uint64_t changed);
 static inline void asw_credits_return_last(asw_credits *c, unsigned o,
                                            unsigned v, unsigned ltth,
                                            unsigned htth) {
-  asw_out_credits *oc = &c->out[o];
+  asw_out_credits *oc = asw_credits_touch(c, o);
   const unsigned cr = ++oc->cred[v], bit = 1u << v;
   if (!c->cong_off) {
     const unsigned cong = oc->cong, stays = (cong >> v & 1u) & (cr < htth);

@@ -356,6 +356,7 @@ module asw_switch #(
   logic [PIW-1:0] busy_out[P];
   logic [P-1:0]   out_free;
   logic [P*V*P-1:0] req;
+  logic [P*V-1:0] resv_q;       // §8: [o*V+w] a match of the last cycle reserved on (o, w)
   logic [P-1:0]   stall[P];
   logic [P-1:0]   match_valid;
   logic [P*PIW-1:0] match_out;
@@ -495,6 +496,7 @@ module asw_switch #(
       .busy_out_o    (busy_out[i]),
       .out_free_i    (out_free),
       .cred_i        (cred),
+      .resv_i        (resv_q),
       .req_o         (req[i*V*P +: V*P]),
       .stall_o       (stall[i]),
       .match_valid_i (match_valid[i]),
@@ -589,6 +591,19 @@ module asw_switch #(
     end
     ev_bubble_stall = out_free & ~out_matched & bstall_any;  // §16.1
     ev_sa_lost = in_requested & ~match_valid;
+  end
+
+  // §8: (o, w) a match of this cycle reserves on, for the next cycle's requests
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      resv_q <= '0;
+    end else begin
+      for (int unsigned o = 0; o < P; o++) begin
+        for (int unsigned w = 0; w < V; w++) begin
+          resv_q[o*V + w] <= cm_valid[o] && (32'(cm_ovc[o*VW +: VW]) == w);
+        end
+      end
+    end
   end
 
   logic [P*VW-1:0] match_ovc_flat;

@@ -82,6 +82,7 @@ module input_buffer #(
   // SA: requests from the queue heads
   input  logic [P-1:0]       out_free_i,
   input  logic [P*V*CW-1:0]  cred_i,
+  input  logic [P*V-1:0]     resv_i,         // [o*V+w]: a match of the last cycle reserved on (o, w)
   output logic [V*P-1:0]     req_o,          // req_o[v*P+o]: head of a queue of VC v requests o
   output logic [P-1:0]       stall_o,        // a queue head for o lacks credits (input free)
   input  logic               match_valid_i,
@@ -229,6 +230,48 @@ module input_buffer #(
     return s;
   endfunction
 
+  // SR (§8): the credit checks of the packet that heads each queue in the next cycle (the
+  // second packet if this cycle's match pops the queue), against the credits now, are
+  // registered; SA uses them in the next cycle. Per packet: credits >= len, >= len + 1,
+  // >= 2*len, >= 2*len + 1 (the +1 variants for an (o, w) the match of this cycle reserves on,
+  // the 2*len ones for the §16.1 rule); the same for the §16.3 fallback route (VCA).
+  typedef struct packed {
+    logic [3:0] p;   // primary: {2len+1, 2len, len+1, len}
+    logic [3:0] f;   // fallback (VCA only, else 0)
+  } ck_t;
+  function automatic logic [3:0] ck4(input logic [CW-1:0] cr, input logic [7:0] len);
+    logic [9:0] c, l;
+    c = 10'(cr);
+    l = 10'(len);
+    return {c >= 2*l + 10'd1, c >= 2*l, c >= l + 10'd1, c >= l};
+  endfunction
+  function automatic ck_t ck_pkt(input int unsigned k, input logic [PIW-1:0] oport,
+                                 input logic [VW-1:0] ovc, input logic [7:0] len,
+                                 input logic [PIW-1:0] fport, input logic [VW-1:0] fvc);
+    ck_t r;
+    logic [PIW-1:0] o;
+    logic [CW-1:0]  cr;
+    logic           unused_bub, unused_fbub;
+    logic [CW-1:0]  fcr;
+    o = q_oport(k, oport);
+    {unused_bub, cr} = vc_of((VOQ != 0) ? rows[k % NQ] : port_row(o), ovc);
+    r.p = ck4(cr, len);
+    r.f = '0;
+    if (VCA) begin
+      {unused_fbub, fcr} = vc_of(port_row(fport), fvc);
+      r.f = ck4(fcr, len);
+    end
+    return r;
+  endfunction
+
+  logic [NQT-1:0] el_q, el_d;    // the queue's head was queued at the start of the last cycle
+  ck_t            ck_q[NQT], ck_d[NQT];  // its credit checks against that cycle's credits
+
+  // SA (§8): a head requests with the checks of the last cycle: need = len, or 2*len under
+  // the §16.1 rule (its state now), one credit more on an (o, w) the last match reserved on.
+  function automatic logic sel_ck(input logic [3:0] c, input logic dbl, input logic m);
+    return dbl ? (m ? c[3] : c[2]) : (m ? c[1] : c[0]);
+  endfunction
   logic [V-1:0] fb_req;   // §16.3: the head of VC v requests its fallback route
   always_comb begin
     req_o = '0;
@@ -239,45 +282,35 @@ module input_buffer #(
       for (int unsigned q = 0; q < NQ; q++) begin
         logic [PIW-1:0] o;
         logic [VW-1:0]  w;
-        logic [8:0]     need;  // credits the head needs: len, or 2*len entering a ring (§16.1)
-        logic [CW-1:0]  cr;
         logic           bub;   // the head's (o, w) is under the bubble rule
-        logic [PIW-1:0] fo;    // §16.3 fallback route (fport, fvc), its need and credits
+        logic           m;     // (o, w) reserved by the last cycle's match
+        logic [PIW-1:0] fo;    // §16.3 fallback route (fport, fvc)
         logic [VW-1:0]  fw;
-        logic [8:0]     fneed;
-        logic [CW-1:0]  fcr;
-        logic           fbub;
+        logic           fbub, fm;
         o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
         w = q_h_q[v*NQ+q].ovc;
-        {bub, cr} = vc_of((VOQ != 0) ? rows[q] : port_row(o), w);
-        need = {1'b0, q_h_q[v*NQ+q].len};
-        if (bub && !(bub_cont_i[o] && (32'(w) == v))) begin
-          need = {q_h_q[v*NQ+q].len, 1'b0};
-        end
+        bub = bub_vcs_i[32'(o)*V + 32'(w)] && !(bub_cont_i[o] && (32'(w) == v));
+        m = resv_i[32'(o)*V + 32'(w)];
         fo = '0;
         fw = '0;
-        fneed = '0;
-        fcr = '0;
         fbub = 1'b0;
+        fm = 1'b0;
         if (VCA) begin  // only with §16.3 hardware (a simulator evaluates it otherwise too)
           fo = q_h_q[v*NQ+q].fport;
           fw = q_h_q[v*NQ+q].fvc;
-          {fbub, fcr} = vc_of(port_row(fo), fw);
-          fneed = {1'b0, q_h_q[v*NQ+q].len};
-          if (fbub && !(bub_cont_i[fo] && (32'(fw) == v))) begin
-            fneed = {q_h_q[v*NQ+q].len, 1'b0};
-          end
+          fbub = bub_vcs_i[32'(fo)*V + 32'(fw)] && !(bub_cont_i[fo] && (32'(fw) == v));
+          fm = resv_i[32'(fo)*V + 32'(fw)];
         end
-        if (q_n_q[v*NQ+q] != '0) begin
-          if (32'(need) <= 32'(cr)) begin
+        if (el_q[v*NQ+q]) begin
+          if (sel_ck(ck_q[v*NQ+q].p, bub, m)) begin
             req_o[v*P + 32'(o)] = in_free && out_free_i[o];
           end else begin
             stall_o[o] = in_free;
-            if (32'(q_h_q[v*NQ+q].len) <= 32'(cr)) begin
+            if (sel_ck(ck_q[v*NQ+q].p, 1'b0, m)) begin
               bstall_o[o] = in_free;
             end
             // §16.3: the primary lacks credits; the fallback is tried (fb = 0 without VCA)
-            if (VCA && q_h_q[v*NQ+q].fb && out_free_i[fo] && (32'(fneed) <= 32'(fcr))) begin
+            if (VCA && q_h_q[v*NQ+q].fb && out_free_i[fo] && sel_ck(ck_q[v*NQ+q].f, fbub, fm)) begin
               req_o[v*P + 32'(fo)] = in_free;
               fb_req[v] = 1'b1;
             end
@@ -352,6 +385,12 @@ module input_buffer #(
       if (pop) begin
         q_h_d[k] = s_eff[k];
       end
+      // SR: checks of the packet heading the queue next cycle, if it is queued now
+      el_d[k] = pop ? (32'(q_n_q[k]) >= 2) : (q_n_q[k] != '0);
+      ck_d[k] = pop ? ck_pkt(k, s_eff[k].oport, s_eff[k].ovc, s_eff[k].len, s_eff[k].fport,
+                             s_eff[k].fvc)
+                    : ck_pkt(k, q_h_q[k].oport, q_h_q[k].ovc, q_h_q[k].len, q_h_q[k].fport,
+                             q_h_q[k].fvc);
       if (app) begin
         q_tail_d[k] = rq_slot_i;
         if (n_pop == '0) begin
@@ -495,15 +534,18 @@ module input_buffer #(
       if (!rst_ni) begin
         q_n_q[k] <= '0;
         occ_q[k] <= '0;
+        el_q[k] <= 1'b0;
       end else begin
         q_n_q[k] <= q_n_d[k];
         occ_q[k] <= occ_d[k];
+        el_q[k] <= el_d[k];
       end
     end
     always_ff @(posedge clk_i) begin
       q_h_q[k] <= q_h_d[k];
       q_s_q[k] <= q_s_d[k];
       q_tail_q[k] <= q_tail_d[k];
+      ck_q[k] <= ck_d[k];
     end
   end
 

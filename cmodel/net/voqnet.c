@@ -13,7 +13,7 @@ enum { NIL = 0xFFFFFFFFu, NIL16 = 0xFFFF };
 
 typedef struct { /* one packet in an input buffer (or on its way into one) */
   uint64_t hdr, p0, p1; /* header; payloads of flits 0 and 1 (the others carry 0) */
-  uint64_t ready;       /* first cycle SA may match it: head's arrival + 3 (IW, RC, RQ) */
+  uint64_t ready;       /* first cycle SA may match it: head's arrival + 4 (IW, RC, RQ, SR) */
   uint32_t next;        /* next packet of its queue */
   uint16_t dest;
   uint8_t len, arrived; /* flits; flits written so far */
@@ -41,6 +41,8 @@ struct vqn {
   /* per output port po = s*P + o */
   uint8_t *obusy;      /* [S*P] */
   uint16_t *cred;      /* [S*P*N] credits of downstream VC d */
+  uint64_t *rcyc;      /* [S*P] cycle of the output's last credit return (one a cycle) */
+  uint16_t *rd;        /* [S*P] ... its VC (destination) */
   uint32_t *fout, *cstall; /* [S*P] §12 flits_out and credit_stall counters (32-bit, wrap) */
   /* per switch */
   uint32_t *queued, *busy; /* [S] packets in queues, inputs streaming */
@@ -70,7 +72,7 @@ void vqn_free(vqn *q) {
   if (!q) return;
   for (unsigned s = 0; q->sa && s < q->S; s++) asw_islip_destroy(&q->sa[s]);
   void *p[] = {q->rt, q->nb, q->qh, q->qt, q->ne, q->ne_pos, q->ne_n, q->rx, q->bpk, q->bout,
-               q->sent, q->vp, q->obusy, q->sa, q->cred, q->fout, q->cstall, q->queued, q->busy, q->ncred,
+               q->sent, q->vp, q->obusy, q->sa, q->cred, q->rcyc, q->rd, q->fout, q->cstall, q->queued, q->busy, q->ncred,
                q->ncredited, q->pool, q->evf, q->evf_n, q->evc, q->evc_n, q->evn, q->evn_n};
   for (size_t i = 0; i < sizeof p / sizeof *p; i++) free(p[i]);
   free(q);
@@ -114,6 +116,8 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   q->obusy = calloc(SP, 1);
   q->sa = calloc(q->S, sizeof *q->sa);
   q->cred = malloc(SPN * 2);
+  q->rcyc = malloc(SP * sizeof *q->rcyc);
+  q->rd = calloc(SP, 2);
   q->fout = calloc(SP, 4);
   q->cstall = calloc(SP, 4);
   q->queued = calloc(q->S, 4);
@@ -129,7 +133,7 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   q->evn = malloc((size_t)q->W * N * sizeof *q->evn);
   q->evn_n = calloc(q->W, 4);
   if (!q->rt || !q->nb || !q->qh || !q->qt || !q->ne || !q->ne_pos || !q->ne_n || !q->rx ||
-      !q->bpk || !q->bout || !q->sent || !q->vp || !q->obusy || !q->sa || !q->cred || !q->fout || !q->cstall ||
+      !q->bpk || !q->bout || !q->sent || !q->vp || !q->obusy || !q->sa || !q->cred || !q->rcyc || !q->rd || !q->fout || !q->cstall ||
       !q->queued || !q->busy || !q->ncred || !q->ncredited || !q->pool || !q->evf ||
       !q->evf_n || !q->evc || !q->evc_n || !q->evn || !q->evn_n) {
     vqn_free(q);
@@ -140,6 +144,7 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   memset(q->ne_pos, 0xFF, SPN * 2);
   memset(q->rx, 0xFF, SP * 4);
   memset(q->bpk, 0xFF, SP * 4);
+  memset(q->rcyc, 0xFF, SP * sizeof *q->rcyc);
   for (size_t i = 0; i < SPN; i++) q->cred[i] = (uint16_t)c->buf_flits;
   for (size_t i = 0; i < N * N; i++) q->ncred[i] = (uint16_t)c->buf_flits;
   for (unsigned s = 0; s < q->S; s++) {
@@ -208,15 +213,20 @@ static inline unsigned need(const vqn *q, unsigned i, unsigned o, unsigned len) 
 
 /* The head of queue (s, i, d) in cycle `cycle` (§8 with §16.1): 1 if it
  * requests its output (*out), 0 if not, -1 if it is in its queue, its output
- * is free and it lacks credits (a credit stall). */
+ * is free and it lacks credits (a credit stall). §8 checks the credits of the
+ * previous cycle's start, one more where a match of that cycle reserved: for
+ * a free output (a match of the last cycle was a 1-flit packet) that is the
+ * credits now less one returned in the last cycle. */
 static inline int requests(const vqn *q, unsigned s, unsigned i, unsigned d, uint64_t cycle,
                            unsigned *out) {
   size_t pi = (size_t)s * q->P + i;
   const vpkt *pk = &q->pool[q->qh[pi * q->N + d]];
   unsigned o = q->rt[(size_t)s * q->N + d];
   *out = o;
-  if (pk->ready > cycle || q->obusy[(size_t)s * q->P + o]) return 0;
-  return q->cred[((size_t)s * q->P + o) * q->N + d] >= need(q, i, o, pk->len) ? 1 : -1;
+  const size_t po = (size_t)s * q->P + o;
+  if (pk->ready > cycle || q->obusy[po]) return 0;
+  const unsigned cr = q->cred[po * q->N + d] - (q->rcyc[po] + 1 == cycle && q->rd[po] == d);
+  return cr >= need(q, i, o, pk->len) ? 1 : -1;
 }
 
 static void ne_remove(vqn *q, size_t pi, unsigned d) {
@@ -354,7 +364,7 @@ static int input_write(vqn *q, uint32_t pi, const asw_flit *f, uint64_t cycle) {
   if (k == NIL) return -1;
   vpkt *pk = &q->pool[k];
   unsigned d = ASW_HDR_DEST(f->hdr);
-  *pk = (vpkt){.hdr = f->hdr, .p0 = f->payload, .ready = cycle + 3, .next = NIL,
+  *pk = (vpkt){.hdr = f->hdr, .p0 = f->payload, .ready = cycle + 4, .next = NIL,
                .dest = (uint16_t)d, .len = (uint8_t)ASW_HDR_LEN(f->hdr), .arrived = 1};
   q->rx[pi] = k;
   size_t qi = (size_t)pi * N + d;
@@ -386,7 +396,11 @@ int vqn_step(vqn *q, uint64_t cycle, vqn_deliver_fn deliver, void *ctx, uint64_t
   moved |= q->evf_n[sl] != 0;
   q->evf_n[sl] = 0;
   const ev_cred *ec = &q->evc[(size_t)sl * q->S * q->P];
-  for (uint32_t j = 0, m = q->evc_n[sl]; j < m; j++) q->cred[(size_t)ec[j].po * q->N + ec[j].d]++;
+  for (uint32_t j = 0, m = q->evc_n[sl]; j < m; j++) {
+    q->cred[(size_t)ec[j].po * q->N + ec[j].d]++;
+    q->rcyc[ec[j].po] = cycle;
+    q->rd[ec[j].po] = ec[j].d;
+  }
   q->evc_n[sl] = 0;
   const ev_ncr *en = &q->evn[(size_t)sl * q->N];
   for (uint32_t j = 0, m = q->evn_n[sl]; j < m; j++) {

@@ -592,7 +592,7 @@ void test_arn_input_controller(void) {
   /* a head written in cycle 0 would have been routed in cycle 1 without it:
    * check with a second switch below; here: the adapted packet */
   int seen = 0;
-  for (int k = 2; k <= 6; k++) {
+  for (int k = 2; k <= 1 + (int)ASW_ZERO_LOAD_LATENCY; k++) {
     drv_step(&d);
     if (d.out.flit_mask) {
       /* IW in cycle 1 -> out in 1 + ASW_ZERO_LOAD_LATENCY */
@@ -607,7 +607,7 @@ void test_arn_input_controller(void) {
   CHECK(acnt(sw, 0, ASW_ACNT_ADAPTED) == 1);
   /* VC is part of the key: dest 5 on VC 1 is routed deterministically */
   drv_head(&d, 0, 1, 5, 2);
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < (int)ASW_ZERO_LOAD_LATENCY; k++) {
     drv_step(&d);
     if (d.out.flit_mask) {
       CHECK(d.out.flit_mask == 1u << 2 && !ASW_HDR_ADAPTED(d.fout[2].hdr));

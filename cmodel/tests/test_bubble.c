@@ -170,18 +170,19 @@ void test_bubble_rule_directed(void) {
         if (s == 2) out2 = cyc;
       }
     }
-    /* head 4: credits 6 at the start of cycle 3 (returns in cycles 0,1,2),
-     * matched in cycle 3, on the link in cycle 5 */
+    /* head 4: SA checks the credits of the previous cycle's start (§8): 6 at
+     * the start of cycle 3 (returns in cycles 0,1,2), so matched in cycle 4,
+     * on the link in cycle 6 */
     matched4 = out4 - 2;
-    CHECKF(matched4 == 3, "voq %u: VC-change head matched in cycle %ld, want 3", voq, matched4);
+    CHECKF(matched4 == 4, "voq %u: VC-change head matched in cycle %ld, want 4", voq, matched4);
     /* head 2: credits = 3 + returns - 3 (head 4's reservation); need 10:
-     * 3 + (c) - 3 >= 10 at the start of cycle c, i.e. after 10 returns: c = 10,
-     * but output 2 streams head 4 until its tail (cycles 4..6), free again
-     * from cycle 6 (the tail's ST releases it in its own cycle) */
+     * 3 + c - 3 >= 10 at the start of cycle c = 10, seen by SA in cycle 11;
+     * output 2 streams head 4 until its tail (cycles 5..7), free again from
+     * cycle 7 (the tail's ST releases it in its own cycle) */
     matched2 = out2 - 2;
-    CHECKF(matched2 == 10, "voq %u: entering head matched in cycle %ld, want 10", voq, matched2);
-    /* cycles 0..2 (head 4: len 3 <= credits < 6) and 6..9 (head 2: 5 <= credits < 10) */
-    CHECKF(bst_during == 7, "voq %u: bubble_stall rose in %u cycles, want 7", voq, bst_during);
+    CHECKF(matched2 == 11, "voq %u: entering head matched in cycle %ld, want 11", voq, matched2);
+    /* cycles 0..3 (head 4: len 3 <= credits < 6) and 7..10 (head 2: 5 <= credits < 10) */
+    CHECKF(bst_during == 8, "voq %u: bubble_stall rose in %u cycles, want 8", voq, bst_during);
     CHECK(test_rd(sw, ASW_REG_BUBBLE_COUNTER(2, ASW_BCNT_RING_ENTER)) == 2);
     /* CNT_CLEAR clears the bubble counters */
     CHECK(asw_reg_write(sw, ASW_REG_CNT_CLEAR, 1) == ASW_OK);

@@ -56,7 +56,7 @@ static unsigned run_packet(test_drv *d, unsigned down_at, unsigned *out_flits, u
 
 void test_link_output_discard(void) {
   test_drv d;
-  /* dead: the link is down before the head reaches ST (cycle 4) */
+  /* dead: the link is down before the head reaches ST (cycle 5) */
   if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
   unsigned fo, cu;
   CHECK(run_packet(&d, 2, &fo, &cu) == 0);
@@ -69,10 +69,10 @@ void test_link_output_discard(void) {
   CHECK(test_drv_step(&d) == ASW_OK); /* LINK_DOWN takes the pins back */
   CHECK(asw_switch_idle(d.sw) && test_rd(d.sw, ASW_REG_OCC(0, 0, 1)) == 0);
   asw_switch_free(d.sw);
-  /* cut: head and one body flit out (ST in cycles 4, 5), down from cycle 6;
+  /* cut: head and one body flit out (ST in cycles 5, 6), down from cycle 7;
    * the rest stays discarded although the link comes back in cycle 20 */
   if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
-  CHECK(run_packet(&d, 6, &fo, &cu) == 0);
+  CHECK(run_packet(&d, 7, &fo, &cu) == 0);
   CHECK(fo == 2 && cu == 4);
   CHECK(test_rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF - 4); /* the far end's pads return them */
   CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 2);

@@ -224,13 +224,15 @@ void test_register_bus_timing(void) {
   CHECK(d.out.reg_rvalid == 1 && d.out.reg_rdata == 0);
   CHECK(drv_step(&d) == ASW_OK); /* cycle 3 */
   CHECK(d.out.reg_rvalid == 1 && d.out.reg_rdata == 1);
-  /* cycle 4: nothing read in cycle 3; the packets are in SA and RQ */
+  /* cycle 4: nothing read in cycle 3; the packets are in SA and SR */
   CHECK(drv_step(&d) == ASW_OK);
   CHECK(d.out.reg_rvalid == 0 && d.out.reg_rdata == 0 && d.out.flit_mask == 0);
-  /* cycle 5 = 0 + ASW_ZERO_LOAD_LATENCY: outputs of the first packet */
+  CHECK(drv_step(&d) == ASW_OK); /* cycle 5: in ST and SA */
+  CHECK(d.out.flit_mask == 0);
+  /* cycle 6 = 0 + ASW_ZERO_LOAD_LATENCY: outputs of the first packet */
   CHECK(drv_step(&d) == ASW_OK);
   CHECK(d.out.flit_mask == 2 && d.out_flit[1].payload == 1);
-  CHECK(drv_step(&d) == ASW_OK); /* cycle 6 */
+  CHECK(drv_step(&d) == ASW_OK); /* cycle 7 */
   CHECK(d.out.flit_mask == 4 && d.out_flit[2].payload == 2);
   /* CNT_CLEAR in a cycle with arrivals overrides that cycle's increments */
   drv_flit(&d, 0, 1, 1, 0, asw_hdr_make(1, 0, 0, 1, 0, 0, 0), 3);
@@ -428,11 +430,13 @@ void test_protocol_errors_named(void) {
    * then holds all its BUF = 8 flits and any further head overflows */
   asw_switch_reset(d.sw);
   asw_reg_write(d.sw, ASW_REG_FWD(2), asw_fwd_entry(2, 0, 0, 0));
-  for (int p = 0; p < 4; p++)
+  for (int p = 0; p < 4; p++) {
     for (int k = 0; k < 4; k++) {
       drv_flit(&d, 3, k == 0, k == 3, 0, k == 0 ? asw_hdr_make(2, 3, 0, 4, 0, 0, 0) : 0, 0);
       CHECK(drv_step(&d) == ASW_OK);
     }
+    CHECK(drv_step(&d) == ASW_OK); /* a gap: the packet two ahead has left (§5) */
+  }
   for (int k = 0; k < 10; k++) CHECK(drv_step(&d) == ASW_OK);
   uint32_t occ;
   asw_reg_read(d.sw, ASW_REG_OCC(3, 0, 2), &occ);
