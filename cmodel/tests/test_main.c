@@ -43,6 +43,7 @@ const char *test_tmpdir = ".";
   X(test_table_bad)                              \
   X(test_config_ranges)                          \
   X(test_zero_load_latency)                      \
+  X(test_back_to_back_single_flit)               \
   X(test_back_to_back)                           \
   X(test_cut_through_bubbles)                    \
   X(test_register_bus_timing)                    \
