@@ -11,7 +11,7 @@ int asw_islip_init(asw_islip *a, unsigned ports, unsigned vcs, unsigned iters) {
   a->iters = iters;
   a->gp = calloc(ports, 1);
   a->ap = calloc(ports, 1);
-  a->vp = calloc(ports, 1);
+  a->vp = calloc((size_t)ports * ports, 1);
   a->req = calloc(ports, sizeof *a->req);
   a->req_vcs = calloc(ports, 1);
   a->grants = calloc(ports, sizeof *a->grants);
@@ -37,7 +37,7 @@ void asw_islip_destroy(asw_islip *a) {
 void asw_islip_reset(asw_islip *a) {
   memset(a->gp, 0, a->ports);
   memset(a->ap, 0, a->ports);
-  memset(a->vp, 0, a->ports);
+  memset(a->vp, 0, (size_t)a->ports * a->ports);
 }
 
 uint64_t asw_islip_allocate(asw_islip *a, uint64_t in_mask,
@@ -102,7 +102,7 @@ uint64_t asw_islip_allocate_req(asw_islip *a, uint64_t in_mask,
       }
     }
   }
-  /* VC choice: first VC requesting the matched output from vp[i] (only the
+  /* VC choice: first VC requesting the matched output o from vp[i][o] (only the
    * VCs in req_vcs[i] have a request; the other req_vc entries are stale). */
   for (uint64_t m = matched_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m), o = match_out[i];
@@ -113,10 +113,10 @@ uint64_t asw_islip_allocate_req(asw_islip *a, uint64_t in_mask,
         unsigned k = (unsigned)__builtin_ctz(vm);
         if (req_vc[i * V + k] >> o & 1u) vmask |= 1u << k;
       }
-      v = asw_rr_first(vmask, a->vp[i]);
+      v = asw_rr_first(vmask, a->vp[i * P + o]);
     }
     match_vc[i] = (uint8_t)v;
-    a->vp[i] = (uint8_t)(v + 1 == V ? 0 : v + 1);
+    a->vp[i * P + o] = (uint8_t)(v + 1 == V ? 0 : v + 1);
   }
   return matched_in;
 }

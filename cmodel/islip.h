@@ -1,6 +1,8 @@
 /* islip.h — switch allocator (contract §8): iSLIP with ITERS iterations,
  * round-robin grant pointers gp[o] and accept pointers ap[i] updated in the
- * first iteration only, and the per-input VC choice pointer vp[i].
+ * first iteration only, and the VC choice pointer vp[i][o] of each (input,
+ * output) pair (a pointer per input alone can starve one VC's queue for an
+ * output with VOQ = 1: formal/README.md).
  * Requests are 64-bit port masks; work grows with the number of requests.
  * Internal to the C model.
  */
@@ -11,7 +13,8 @@
 
 typedef struct {
   unsigned ports, vcs, iters;
-  uint8_t *gp, *ap, *vp; /* [P] pointers, reset 0 */
+  uint8_t *gp, *ap;      /* [P] pointers, reset 0 */
+  uint8_t *vp;           /* [P*P] VC pointer of (input i, output o) at i*P + o, reset 0 */
   uint64_t *req;         /* [P] scratch: outputs requested by input i */
   uint8_t *req_vcs;      /* [P] scratch: VCs of input i with a request */
   uint64_t *grants;      /* [P] scratch: outputs granting input i */

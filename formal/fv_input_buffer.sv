@@ -55,6 +55,7 @@ module fv_input_buffer #(
   input logic [P-1:0]       out_free_i,
   input logic               st_hold_i,   // §17.7: the output waits (any cycle)
   input logic [P*V*CW-1:0]  cred_i,
+  input logic [P*V-1:0]     resv_i,      // §8: (o, w) reserved by the last match (free)
   input logic               match_valid_i,
   input logic [PIW-1:0]     match_out_i,
   input logic [VW-1:0]      match_vc_i
@@ -137,7 +138,7 @@ module fv_input_buffer #(
     .st_hold_i, .st_valid_o (st_valid), .st_out_o (st_out), .st_head_o (st_head), .st_tail_o (st_tail),
     .st_ovc_o (st_ovc), .st_vc_o (st_vc), .st_hdr_o (st_hdr), .st_payload_o (st_payload),
     .busy_o (busy), .busy_out_o (busy_out),
-    .out_free_i, .cred_i, .req_o (req), .stall_o (stall),
+    .out_free_i, .cred_i, .resv_i, .req_o (req), .stall_o (stall),
     .match_valid_i, .match_out_i, .match_vc_i,
     .match_len_o (match_len), .match_ovc_o (match_ovc),
     .occ_o (occ), .q_valid_o (q_valid), .q_ovc_o (q_ovc), .occ_touch_o (occ_touch),
@@ -280,24 +281,29 @@ module fv_input_buffer #(
   end
 
   // §16.3 SA rule at every match (VCA, bubble rule off: need = len): the head of the
-  // matched VC took its primary iff the primary had the credits, else its fallback.
-  function automatic logic [CW-1:0] cred_of(input logic [PIW-1:0] o, input logic [VW-1:0] w);
-    return cred_i[(32'(o)*V + 32'(w))*CW +: CW];
+  // matched VC took its primary iff the primary had the credits, else its fallback. The
+  // credits are those of the previous cycle's start (§8, registered by SR), one more on an
+  // (o, w) the last match reserved on.
+  logic [P*V*CW-1:0] cred_prev_q;
+  always_ff @(posedge clk_i) cred_prev_q <= cred_i;
+  function automatic logic fits(input logic [PIW-1:0] o, input logic [VW-1:0] w,
+                                input logic [7:0] len);
+    return 32'(cred_prev_q[(32'(o)*V + 32'(w))*CW +: CW]) >=
+           32'(len) + 32'(resv_i[32'(o)*V + 32'(w)]);
   endfunction
   if (VCA) begin : gen_vca_props
     always_comb begin
       if (!init_q && match_valid_i) begin
-        automatic logic prim_ok = 32'(cred_of(dut.q_h_q[match_vc_i].oport,
-                                              dut.q_h_q[match_vc_i].ovc))
-                                  >= 32'(dut.q_h_q[match_vc_i].len);
+        automatic logic prim_ok = fits(dut.q_h_q[match_vc_i].oport, dut.q_h_q[match_vc_i].ovc,
+                                       dut.q_h_q[match_vc_i].len);
         if (prim_ok) begin
           assert (match_out_i == dut.q_h_q[match_vc_i].oport &&
                   match_ovc == dut.q_h_q[match_vc_i].ovc);
         end else begin
           assert (dut.q_h_q[match_vc_i].fb && match_out_i == dut.q_h_q[match_vc_i].fport &&
                   match_ovc == dut.q_h_q[match_vc_i].fvc &&
-                  32'(cred_of(dut.q_h_q[match_vc_i].fport, dut.q_h_q[match_vc_i].fvc))
-                  >= 32'(dut.q_h_q[match_vc_i].len));
+                  fits(dut.q_h_q[match_vc_i].fport, dut.q_h_q[match_vc_i].fvc,
+                       dut.q_h_q[match_vc_i].len));
         end
       end
     end

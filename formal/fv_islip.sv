@@ -9,11 +9,12 @@
 //    accept pointer; later iterations only add matches;
 //  - VC choice: the first VC at or after the input's VC pointer requesting the output;
 //  - pointer updates: gp[o] <- (i+1) mod P and ap[i] <- (o+1) mod P for a first-iteration
-//    match (i, o), unchanged otherwise; vp[i] <- (vc+1) mod V on a match;
+//    match (i, o), unchanged otherwise; vp[i][o] <- (vc+1) mod V on a match (i, o);
 //  - bounded starvation freedom: a request (input i, VC v, output o) stays up until it is
 //    served (a queue head waits: assumed of the environment); then input i is matched to
 //    output o within WAIT cycles whatever the other requests do (STARVE), and, when each VC
-//    requests at most one output (VOQ = 0), VC v of input i is served within WAITVC (PERVC).
+//    (VC, output) request of input i is served within WAITVC (PERVC; with VCONE each VC
+//    head requests one output, VOQ = 0, else any set of outputs, VOQ = 1).
 module fv_islip #(
   parameter int unsigned P = 3,
   parameter int unsigned V = 2,
@@ -21,9 +22,7 @@ module fv_islip #(
   parameter int unsigned WAIT = 8,   // starvation bound, cycles (a request waits < WAIT), < 32
   parameter bit SAFETY = 1,          // check the match, grant, VC and pointer rules
   parameter bit STARVE = 1,          // check the starvation bound of each (input, output) pair
-  parameter bit PERVC = 0,           // also of each (input, VC, output), with one output per VC
-                                     // head (VOQ = 0; with VOQ = 1 the per-input VC pointer can
-                                     // starve one (VC, output) queue: see formal/README.md)
+  parameter bit PERVC = 0,           // also of each (input, VC, output) request
   parameter int unsigned WAITVC = 8, // its bound, < 32
   parameter bit VCONE = 1,           // PERVC: assume one output per VC head (VOQ = 0)
   parameter int unsigned FIXREQ = 0, // nonzero: the requests are this constant (P*V*P <= 32)
@@ -72,7 +71,7 @@ module fv_islip #(
 
   // Expected pointers of the next cycle, and the starvation counters.
   logic [PIW-1:0] egp_q[P], eap_q[P];
-  logic [VW-1:0]  evp_q[P];
+  logic [VW-1:0]  evp_q[P*P];
   logic [NR-1:0]  req_q, served_q;
   logic [4:0]     wait_q[NR];
   logic [4:0]     wio_q[P*P];
@@ -80,6 +79,8 @@ module fv_islip #(
     for (int unsigned n = 0; n < P; n++) begin
       egp_q[n] <= dut.gp_q[n];
       eap_q[n] <= dut.ap_q[n];
+    end
+    for (int unsigned n = 0; n < P*P; n++) begin
       evp_q[n] <= dut.vp_q[n];
     end
     for (int unsigned i = 0; i < P; i++) begin
@@ -89,7 +90,7 @@ module fv_islip #(
           eap_q[i] <= PIW'(inc(o, P));
         end
       end
-      if (mv[i]) evp_q[i] <= VW'(inc(32'(mvc[i*VW +: VW]), V));
+      if (mv[i]) evp_q[i*P + 32'(mo[i*PIW +: PIW])] <= VW'(inc(32'(mvc[i*VW +: VW]), V));
     end
     for (int unsigned i = 0; i < P; i++) begin
       for (int unsigned o = 0; o < P; o++) begin
@@ -122,7 +123,10 @@ module fv_islip #(
     if (!init_q) begin
       // invariants: pointers in range
       for (int unsigned n = 0; n < P; n++) begin
-        assert (32'(dut.gp_q[n]) < P && 32'(dut.ap_q[n]) < P && 32'(dut.vp_q[n]) < V);
+        assert (32'(dut.gp_q[n]) < P && 32'(dut.ap_q[n]) < P);
+      end
+      for (int unsigned n = 0; n < P*P; n++) begin
+        assert (32'(dut.vp_q[n]) < V);
       end
       if (SAFETY) begin
         for (int unsigned i = 0; i < P; i++) begin
@@ -130,10 +134,10 @@ module fv_islip #(
           if (mv[i]) begin
             assert (32'(mo[i*PIW +: PIW]) < P);
             assert (rq(i, 32'(mvc[i*VW +: VW]), 32'(mo[i*PIW +: PIW])));   // match on a request
-            // VC choice: no VC between vp[i] and the chosen one requests the output
+            // VC choice: no VC between vp[i][o] and the chosen one requests the output o
             for (int unsigned d = 0; d < V; d++) begin
-              if (addv(dut.vp_q[i], d) == 8'(mvc[i*VW +: VW])) break;
-              assert (!rq(i, addv(dut.vp_q[i], d), 32'(mo[i*PIW +: PIW])));
+              if (addv(dut.vp_q[i*P + 32'(mo[i*PIW +: PIW])], d) == 8'(mvc[i*VW +: VW])) break;
+              assert (!rq(i, addv(dut.vp_q[i*P + 32'(mo[i*PIW +: PIW])], d), 32'(mo[i*PIW +: PIW])));
             end
           end
           // first-iteration accept: one-hot, a subset of the final match, the first
@@ -184,6 +188,8 @@ module fv_islip #(
       for (int unsigned n = 0; n < P; n++) begin
         assert (dut.gp_q[n] == egp_q[n]);
         assert (dut.ap_q[n] == eap_q[n]);
+      end
+      for (int unsigned n = 0; n < P*P; n++) begin
         assert (dut.vp_q[n] == evp_q[n]);
       end
     end

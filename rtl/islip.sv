@@ -1,5 +1,5 @@
 // islip.sv — iSLIP switch allocator with ITERS iterations, first-iteration pointer
-// updates and round-robin VC choice per input (contract §8).
+// updates and round-robin VC choice per (input, output) pair (contract §8).
 module islip #(
   parameter int unsigned P = 8,
   parameter int unsigned V = 2,
@@ -18,7 +18,7 @@ module islip #(
 );
   logic [PIW-1:0] gp_q[P], gp_d[P];  // grant pointers (per output)
   logic [PIW-1:0] ap_q[P], ap_d[P];  // accept pointers (per input)
-  logic [VW-1:0]  vp_q[P], vp_d[P];  // VC pointers (per input)
+  logic [VW-1:0]  vp_q[P*P], vp_d[P*P];  // VC pointers (per input i and output o: i*P+o)
 
   logic [P-1:0] req_io[P];           // req_io[i][o]: some VC of input i requests o
   logic [P-1:0] req_oi[P];           // req_oi[o][i], the same transposed
@@ -109,22 +109,33 @@ module islip #(
   assign acc_first = gen_iter[0].acc;
   assign grant = gen_iter[ITERS-1].gnt;
 
-  // VC choice: the first VC from vp whose queue head requests the matched output.
-  logic [V-1:0]  vreq[P];
+  // VC choice: for every (input, output) pair the first VC from vp[i][o] whose queue head
+  // requests o, in parallel with the iterations; the match selects its output's (AND-OR
+  // over the one-hot match, no arbiter after it).
   logic [VW-1:0] vidx[P];
   for (genvar i = 0; i < P; i++) begin : gen_vc
-    logic [V-1:0] unused_gnt;
+    logic [VW-1:0] vio[P];
+    for (genvar o = 0; o < P; o++) begin : gen_out
+      logic [V-1:0] vreq;
+      logic [V-1:0] unused_gnt;
+      always_comb begin
+        for (int unsigned v = 0; v < V; v++) begin
+          vreq[v] = req_i[(i*V+v)*P + o];
+        end
+      end
+      rr_arbiter #(.N(V)) u_arb (
+        .req_i (vreq),
+        .ptr_i (vp_q[i*P + o]),
+        .gnt_o (unused_gnt),
+        .idx_o (vio[o])
+      );
+    end
     always_comb begin
-      for (int unsigned v = 0; v < V; v++) begin
-        vreq[i][v] = |(req_i[(i*V+v)*P +: P] & acc_all[i]);
+      vidx[i] = '0;
+      for (int unsigned o = 0; o < P; o++) begin
+        vidx[i] = vidx[i] | (acc_all[i][o] ? vio[o] : '0);
       end
     end
-    rr_arbiter #(.N(V)) u_arb (
-      .req_i (vreq[i]),
-      .ptr_i (vp_q[i]),
-      .gnt_o (unused_gnt),
-      .idx_o (vidx[i])
-    );
   end
 
   function automatic int unsigned wrap_inc(input int unsigned x, input int unsigned n);
@@ -139,10 +150,12 @@ module islip #(
     match_valid_o = in_m;
     out_matched_o = out_m;
     // Pointers move in the first iteration only: gp[o] past the input that accepted o,
-    // ap[i] past the output i accepted; vp[i] past the VC chosen for a match.
+    // ap[i] past the output i accepted; vp[i][o] past the VC chosen for a match (i, o).
     for (int unsigned n = 0; n < P; n++) begin
       gp_d[n] = gp_q[n];
       ap_d[n] = ap_q[n];
+    end
+    for (int unsigned n = 0; n < P*P; n++) begin
       vp_d[n] = vp_q[n];
     end
     for (int unsigned i = 0; i < P; i++) begin
@@ -152,8 +165,10 @@ module islip #(
           ap_d[i] = PIW'(wrap_inc(o, P));
         end
       end
-      if (in_m[i]) begin
-        vp_d[i] = VW'(wrap_inc(32'(vidx[i]), V));
+      for (int unsigned o = 0; o < P; o++) begin
+        if (acc_all[i][o]) begin
+          vp_d[i*P + o] = VW'(wrap_inc(32'(vidx[i]), V));
+        end
       end
     end
   end
@@ -163,13 +178,22 @@ module islip #(
       for (int unsigned n = 0; n < P; n++) begin
         gp_q[n] <= '0;
         ap_q[n] <= '0;
-        vp_q[n] <= '0;
       end
     end else begin
       for (int unsigned n = 0; n < P; n++) begin
         gp_q[n] <= gp_d[n];
         ap_q[n] <= ap_d[n];
-        vp_q[n] <= vp_d[n];
+      end
+    end
+  end
+  for (genvar i = 0; i < P; i++) begin : gen_vp
+    for (genvar o = 0; o < P; o++) begin : gen_vp_o
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          vp_q[i*P + o] <= '0;
+        end else begin
+          vp_q[i*P + o] <= vp_d[i*P + o];
+        end
       end
     end
   end

@@ -37,7 +37,7 @@ struct vqn {
   uint32_t *rx;        /* [S*P] packet whose flits the input is receiving */
   uint32_t *bpk;       /* [S*P] packet the input streams (NIL: free) */
   uint8_t *bout, *sent;/* [S*P] its output, flits sent */
-  uint16_t *vp;        /* [S*P] VC (destination) pointer */
+  uint16_t *vp;        /* [S*P*P] VC (destination) pointer of (input, output) */
   /* per output port po = s*P + o */
   uint8_t *obusy;      /* [S*P] */
   uint16_t *cred;      /* [S*P*N] credits of downstream VC d */
@@ -112,7 +112,7 @@ vqn *vqn_new(const vqn_cfg *c, char *err, size_t errlen) {
   q->bpk = malloc(SP * 4);
   q->bout = calloc(SP, 1);
   q->sent = calloc(SP, 1);
-  q->vp = calloc(SP, 2);
+  q->vp = calloc(SP * q->P, 2);
   q->obusy = calloc(SP, 1);
   q->sa = calloc(q->S, sizeof *q->sa);
   q->cred = malloc(SPN * 2);
@@ -308,14 +308,14 @@ static void allocate(vqn *q, unsigned s, uint64_t cycle) {
   for (unsigned i = 0; i < P; i++) {
     if (!(min >> i & 1u)) continue;
     size_t pi = (size_t)s * P + i;
-    unsigned o = mo[i], vp = q->vp[pi], best = NIL16, bd = 0;
+    unsigned o = mo[i], vp = q->vp[pi * P + o], best = NIL16, bd = 0;
     const uint16_t *ne = &q->ne[pi * N];
     for (unsigned j = 0, nn = q->ne_n[pi]; j < nn; j++) {
       unsigned d = ne[j], oo, dist = d >= vp ? d - vp : d + N - vp;
       if (dist < best && requests(q, s, i, d, cycle, &oo) > 0 && oo == o) best = dist, bd = d;
     }
     /* best exists: input i requested o, so one of its heads does */
-    q->vp[pi] = (uint16_t)(bd + 1 == N ? 0 : bd + 1);
+    q->vp[pi * P + o] = (uint16_t)(bd + 1 == N ? 0 : bd + 1);
     size_t qi = pi * N + bd;
     uint32_t k = q->qh[qi];
     q->qh[qi] = q->pool[k].next;

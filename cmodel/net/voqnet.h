@@ -12,10 +12,10 @@
  *
  * The fabric is the switch of contract §4–§9 with V = N and VOQ = 0, the VC
  * of every hop being the packet's destination (it never changes): the same
- * five-stage pipeline (a head flit arriving in cycle t may be matched in
- * t + 3 and leaves in t + 5), iSLIP with ITERS iterations and the same
- * pointer rules, the VC choice of §8 over the destinations (pointer vp[i]
- * over 0..N-1), cut-through, whole-packet credits reserved at the match,
+ * six-stage pipeline (a head flit arriving in cycle t may be matched in
+ * t + 4 and leaves in t + 6; SA checks the credits of the previous cycle's
+ * start, §8), iSLIP with ITERS iterations and the same pointer rules, the VC
+ * choice of §8 over the destinations (pointer vp[i][o] over 0..N-1), cut-through, whole-packet credits reserved at the match,
  * one credit per flit returned when it leaves, and bubble flow control
  * (§16.1) on every ring and VC of a torus. Flits carry the end nodes' header
  * and payloads unchanged, on VC 0 of the end nodes' links (the sinks see one

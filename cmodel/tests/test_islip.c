@@ -86,8 +86,28 @@ void test_islip_vc_choice(void) {
   asw_islip_destroy(&a);
 }
 
+/* §8 liveness with VOQs: input 0 of P=3 V=2 alone requests VC0->out2,
+ * VC1->out1 and VC1->out2 every cycle (formal/islip_vc_voq.sby). With one VC
+ * pointer per input, out1 via VC1 and out2 via VC0 alternated for ever and
+ * VC1->out2 was never served; with a pointer per (input, output) every
+ * (VC, output) queue is served within a few matches. */
+void test_islip_vc_voq_served(void) {
+  asw_islip a;
+  CHECK(asw_islip_init(&a, 3, 2, 1) == 0);
+  uint64_t req[6] = {1u << 2, (1u << 1) | (1u << 2), 0, 0, 0, 0};
+  uint8_t mo[3], mv[3];
+  unsigned served[2][3] = {{0}};
+  for (unsigned k = 0; k < 12; k++) {
+    CHECK(asw_islip_allocate(&a, 1, req, mo, mv) == 1);
+    served[mv[0]][mo[0]]++;
+  }
+  CHECKF(served[0][2] >= 2 && served[1][1] >= 2 && served[1][2] >= 2,
+         "VC0->2 %u, VC1->1 %u, VC1->2 %u", served[0][2], served[1][1], served[1][2]);
+  asw_islip_destroy(&a);
+}
+
 /* Reference iSLIP with arrays and explicit loops (contract §8 text). */
-typedef struct { unsigned P, V, iters; unsigned gp[64], ap[64], vp[64]; } ref_islip;
+typedef struct { unsigned P, V, iters; unsigned gp[64], ap[64], vp[64 * 64]; } ref_islip;
 static void ref_allocate(ref_islip *r, const uint64_t *req_vc, int *match, int *mvc) {
   unsigned P = r->P, V = r->V;
   int req[64][64];
@@ -126,8 +146,9 @@ static void ref_allocate(ref_islip *r, const uint64_t *req_vc, int *match, int *
     mvc[i] = -1;
     if (in_m[i] < 0) continue;
     for (unsigned k = 0; k < V; k++) {
-      unsigned v = (r->vp[i] + k) % V;
-      if (req_vc[i * V + v] >> in_m[i] & 1u) { mvc[i] = (int)v; r->vp[i] = (v + 1) % V; break; }
+      unsigned *vp = &r->vp[i * P + (unsigned)in_m[i]]; /* pointer of (i, o) */
+      unsigned v = (*vp + k) % V;
+      if (req_vc[i * V + v] >> in_m[i] & 1u) { mvc[i] = (int)v; *vp = (v + 1) % V; break; }
     }
   }
 }
