@@ -50,12 +50,12 @@ static int pfc_cycle_end(net *n, int measuring) {
 
 static void pfc_results(const net *n, net_results *out) {
   /* pauses still open at the end count with their length so far */
-    for (size_t k = 0; k < ((size_t)n->S * n->P + n->N) * n->V; k++)
-      if (n->pause_since[k]) {
-        uint64_t len = n->cycle + 1 - n->pause_since[k];
-        if (len > out->pause_max_cycles) out->pause_max_cycles = len;
-        if (n->cfg.pfc_storm && len > n->cfg.pfc_storm) out->pause_storms++;
-      }
+  for (size_t k = 0; k < ((size_t)n->S * n->P + n->N) * n->V; k++)
+    if (n->pause_since[k]) {
+      uint64_t len = n->cycle + 1 - n->pause_since[k];
+      if (len > out->pause_max_cycles) out->pause_max_cycles = len;
+      if (n->cfg.pfc_storm && len > n->cfg.pfc_storm) out->pause_storms++;
+    }
 }
 
 static void pfc_json(const net *n, FILE *f) {

@@ -199,7 +199,6 @@ int net_lane_out(net *n, net_worker *w, unsigned s, const asw_outputs *out) {
   return 0;
 }
 
-
 /* §17.5: the first destination queue of VC v, in round-robin order from
  * rr[v], whose flow's rate limiter lets it start a packet now (NIL16: none). */
 unsigned net_rl_ready_queue(net *n, unsigned s, const node *nd, unsigned v) {

@@ -39,7 +39,6 @@ static unsigned hash_stage_bits(unsigned w, unsigned kind) {
   return (w & (w - 1)) == 0 || kind != 1 ? ceil_log2 : ceil_log2 + 2;
 }
 
-
 static int route_program(net *n, unsigned s) {
   const net_cfg *c = &n->cfg;
   int rv = 0;

@@ -49,15 +49,8 @@ static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len
   unsigned sl = net_source_sl(n, s, dest);
   unsigned vc = sl % n->Q;
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-  unsigned qi = NIL16;
   if (nd->queued >= n->cap) return 0;
-  if (n->dmap) {
-    unsigned m = n->dmap[(size_t)s * n->N + dest];
-    if (m) qi = m - 1;
-  } else {
-    for (unsigned i = 0; i < nd->nactive[vc]; i++)
-      if (dq[i].dest == dest) { qi = i; break; }
-  }
+  unsigned qi = dest_queue(n, s, nd, dq, vc, dest);
   if (qi != NIL16 && dq[qi].count >= n->dest_cap) return 0;
   if (n->next_id >= 0xFFFFFFFFull || net_grow_bits(n, n->next_id)) return 0;
   if (trace_replay_take(n->rp, s, (uint32_t)n->next_id)) return 0;

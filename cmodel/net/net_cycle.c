@@ -25,7 +25,7 @@ static int g_all_delivered(const net *n) {
          n->consumed_flits == n->injected_flits;
 }
 
-
+/* One cycle: 0, or -1 with n->err. */
 static int step_cycle(net *n, int generating, int measuring) {
   const unsigned slot = (unsigned)(n->cycle % n->W);
   n->slot_now = slot;

@@ -129,6 +129,8 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
   return p->id;
 }
 
+/* Flits of the packet inject() would start on VC vc: packet_flits, or a trace
+ * packet's own length. */
 static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
   if (!n->rp) return n->len;
   /* the packet inject() would take from this VC: the head of its next queue */
@@ -136,7 +138,6 @@ static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
   const src_pkt *pool = &n->pool[(size_t)s * n->cap];
   return pool[dq[nd->rr[vc] % nd->nactive[vc]].head].len;
 }
-
 
 /* The next body or tail flit of the packet source s is streaming: the
  * common injection (15 of 16 flits in the bench), inlined in end_nodes

@@ -384,7 +384,6 @@ static inline void pause_track(net *n, size_t k, uint64_t *frames, uint64_t *mx,
   *ps = 0;
 }
 
-
 /* ---- network.c ------------------------------------------------------------- */
 /* Register write to the switch being programmed (n->prog_switch), shown to the
  * observer; the callback of the table generators (ctx: the net). */
@@ -399,6 +398,18 @@ void net_catch_up(net *n, unsigned s, uint64_t upto);
 void net_catch_up_all(net *n, uint64_t upto);
 
 /* ---- net_endnode.c: sinks, admission queues, injection --------------------- */
+/* The admission queue of source s for dest among the queues dq of its VC vc
+ * (an index into dq), NIL16 if dest has none. */
+static inline unsigned dest_queue(const net *n, unsigned s, const node *nd, const dest_q *dq,
+                                  unsigned vc, unsigned dest) {
+  if (n->dmap) {
+    unsigned m = n->dmap[(size_t)s * n->N + dest];
+    return m ? m - 1 : NIL16;
+  }
+  for (unsigned i = 0; i < nd->nactive[vc]; i++)
+    if (dq[i].dest == dest) return i;
+  return NIL16;
+}
 /* The nodes' phase of a cycle (mt: staging with atomics). */
 void net_end_nodes(net *n, int generating, int measuring, int mt);
 /* Node state of this rank's nodes: random streams, pools, credits, sink rates. */

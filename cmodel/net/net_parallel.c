@@ -135,7 +135,6 @@ int net_xo_push(net_worker *w, unsigned r, const uint64_t *words, unsigned k) {
   return 0;
 }
 
-
 /* ---- threads: the switch phase split over workers ------------------------
  * Switches interact only through links of latency >= 1 and the end nodes
  * only read this cycle's slot, so within a cycle the steps of different
@@ -376,7 +375,6 @@ int net_par_exchange(net *n, int failed) {
   }
   return 0;
 }
-
 
 /* 1 if `v` on any rank (collective with ranks). */
 int net_par_any(net *n, int v) {

@@ -53,7 +53,6 @@ void net_accumulate_adaptive(net *n, window_stat *ws) {
   if (ws) ws->adapted += sum;
 }
 
-
 void net_get_results(const net *n, net_results *out) {
   *out = n->r;
   const net_cfg *c = &n->cfg;
@@ -115,7 +114,6 @@ void net_get_results(const net *n, net_results *out) {
   out->frames_dropped = n->frames_dropped;
   net_mech_results(n, out); /* §17.3 pauses still open, §18.6 packets lost, ... */
 }
-
 
 void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
   net_results r;

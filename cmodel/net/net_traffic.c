@@ -329,18 +329,11 @@ void net_generate(net *n, unsigned s, node *nd, int measuring) {
   unsigned sl = net_source_sl(n, s, dest);
   unsigned vc = sl % n->Q; /* identity SL2VC on the injection link; never the AFC */
   dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-  unsigned qi = NIL16;
   if (nd->queued >= n->cap) { /* full pool: refused, no queue lookup */
     n->r.packets_refused++;
     return;
   }
-  if (n->dmap) {
-    unsigned m = n->dmap[(size_t)s * n->N + dest];
-    if (m) qi = m - 1;
-  } else {
-    for (unsigned i = 0; i < nd->nactive[vc]; i++)
-      if (dq[i].dest == dest) { qi = i; break; }
-  }
+  unsigned qi = dest_queue(n, s, nd, dq, vc, dest);
   if (nd->queued >= n->cap || (qi != NIL16 && dq[qi].count >= n->dest_cap)) {
     n->r.packets_refused++;
     return;

@@ -25,6 +25,8 @@ int net_reg_write_cb(void *ctx, uint32_t addr, uint32_t data) {
   return rv;
 }
 
+/* §16.5 topology=file: the tables of the routing and the channel-dependency
+ * check (refuse, or note the cycle). */
 static int file_routing(net *n, char *err, size_t errlen) {
   const net_cfg *c = &n->cfg;
   if (fwd_tables_for(c, n->t, &n->ft, err, errlen)) return -1;
@@ -79,6 +81,40 @@ net *net_new_part(const net_cfg *cfg, const net_comm *comm, char *err, size_t er
 
 void net_switch_config(const net *n, asw_config *out) { *out = n->sw_cfg; }
 asw_switch *net_switch(const net *n, unsigned s) { return s < n->S ? n->sw[s] : NULL; }
+
+/* The routing's name in the JSON and the text (routing_name). */
+static void routing_name(net *n) {
+  const net_cfg *c = &n->cfg;
+  if (n->cube) /* §16.4 */
+    snprintf(n->routing_name, sizeof n->routing_name, "%s",
+             n->crc.adapt == CUBE_ADAPT_FULLY ? "fully-adaptive"
+             : n->crc.adapt == CUBE_ADAPT_XOR ? "xoradap"
+             : n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
+  else if (n->ft.port) /* §16.5 */
+    snprintf(n->routing_name, sizeof n->routing_name, "%s",
+             c->file_routing == 3 ? "table" : c->file_routing == 2 ? "updn" : "minhop");
+  else if (c->route_hash)
+    snprintf(n->routing_name, sizeof n->routing_name, c->route_hash == 1 ? "hashed" : "smodk");
+  else if (c->switch_ar) snprintf(n->routing_name, sizeof n->routing_name, "switch-ar"); /* §17.8 */
+  else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
+  else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
+  else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
+    snprintf(n->routing_name, sizeof n->routing_name, "fully-adaptive");
+  else {
+    char st[24], dl[16];
+    if ((c->adaptive_stages & 0xFF) == 0xFF) snprintf(st, sizeof st, "s");
+    else {
+      size_t k = 0;
+      for (unsigned b = 0; b < 8; b++)
+        if (c->adaptive_stages & (1u << b)) k += (size_t)snprintf(st + k, sizeof st - k, "%u", b + 1);
+      snprintf(st + k, sizeof st - k, "s");
+    }
+    if (c->delta > 1) snprintf(dl, sizeof dl, "k/%u", c->delta);
+    else snprintf(dl, sizeof dl, "k");
+    snprintf(n->routing_name, sizeof n->routing_name, "adap-%s-%s-%s",
+             c->trigger == 0 ? "noth" : c->trigger == 1 ? "th" : "2th", st, dl);
+  }
+}
 
 static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_comm *comm,
                       char *err, size_t errlen) {
@@ -303,35 +339,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
     }
   }
   net_nodes_init(n);
-  if (n->cube) /* §16.4 */
-    snprintf(n->routing_name, sizeof n->routing_name, "%s",
-             n->crc.adapt == CUBE_ADAPT_FULLY ? "fully-adaptive"
-             : n->crc.adapt == CUBE_ADAPT_XOR ? "xoradap"
-             : n->crc.order == CUBE_ORDER_DIRECTION ? "direction-order" : "dor");
-  else if (n->ft.port) /* §16.5 */
-    snprintf(n->routing_name, sizeof n->routing_name, "%s",
-             c->file_routing == 3 ? "table" : c->file_routing == 2 ? "updn" : "minhop");
-  else if (c->route_hash)
-    snprintf(n->routing_name, sizeof n->routing_name, c->route_hash == 1 ? "hashed" : "smodk");
-  else if (c->switch_ar) snprintf(n->routing_name, sizeof n->routing_name, "switch-ar"); /* §17.8 */
-  else if (c->routing == ASW_ROUTE_DET) snprintf(n->routing_name, sizeof n->routing_name, "dmodk");
-  else if (c->routing == ASW_ROUTE_OBLIVIOUS) snprintf(n->routing_name, sizeof n->routing_name, "oblivious");
-  else if (c->trigger == 0 && (c->adaptive_stages & 0xFF) == 0xFF && c->delta == 1)
-    snprintf(n->routing_name, sizeof n->routing_name, "fully-adaptive");
-  else {
-    char st[24], dl[16];
-    if ((c->adaptive_stages & 0xFF) == 0xFF) snprintf(st, sizeof st, "s");
-    else {
-      size_t k = 0;
-      for (unsigned b = 0; b < 8; b++)
-        if (c->adaptive_stages & (1u << b)) k += (size_t)snprintf(st + k, sizeof st - k, "%u", b + 1);
-      snprintf(st + k, sizeof st - k, "s");
-    }
-    if (c->delta > 1) snprintf(dl, sizeof dl, "k/%u", c->delta);
-    else snprintf(dl, sizeof dl, "k");
-    snprintf(n->routing_name, sizeof n->routing_name, "adap-%s-%s-%s",
-             c->trigger == 0 ? "noth" : c->trigger == 1 ? "th" : "2th", st, dl);
-  }
+  routing_name(n);
   if (net_traffic_setup(n)) {
     snprintf(err, errlen, "%s", n->err);
     net_free(n);
