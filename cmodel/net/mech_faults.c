@@ -9,13 +9,13 @@ static int faults_on(const net_cfg *c) { return c->lf_count || c->link_fault_rat
 
 static int faults_build_late(net *n, char *err, size_t errlen) {
   const net_cfg *c = &n->cfg;
-  n->faults = faults_new(c, n->t, n->total, err, errlen);
-  n->fault_touch = calloc(3 * (size_t)n->S, sizeof *n->fault_touch);
-  if (!n->faults || !n->fault_touch) {
-    if (n->faults) snprintf(err, errlen, "link_fault: out of memory");
+  n->lf.faults = faults_new(c, n->t, n->total, err, errlen);
+  n->lf.touch = calloc(3 * (size_t)n->S, sizeof *n->lf.touch);
+  if (!n->lf.faults || !n->lf.touch) {
+    if (n->lf.faults) snprintf(err, errlen, "link_fault: out of memory");
     return -1;
   }
-  n->pad_payload = n->sw_cfg.payload_bits == 64 ? ~0ull : (1ull << n->sw_cfg.payload_bits) - 1;
+  n->lf.pad_payload = n->sw_cfg.payload_bits == 64 ? ~0ull : (1ull << n->sw_cfg.payload_bits) - 1;
   return 0;
 }
 
@@ -23,37 +23,37 @@ static int faults_build_late(net *n, char *err, size_t errlen) {
  * links, packets discarded whole, padding flits. */
 void net_fault_sum(const net *cn) {
   net *n = (net *)cn; /* a copy of counters, not state of the run */
-  if (!n->faults) return;
-  n->fault_fd = n->fault_pd = n->fault_pad = 0;
+  if (!n->lf.faults) return;
+  n->lf.fd = n->lf.pd = n->lf.pad = 0;
   for (unsigned s = 0; s < n->S; s++) {
     uint32_t v[3];
     asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED), &v[0]);
     asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED), &v[1]);
     asw_reg_read(n->sw[s], ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), &v[2]);
-    n->fault_fd += v[0];
-    n->fault_pd += v[1];
-    n->fault_pad += v[2];
+    n->lf.fd += v[0];
+    n->lf.pd += v[1];
+    n->lf.pad += v[2];
   }
 }
 
 int net_faults_cycle_begin(net *n) {
-  n->fault_touch_n = 0;
-  int fm = faults_cycle(n->faults, n->cycle, n->sw, n->fault_touch, &n->fault_touch_n);
+  n->lf.touch_n = 0;
+  int fm = faults_cycle(n->lf.faults, n->cycle, n->sw, n->lf.touch, &n->lf.touch_n);
   if (n->obs.link) /* the pins from this cycle on, before its steps */
-    for (uint32_t j = 0; j < n->fault_touch_n; j++) {
+    for (uint32_t j = 0; j < n->lf.touch_n; j++) {
       uint64_t up, rx_up;
-      faults_pins(n->faults, n->fault_touch[j], &up, &rx_up);
-      n->obs.link(n->obs.ctx, n->fault_touch[j], n->cycle, up, rx_up);
+      faults_pins(n->lf.faults, n->lf.touch[j], &up, &rx_up);
+      n->obs.link(n->obs.ctx, n->lf.touch[j], n->cycle, up, rx_up);
     }
   if (fm) {
     net_catch_up_all(n, n->cycle);
-    if (faults_fm(n->faults, n->sw, n->cycle) == UINT64_MAX) {
+    if (faults_fm(n->lf.faults, n->sw, n->cycle) == UINT64_MAX) {
       snprintf(n->err, sizeof n->err, "link_fault: out of memory for the fabric manager");
       return -1;
     }
   }
-  faults_fm_busy(n->faults, n->fault_touch, &n->fault_touch_n); /* their writes: stepped */
-  faults_rx_down(n->faults, n->fault_touch, &n->fault_touch_n);  /* padding: stepped */
+  faults_fm_busy(n->lf.faults, n->lf.touch, &n->lf.touch_n); /* their writes: stepped */
+  faults_rx_down(n->lf.faults, n->lf.touch, &n->lf.touch_n);  /* padding: stepped */
   return 0;
 }
 
@@ -61,14 +61,14 @@ int net_faults_cycle_begin(net *n) {
 static int faults_cycle_end(net *n, int measuring) {
   (void)measuring;
   net_fault_sum(n);
-  if (n->fault_fd != n->fault_fd_seen) n->fault_fd_seen = n->fault_fd, n->last_loss = n->cycle + 1;
+  if (n->lf.fd != n->lf.fd_seen) n->lf.fd_seen = n->lf.fd, n->lf.last_loss = n->cycle + 1;
   return 0;
 }
 
 /* Lost packets are not in flight. */
 static void faults_results(const net *n, net_results *out) {
   net_fault_sum(n);
-  out->in_flight -= n->pkts_damaged + n->pkts_bad + n->fault_pd;
+  out->in_flight -= n->lf.pkts_damaged + n->lf.pkts_bad + n->lf.pd;
 }
 
 /* §18.6: the "link_faults" object. Throughput per window (`window` cycles,
@@ -80,7 +80,7 @@ static void faults_results(const net *n, net_results *out) {
  * to the end of it. */
 static void faults_json(const net *n, FILE *f) {
   uint64_t downs, runs, entries, first, cnt[ASW_LCNT_NUM] = {0};
-  faults_stats(n->faults, &downs, &runs, &entries, &first);
+  faults_stats(n->lf.faults, &downs, &runs, &entries, &first);
   for (unsigned s = 0; s < n->S; s++)
     for (unsigned k = 0; k < ASW_LCNT_NUM; k++) {
       uint32_t v = 0;
@@ -109,31 +109,31 @@ static void faults_json(const net *n, FILE *f) {
           (unsigned long long)downs, (unsigned long long)cnt[ASW_LCNT_FLITS_DISCARDED],
           (unsigned long long)cnt[ASW_LCNT_PACKETS_DISCARDED],
           (unsigned long long)cnt[ASW_LCNT_PACKETS_CUT], (unsigned long long)cnt[ASW_LCNT_FLITS_PADDED],
-          (unsigned long long)n->pkts_damaged, (unsigned long long)n->pkts_bad,
-          (unsigned long long)(n->pkts_damaged + cnt[ASW_LCNT_PACKETS_DISCARDED]),
+          (unsigned long long)n->lf.pkts_damaged, (unsigned long long)n->lf.pkts_bad,
+          (unsigned long long)(n->lf.pkts_damaged + cnt[ASW_LCNT_PACKETS_DISCARDED]),
           (unsigned long long)runs, (unsigned long long)entries,
-          first == UINT64_MAX ? -1ll : (long long)first, (long long)n->last_loss - 1,
-          (unsigned long long)(n->last_loss && first != UINT64_MAX ? n->last_loss - first : 0),
+          first == UINT64_MAX ? -1ll : (long long)first, (long long)n->lf.last_loss - 1,
+          (unsigned long long)(n->lf.last_loss && first != UINT64_MAX ? n->lf.last_loss - first : 0),
           base, low < 0 ? 0.0 : low,
           (unsigned long long)(last_low == SIZE_MAX ? 0 : (last_low + 1) * W - first));
 }
 
 static void faults_text(const net *n, FILE *f) {
   uint64_t downs, runs, entries, first;
-  faults_stats(n->faults, &downs, &runs, &entries, &first);
+  faults_stats(n->lf.faults, &downs, &runs, &entries, &first);
   net_fault_sum(n);
   fprintf(f, "link faults: %llu down events; packets lost %llu (%llu discarded on down links, "
           "%llu cut and discarded by their sinks, %llu bad); fabric manager: %llu runs, %llu "
           "entries; last loss %lld cycles after the first fault\n", (unsigned long long)downs,
-          (unsigned long long)(n->fault_pd + n->pkts_damaged), (unsigned long long)n->fault_pd,
-          (unsigned long long)n->pkts_damaged, (unsigned long long)n->pkts_bad,
+          (unsigned long long)(n->lf.pd + n->lf.pkts_damaged), (unsigned long long)n->lf.pd,
+          (unsigned long long)n->lf.pkts_damaged, (unsigned long long)n->lf.pkts_bad,
           (unsigned long long)runs, (unsigned long long)entries,
-          n->last_loss && first != UINT64_MAX ? (long long)(n->last_loss - first) : -1ll);
+          n->lf.last_loss && first != UINT64_MAX ? (long long)(n->lf.last_loss - first) : -1ll);
 }
 
 static void mech_faults_free(net *n) {
-  faults_free(n->faults);
-  free(n->fault_touch);
+  faults_free(n->lf.faults);
+  free(n->lf.touch);
 }
 
 const net_mech net_mech_faults = {.name = "link_fault", .on = faults_on,

@@ -10,19 +10,19 @@ static int pfc_on(const net_cfg *c) { return c->flow_control != 0; }
 
 static int pfc_build(net *n, char *err, size_t errlen) {
   const net_cfg *c = &n->cfg;
-  n->pfc = 1;
-  n->sink_want = calloc(n->N, 1);
-  n->sink_sent = calloc(n->N, 1);
-  n->sink_ptr = calloc(n->N, 1);
-  n->pause_since = calloc(((size_t)n->S * n->P + n->N) * n->V, sizeof *n->pause_since);
-  if (!n->sink_want || !n->sink_sent || !n->sink_ptr || !n->pause_since) {
+  n->pfc.on = 1;
+  n->pfc.sink_want = calloc(n->N, 1);
+  n->pfc.sink_sent = calloc(n->N, 1);
+  n->pfc.sink_ptr = calloc(n->N, 1);
+  n->pfc.pause_since = calloc(((size_t)n->S * n->P + n->N) * n->V, sizeof *n->pfc.pause_since);
+  if (!n->pfc.sink_want || !n->pfc.sink_sent || !n->pfc.sink_ptr || !n->pfc.pause_since) {
     snprintf(err, errlen, "out of memory building the network");
     return -1;
   }
   /* thresholds as netcfg_check accepted them (§17.1 headroom) */
   unsigned hr = c->packet_flits + c->link_latency + c->credit_latency + c->vcs + 2;
-  n->pfc_xoff = c->pfc_xoff ? c->pfc_xoff : c->buffer_flits - hr;
-  n->pfc_xon = c->pfc_xon ? c->pfc_xon : n->pfc_xoff / 2;
+  n->pfc.xoff = c->pfc_xoff ? c->pfc_xoff : c->buffer_flits - hr;
+  n->pfc.xon = c->pfc_xon ? c->pfc_xon : n->pfc.xoff / 2;
   return 0;
 }
 
@@ -30,7 +30,7 @@ static int pfc_build(net *n, char *err, size_t errlen) {
 static int pfc_program(net *n, unsigned s) {
   (void)s;
   uint64_t all = n->P == 64 ? ~0ull : (1ull << n->P) - 1;
-  int rv = net_reg_write_cb(n, ASW_REG_PFC_THRESH, asw_pfc_thresh(n->pfc_xoff, n->pfc_xon));
+  int rv = net_reg_write_cb(n, ASW_REG_PFC_THRESH, asw_pfc_thresh(n->pfc.xoff, n->pfc.xon));
   if (!rv) rv = net_reg_write_cb(n, ASW_REG_PFC_EN(0), (uint32_t)all);
   if (!rv && n->P > 32) rv = net_reg_write_cb(n, ASW_REG_PFC_EN(1), (uint32_t)(all >> 32));
   return rv;
@@ -39,20 +39,20 @@ static int pfc_program(net *n, unsigned s) {
 /* Lossless or an error: a slow sink's buffer overflowed this cycle. */
 static int pfc_cycle_end(net *n, int measuring) {
   (void)measuring;
-  if (!n->sink_drop) return 0;
-  n->frames_dropped++;
+  if (!n->pfc.sink_drop) return 0;
+  n->pfc.dropped++;
   snprintf(n->err, sizeof n->err, "cycle %llu: frame dropped at end node %llu VC %llu: "
            "its buffer of %u flits overflowed (PFC headroom too small)",
-           (unsigned long long)n->cycle, (unsigned long long)((n->sink_drop - 1) / n->V),
-           (unsigned long long)((n->sink_drop - 1) % n->V), n->cfg.buffer_flits);
+           (unsigned long long)n->cycle, (unsigned long long)((n->pfc.sink_drop - 1) / n->V),
+           (unsigned long long)((n->pfc.sink_drop - 1) % n->V), n->cfg.buffer_flits);
   return -1;
 }
 
 static void pfc_results(const net *n, net_results *out) {
   /* pauses still open at the end count with their length so far */
   for (size_t k = 0; k < ((size_t)n->S * n->P + n->N) * n->V; k++)
-    if (n->pause_since[k]) {
-      uint64_t len = n->cycle + 1 - n->pause_since[k];
+    if (n->pfc.pause_since[k]) {
+      uint64_t len = n->cycle + 1 - n->pfc.pause_since[k];
       if (len > out->pause_max_cycles) out->pause_max_cycles = len;
       if (n->cfg.pfc_storm && len > n->cfg.pfc_storm) out->pause_storms++;
     }
@@ -78,7 +78,7 @@ static void pfc_text(const net *n, FILE *f) {
 }
 
 static void pfc_free(net *n) {
-  free(n->sink_want); free(n->sink_sent); free(n->sink_ptr); free(n->pause_since);
+  free(n->pfc.sink_want); free(n->pfc.sink_sent); free(n->pfc.sink_ptr); free(n->pfc.pause_since);
 }
 
 const net_mech net_mech_pfc = {.name = "pfc", .on = pfc_on, .build = pfc_build,
@@ -91,19 +91,19 @@ const net_mech net_mech_pfc = {.name = "pfc", .on = pfc_on, .build = pfc_build,
 void net_pfc_sink(net *n, unsigned d, int mt) {
   const unsigned V = n->V;
   const uint32_t *hd = &n->sink_buf[(size_t)d * V];
-  unsigned want = n->sink_want[d];
+  unsigned want = n->pfc.sink_want[d];
   for (unsigned v = 0; v < V; v++) {
-    unsigned w = hd[v] >= n->pfc_xoff || ((want >> v & 1u) && hd[v] > n->pfc_xon);
+    unsigned w = hd[v] >= n->pfc.xoff || ((want >> v & 1u) && hd[v] > n->pfc.xon);
     want = (want & ~(1u << v)) | w << v;
   }
-  n->sink_want[d] = (uint8_t)want;
-  unsigned diff = want ^ n->sink_sent[d];
+  n->pfc.sink_want[d] = (uint8_t)want;
+  unsigned diff = want ^ n->pfc.sink_sent[d];
   if (!diff) return;
-  unsigned v = n->sink_ptr[d];
+  unsigned v = n->pfc.sink_ptr[d];
   while (!(diff >> v & 1u)) v = v + 1 == V ? 0 : v + 1;
-  n->sink_sent[d] ^= (uint8_t)(1u << v);
-  n->sink_ptr[d] = (uint8_t)(v + 1 == V ? 0 : v + 1);
+  n->pfc.sink_sent[d] ^= (uint8_t)(1u << v);
+  n->pfc.sink_ptr[d] = (uint8_t)(v + 1 == V ? 0 : v + 1);
   stage_credit(n, n->node_leaf[d], n->node_port[d], v, mt);
-  pause_track(n, ((size_t)n->S * n->P + d) * V + v, &n->pause_frames, &n->pause_max,
-              &n->pause_storms);
+  pause_track(n, ((size_t)n->S * n->P + d) * V + v, &n->pfc.frames, &n->pfc.max,
+              &n->pfc.storms);
 }

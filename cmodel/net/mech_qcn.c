@@ -11,24 +11,24 @@ static int qcn_on(const net_cfg *c) { return c->qcn != 0; }
 /* §17.9: the lane (cnm_path = lane, or auto with switch-ar) and its SAR table. */
 static void qcn_configure(net *n, asw_config *sc) {
   const net_cfg *c = &n->cfg;
-  n->lane = c->qcn && (c->cnm_path == 1 || (c->cnm_path == 2 && c->switch_ar));
-  sc->sar_entries = n->lane ? c->sar_entries : 0;
-  if (n->lane) { /* the AR timer in ticks of 2^TS cycles, TTL < 2^24 */
+  n->cg.lane = c->qcn && (c->cnm_path == 1 || (c->cnm_path == 2 && c->switch_ar));
+  sc->sar_entries = n->cg.lane ? c->sar_entries : 0;
+  if (n->cg.lane) { /* the AR timer in ticks of 2^TS cycles, TTL < 2^24 */
     double cyc = c->ar_timer_us * 1000.0 / c->cycle_ns;
     uint64_t t = cyc < 1 ? 1 : (uint64_t)(cyc + 0.5);
-    n->sar_ts = 0;
-    while (((t + (1ull << n->sar_ts) - 1) >> n->sar_ts) > 0xFFFFFFu) n->sar_ts++;
-    n->sar_ttl = (unsigned)((t + (1ull << n->sar_ts) - 1) >> n->sar_ts);
+    n->cg.sar_ts = 0;
+    while (((t + (1ull << n->cg.sar_ts) - 1) >> n->cg.sar_ts) > 0xFFFFFFu) n->cg.sar_ts++;
+    n->cg.sar_ttl = (unsigned)((t + (1ull << n->cg.sar_ts) - 1) >> n->cg.sar_ts);
   }
 }
 
 static int qcn_build(net *n, char *err, size_t errlen) {
-  if (!n->lane) return 0;
+  if (!n->cg.lane) return 0;
   size_t WS = (size_t)n->W * n->S;
-  n->st_cnm_mask = calloc(WS, 8);
-  n->st_cnm = calloc(WS * n->P, 8);
-  n->out_cnm = calloc(n->P, 8);
-  if (!n->st_cnm_mask || !n->st_cnm || !n->out_cnm) {
+  n->cg.st_cnm_mask = calloc(WS, 8);
+  n->cg.st_cnm = calloc(WS * n->P, 8);
+  n->cg.out_cnm = calloc(n->P, 8);
+  if (!n->cg.st_cnm_mask || !n->cg.st_cnm || !n->cg.out_cnm) {
     snprintf(err, errlen, "out of memory for the CNM lane");
     return -1;
   }
@@ -43,8 +43,8 @@ static int qcn_program(net *n, unsigned s) {
   if (!rv) rv = net_reg_write_cb(n, ASW_REG_QCN_SAMPLE, c->qcn_sample / 64);
   if (!rv) rv = net_reg_write_cb(n, ASW_REG_QCN_SEED, c->lfsr_seed);
   if (!rv) rv = net_reg_write_cb(n, ASW_REG_QCN_CTRL, asw_qcn_ctrl(1, wl, c->qcn_fb_shift, s));
-  if (!rv && n->lane) { /* §17.9: the lane, snooping; steering with switch-ar */
-    rv = net_reg_write_cb(n, ASW_REG_SAR_TTL, asw_sar_ttl(n->sar_ttl, n->sar_ts));
+  if (!rv && n->cg.lane) { /* §17.9: the lane, snooping; steering with switch-ar */
+    rv = net_reg_write_cb(n, ASW_REG_SAR_TTL, asw_sar_ttl(n->cg.sar_ttl, n->cg.sar_ts));
     if (!rv) rv = net_reg_write_cb(n, ASW_REG_SAR_SEED, (c->lfsr_seed ^ (s * 0x9E37u)) & 0xFFFFu);
     if (!rv) rv = net_reg_write_cb(n, ASW_REG_SAR_CTRL, asw_sar_ctrl(1, c->switch_ar));
   }
@@ -60,14 +60,14 @@ static int qcn_build_late(net *n, char *err, size_t errlen) {
                       .fr = c->rl_fr, .bc_flits = c->rl_bc / 64,
                       .timer = (uint64_t)(c->rl_timer_us * 1000.0 / c->cycle_ns + 0.5)};
   if (qp.timer < 1) qp.timer = 1;
-  n->qcn = qcn_net_new(&qp, err, errlen);
-  n->cnm_buf = calloc(n->P, sizeof *n->cnm_buf);
-  if (!n->qcn || !n->cnm_buf) {
-    if (n->qcn && !n->cnm_buf) snprintf(err, errlen, "out of memory");
+  n->cg.qcn = qcn_net_new(&qp, err, errlen);
+  n->cg.cnm_buf = calloc(n->P, sizeof *n->cg.cnm_buf);
+  if (!n->cg.qcn || !n->cg.cnm_buf) {
+    if (n->cg.qcn && !n->cg.cnm_buf) snprintf(err, errlen, "out of memory");
     return -1;
   }
-  n->qcn_rl = (int)c->rl;
-  if (n->lane) { /* §17.9: the AR timer counts every cycle: every switch steps every cycle */
+  n->cg.rl = (int)c->rl;
+  if (n->cg.lane) { /* §17.9: the AR timer counts every cycle: every switch steps every cycle */
     n->carry_n = 0;
     for (unsigned s = 0; s < n->S; s++)
       if (n->sw[s]) n->carry[n->carry_n++] = s;
@@ -85,7 +85,7 @@ static int qcn_cycle_end(net *n, int measuring) {
       asw_reg_read(n->sw[s], ASW_REG_QCN_QLEN(o), &v);
       if (v > mx) mx = v;
     }
-  qcn_net_queue_sample(n->qcn, mx);
+  qcn_net_queue_sample(n->cg.qcn, mx);
   return 0;
 }
 
@@ -102,8 +102,8 @@ static void lane_counts(const net *n, uint64_t *sum) {
 
 static void qcn_json(const net *n, FILE *f) {
   qcn_net_stats q;
-  qcn_net_get_stats(n->qcn, &q);
-  if (n->lane) { /* §17.9: what the switches' lanes carried (their §17.8 counters) */
+  qcn_net_get_stats(n->cg.qcn, &q);
+  if (n->cg.lane) { /* §17.9: what the switches' lanes carried (their §17.8 counters) */
     uint64_t sc[ASW_SCNT_NUM] = {0};
     lane_counts(n, sc);
     fprintf(f, "  \"cnm_lane\": {\"cnm_snooped\": %llu, \"cnm_forwarded\": %llu, "
@@ -113,13 +113,13 @@ static void qcn_json(const net *n, FILE *f) {
             (unsigned long long)sc[ASW_SCNT_TX], (unsigned long long)sc[ASW_SCNT_DROPPED],
             (unsigned long long)sc[ASW_SCNT_UNROUTABLE], (unsigned long long)sc[ASW_SCNT_EVICTED],
             (unsigned long long)sc[ASW_SCNT_EXPIRED],
-            (unsigned long long)n->sar_ttl << n->sar_ts);
+            (unsigned long long)n->cg.sar_ttl << n->cg.sar_ts);
   }
   fprintf(f, "  \"qcn\": {\"cnm_sent\": %llu, \"cnm_delivered\": %llu, \"rl\": %d, "
           "\"rl_created\": %llu, \"rl_released\": %llu, \"rl_active\": %llu, "
           "\"rl_min_rate\": %.6g, \"qlen_max_flits\": %llu, \"qlen_max_mean_flits\": %.1f},\n",
-          (unsigned long long)(n->lane ? n->cnm_generated : q.cnm_sent),
-          (unsigned long long)q.cnm_delivered, n->qcn_rl,
+          (unsigned long long)(n->cg.lane ? n->cg.cnm_generated : q.cnm_sent),
+          (unsigned long long)q.cnm_delivered, n->cg.rl,
           (unsigned long long)q.rl_created, (unsigned long long)q.rl_released,
           (unsigned long long)q.rl_active, q.rl_min_rate, (unsigned long long)q.qlen_max,
           q.qlen_max_mean);
@@ -127,14 +127,14 @@ static void qcn_json(const net *n, FILE *f) {
 
 static void qcn_text(const net *n, FILE *f) {
   qcn_net_stats q;
-  qcn_net_get_stats(n->qcn, &q);
+  qcn_net_get_stats(n->cg.qcn, &q);
   fprintf(f, "QCN: CNMs sent %llu delivered %llu; rate limiters %s, created %llu, active %llu, "
           "lowest rate %.4g; largest CP queue mean %.1f max %llu flits\n",
-          (unsigned long long)(n->lane ? n->cnm_generated : q.cnm_sent),
-          (unsigned long long)q.cnm_delivered, n->qcn_rl ? "on" : "off", (unsigned long long)q.rl_created,
+          (unsigned long long)(n->cg.lane ? n->cg.cnm_generated : q.cnm_sent),
+          (unsigned long long)q.cnm_delivered, n->cg.rl ? "on" : "off", (unsigned long long)q.rl_created,
           (unsigned long long)q.rl_active, q.rl_min_rate, q.qlen_max_mean,
           (unsigned long long)q.qlen_max);
-  if (n->lane) { /* §17.9 */
+  if (n->cg.lane) { /* §17.9 */
     uint64_t sc[ASW_SCNT_NUM] = {0};
     lane_counts(n, sc);
     fprintf(f, "CNM lane: snooped %llu, forwarded %llu, dropped %llu, unroutable %llu; "
@@ -147,8 +147,8 @@ static void qcn_text(const net *n, FILE *f) {
 }
 
 static void qcn_free(net *n) {
-  qcn_net_free(n->qcn); free(n->cnm_buf);
-  free(n->st_cnm_mask); free(n->st_cnm); free(n->out_cnm); /* §17.9 */
+  qcn_net_free(n->cg.qcn); free(n->cg.cnm_buf);
+  free(n->cg.st_cnm_mask); free(n->cg.st_cnm); free(n->cg.out_cnm); /* §17.9 */
 }
 
 const net_mech net_mech_qcn = {.name = "qcn", .on = qcn_on, .configure = qcn_configure,
@@ -161,13 +161,13 @@ const net_mech net_mech_qcn = {.name = "qcn", .on = qcn_on, .configure = qcn_con
  * cycle) travel to their culprit sources in the zero-load time of the path
  * back: down to the source if it is below s, else up to the top and down. */
 int net_qcn_cnm_out(net *n, net_worker *w, unsigned s) {
-  uint64_t m = asw_switch_cnm(n->sw[s], n->cnm_buf);
+  uint64_t m = asw_switch_cnm(n->sw[s], n->cg.cnm_buf);
   for (; m; m &= m - 1) {
-    uint64_t cnm = n->cnm_buf[__builtin_ctzll(m)];
+    uint64_t cnm = n->cg.cnm_buf[__builtin_ctzll(m)];
     unsigned src = ASW_CNM_SRC(cnm), lvl = topo_level(n->t, s);
     unsigned hops = topo_below(n->t, s, src) ? lvl : 2 * topo_levels(n->t) - lvl;
     uint64_t at = n->cycle + 1 + (uint64_t)hops * (ASW_ZERO_LOAD_LATENCY + n->cfg.link_latency);
-    if (qcn_net_send(n->qcn, at, cnm)) {
+    if (qcn_net_send(n->cg.qcn, at, cnm)) {
       snprintf(w->err, sizeof w->err, "switch %u: out of memory for CNMs", s);
       return -1;
     }
@@ -186,11 +186,11 @@ int net_lane_out(net *n, net_worker *w, unsigned s, const asw_outputs *out) {
     if (pe.kind == PEER_SWITCH) {
       unsigned slot = n->port_lat ? port_slot(n, s, p, 0) : n->slot_fl;
       size_t i = (size_t)slot * n->S + pe.id;
-      n->st_cnm[i * n->P + pe.port] = out->cnm[p];
-      n->st_cnm_mask[i] |= 1ull << pe.port;
+      n->cg.st_cnm[i * n->P + pe.port] = out->cnm[p];
+      n->cg.st_cnm_mask[i] |= 1ull << pe.port;
       wake_switch(n, slot, pe.id, &n->st[i], 0);
     } else if (pe.kind == PEER_NODE) {
-      if (qcn_net_send(n->qcn, n->cycle + lat, out->cnm[p])) {
+      if (qcn_net_send(n->cg.qcn, n->cycle + lat, out->cnm[p])) {
         snprintf(w->err, sizeof w->err, "switch %u: out of memory for CNMs", s);
         return -1;
       }
@@ -205,6 +205,6 @@ unsigned net_rl_ready_queue(net *n, unsigned s, const node *nd, unsigned v) {
   const dest_q *dq = &n->dq[((size_t)s * n->V + v) * n->cap];
   unsigned na = nd->nactive[v], k = nd->rr[v] % na;
   for (unsigned j = 0; j < na; j++, k = k + 1 == na ? 0 : k + 1)
-    if (qcn_net_ready(n->qcn, s, dq[k].dest, n->cycle)) return k;
+    if (qcn_net_ready(n->cg.qcn, s, dq[k].dest, n->cycle)) return k;
   return NIL16;
 }

@@ -30,17 +30,17 @@ static int net_trace_setup(net *n, char *err, size_t errlen) {
     snprintf(err, errlen, "traffic: trace replay runs in one process (ranks = 1)");
     return -1;
   }
-  n->trc = trace_load(c->trace_path, err, errlen);
-  if (!n->trc) return -1;
-  n->rp = trace_replay_new(n->trc, n->N, c->packet_flits, TRACE_FLIT_BYTES, c->trace_path, err,
+  n->tr.trc = trace_load(c->trace_path, err, errlen);
+  if (!n->tr.trc) return -1;
+  n->tr.rp = trace_replay_new(n->tr.trc, n->N, c->packet_flits, TRACE_FLIT_BYTES, c->trace_path, err,
                            errlen); /* names the line of a message with a node >= N */
-  if (!n->rp) return -1;
-  if (trace_nodes(n->trc) > n->N) {
+  if (!n->tr.rp) return -1;
+  if (trace_nodes(n->tr.trc) > n->N) {
     snprintf(err, errlen, "traffic: trace %s is for %u nodes, the network has %u", c->trace_path,
-             trace_nodes(n->trc), n->N);
+             trace_nodes(n->tr.trc), n->N);
     return -1;
   }
-  trace_replay_lower_bound(n->rp, trace_path, n);
+  trace_replay_lower_bound(n->tr.rp, trace_path, n);
   return 0;
 }
 
@@ -53,7 +53,7 @@ static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len
   unsigned qi = dest_queue(n, s, nd, dq, vc, dest);
   if (qi != NIL16 && dq[qi].count >= n->dest_cap) return 0;
   if (n->next_id >= 0xFFFFFFFFull || net_grow_bits(n, n->next_id)) return 0;
-  if (trace_replay_take(n->rp, s, (uint32_t)n->next_id)) return 0;
+  if (trace_replay_take(n->tr.rp, s, (uint32_t)n->next_id)) return 0;
   window_stat *ws = n->ws;
   if (ws) ws->offered += len;
   if (measuring) {
@@ -67,7 +67,7 @@ static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len
 /* The injection process of a replay. */
 static void trace_feed(net *n, unsigned s, node *nd, int measuring) {
   unsigned dest, len;
-  while (trace_replay_peek(n->rp, s, n->cycle, &dest, &len))
+  while (trace_replay_peek(n->tr.rp, s, n->cycle, &dest, &len))
     if (!trace_queue(n, s, nd, dest, len, measuring)) break;
 }
 static const net_injection inj_trace = {"trace", NULL, trace_feed};
@@ -82,7 +82,7 @@ static int trace_build_late(net *n, char *err, size_t errlen) {
 
 static void net_trace_json(const net *n, FILE *f) {
   trace_stats ts;
-  trace_replay_stats(n->rp, &ts);
+  trace_replay_stats(n->tr.rp, &ts);
   fprintf(f, "  \"trace\": {\"messages\": %llu, \"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, "
           "\"dependencies\": %llu, \"messages_delivered\": %llu, \"packets_delivered\": %llu, "
           "\"completion_cycles\": %llu, \"completion_us\": %.3f, \"lower_bound_cycles\": %llu, "
@@ -92,20 +92,20 @@ static void net_trace_json(const net *n, FILE *f) {
           (unsigned long long)ts.dependencies, (unsigned long long)ts.messages_delivered,
           (unsigned long long)ts.packets_delivered, (unsigned long long)ts.completion,
           (double)ts.completion * n->cfg.cycle_ns / 1000.0, (unsigned long long)ts.lower_bound,
-          (unsigned long long)n->trace_errors);
+          (unsigned long long)n->tr.errors);
 }
 
 static void net_trace_text(const net *n, FILE *f) {
   trace_stats ts;
-  trace_replay_stats(n->rp, &ts);
+  trace_replay_stats(n->tr.rp, &ts);
   fprintf(f, "trace: %llu of %llu messages delivered, completion %llu cycles (lower bound %llu)\n",
           (unsigned long long)ts.messages_delivered, (unsigned long long)ts.messages,
           (unsigned long long)ts.completion, (unsigned long long)ts.lower_bound);
 }
 
 static void trace_free_(net *n) {
-  trace_replay_free(n->rp);
-  trace_free(n->trc);
+  trace_replay_free(n->tr.rp);
+  trace_free(n->tr.trc);
 }
 
 const net_mech net_mech_trace = {.name = "trace", .on = trace_on, .build_late = trace_build_late,
@@ -116,13 +116,13 @@ const net_mech net_mech_trace = {.name = "trace", .on = trace_on, .build_late = 
  * packet_flits flits sent in the cycle it was generated. */
 void net_trace_record(net *n, unsigned s, unsigned dest, uint32_t id) {
   char e[128];
-  if (trace_add(n->rec, n->cycle, id, s, dest,
+  if (trace_add(n->tr.rec, n->cycle, id, s, dest,
                 n->len * TRACE_FLIT_BYTES, NULL, 0, e, sizeof e) < 0 && !n->err[0])
     snprintf(n->err, sizeof n->err, "trace-out: %s", e);
 }
 
 int net_record_trace(net *n, trace *t) {
   if (n->R > 1 || n->cfg.traffic == TRAFFIC_TRACE) return -1;
-  n->rec = t;
+  n->tr.rec = t;
   return trace_set_nodes(t, n->N, n->err, sizeof n->err);
 }

@@ -9,18 +9,18 @@
  * and padding flits were never injected; packets discarded whole or
  * delivered damaged are not in flight. */
 static uint64_t g_inflight_flits(const net *n) {
-  if (n->faults) {
+  if (n->lf.faults) {
     net_fault_sum(n);
-    return n->injected_flits + n->fault_pad - n->consumed_flits - n->fault_fd;
+    return n->injected_flits + n->lf.pad - n->consumed_flits - n->lf.fd;
   }
-  return n->R > 1 ? n->g_injected - n->g_consumed : n->injected_flits - n->consumed_flits;
+  return n->R > 1 ? n->rk.g_injected - n->rk.g_consumed : n->injected_flits - n->consumed_flits;
 }
 static int g_all_delivered(const net *n) {
-  if (n->faults)
-    return n->r.packets_delivered + n->pkts_damaged + n->pkts_bad + (net_fault_sum(n), n->fault_pd) ==
+  if (n->lf.faults)
+    return n->r.packets_delivered + n->lf.pkts_damaged + n->lf.pkts_bad + (net_fault_sum(n), n->lf.pd) ==
                n->r.packets_generated &&
            g_inflight_flits(n) == 0;
-  if (n->R > 1) return n->g_delivered == n->g_generated && n->g_consumed == n->g_injected;
+  if (n->R > 1) return n->rk.g_delivered == n->rk.g_generated && n->rk.g_consumed == n->rk.g_injected;
   return n->r.packets_delivered == n->r.packets_generated &&
          n->consumed_flits == n->injected_flits;
 }
@@ -36,11 +36,11 @@ static int step_cycle(net *n, int generating, int measuring) {
   if (n->vq) return net_voqnet_cycle(n, generating, measuring); /* §16.6 */
   /* switches to step: those with pending work or inputs this cycle, in the
    * order carried over, then woken (each once) */
-  uint32_t *lists[3] = {n->carry, &n->wake[(size_t)slot * n->S], n->fault_touch};
+  uint32_t *lists[3] = {n->carry, &n->wake[(size_t)slot * n->S], n->lf.touch};
   uint32_t counts[3] = {n->carry_n, n->wake_n[slot], 0};
-  if (n->faults) { /* §18.6: pins that change now; the fabric manager */
+  if (n->lf.faults) { /* §18.6: pins that change now; the fabric manager */
     if (net_faults_cycle_begin(n)) return -1;
-    counts[2] = n->fault_touch_n;
+    counts[2] = n->lf.touch_n;
   }
   uint32_t nt = 0;
   for (int li = 0; li < 3; li++)
@@ -54,7 +54,7 @@ static int step_cycle(net *n, int generating, int measuring) {
       }
       n->todo[nt++] = s;
     }
-  if (n->nthreads < 2 && n->qcn) qcn_net_deliver(n->qcn, n->cycle); /* §17.5 */
+  if (n->th.nthreads < 2 && n->cg.qcn) qcn_net_deliver(n->cg.qcn, n->cycle); /* §17.5 */
   int moved = 0;
   if (net_par_phase(n, nt, generating, measuring, &moved)) return -1;
   if (net_mech_cycle_end(n, measuring)) return -1; /* QCN samples, PFC drops, fault losses */
@@ -71,15 +71,15 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
    * register setting reads (asw_switch_lock_config). Not under a lockstep
    * observer, which may program its switches further, nor with link faults,
    * whose fabric manager rewrites FWD entries during the run (§18.6). */
-  if (!n->obs.step && !n->faults)
+  if (!n->obs.step && !n->lf.faults)
     for (unsigned s = 0; s < n->S; s++)
       if (n->sw[s]) asw_switch_lock_config(n->sw[s]);
-  if (n->nthreads > 1) net_par_start(n);
-  n->next_sync = n->x_every ? n->x_every - 1 : 0;
-  if (c->watchdog && c->watchdog < n->next_sync) n->next_sync = c->watchdog;
+  if (n->th.nthreads > 1) net_par_start(n);
+  n->rk.next_sync = n->rk.every ? n->rk.every - 1 : 0;
+  if (c->watchdog && c->watchdog < n->rk.next_sync) n->rk.next_sync = c->watchdog;
   for (n->cycle = 0;; n->cycle++) {
     int in_run = n->cycle < total;
-    if (n->rp && trace_replay_done(n->rp) && g_all_delivered(n)) { /* trace complete */
+    if (n->tr.rp && trace_replay_done(n->tr.rp) && g_all_delivered(n)) { /* trace complete */
       n->r.drained = 1;
       break;
     }
@@ -109,7 +109,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       for (unsigned t = 0; t < n->nhot; t++) got += n->hot_rx[n->hot_nodes[t]];
       if (got >= c->hs_packets) n->hs_closed = n->cycle;
     }
-    int failed = n->x_failed || step_cycle(n, in_run, measuring) != 0;
+    int failed = n->rk.failed || step_cycle(n, in_run, measuring) != 0;
     int synced = 1;
     if (n->R > 1) {
       /* Exchange every x_every cycles (what a link carries arrives that many
@@ -117,14 +117,14 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
        * (the drain test), and at the cycle the watchdog would fire if
        * nothing moved anywhere since the last exchange. A rank that failed
        * stops stepping and says so at the next exchange. */
-      synced = n->cycle >= n->next_sync || n->cycle + 1 >= total;
-      if (failed) n->x_failed = 1;
+      synced = n->cycle >= n->rk.next_sync || n->cycle + 1 >= total;
+      if (failed) n->rk.failed = 1;
       if (synced) {
-        int g = net_par_exchange(n, n->x_failed);
+        int g = net_par_exchange(n, n->rk.failed);
         if (g) { status = NET_RUN_ERROR; n->cycle++; break; }
-        n->next_sync = n->cycle + n->x_every;
+        n->rk.next_sync = n->cycle + n->rk.every;
         uint64_t due = n->last_progress + c->watchdog;
-        if (c->watchdog && due > n->cycle && due < n->next_sync) n->next_sync = due;
+        if (c->watchdog && due > n->cycle && due < n->rk.next_sync) n->rk.next_sync = due;
       }
     } else if (failed) { status = NET_RUN_ERROR; break; }
     if (in_run && (n->cycle + 1) % c->window == 0) {
@@ -147,9 +147,9 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
     if (progress && (n->cycle & 255) == 0) progress(ctx, n->cycle, total);
   }
   net_par_stop(n);
-  if (n->rp && status == NET_RUN_OK && !trace_replay_done(n->rp)) { /* traffic=trace */
+  if (n->tr.rp && status == NET_RUN_OK && !trace_replay_done(n->tr.rp)) { /* traffic=trace */
     trace_stats ts;
-    trace_replay_stats(n->rp, &ts);
+    trace_replay_stats(n->tr.rp, &ts);
     snprintf(n->err, sizeof n->err, "cycles: the trace did not complete: %llu of %llu messages "
              "delivered after %llu cycles (raise cycles%s)", (unsigned long long)ts.messages_delivered,
              (unsigned long long)ts.messages, (unsigned long long)n->cycle,

@@ -32,7 +32,7 @@ static int mark_delivered(net *n, uint32_t id) {
 static inline __attribute__((always_inline)) void sink_consume_credit(net *n, unsigned d,
                                                                        unsigned vc, int mt) {
   if (n->vq) vqn_node_credit(n->vq, d, n->cycle); /* §16.6 */
-  else if (!n->pfc) stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
+  else if (!n->pfc.on) stage_credit(n, n->node_leaf[d], n->node_port[d], vc, mt);
   n->consumed_flits++; /* §17.3: a PFC sink returns no credits */
 }
 
@@ -50,17 +50,17 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
     sp->flits = 0;
     sp->damaged = 0;
     sp->len = (uint8_t)ASW_HDR_LEN(f->hdr);
-  } else if (n->faults && f->payload == n->pad_payload) { /* §18.3 padding */
+  } else if (n->lf.faults && f->payload == n->lf.pad_payload) { /* §18.3 padding */
     sp->damaged = 1;
   } else if (sp->flits == 1) {
     sp->inject = (uint32_t)f->payload;
-  } else if (n->faults && f->payload) { /* §18.6 checker: body flits carry 0 */
+  } else if (n->lf.faults && f->payload) { /* §18.6 checker: body flits carry 0 */
     sp->damaged = 2;
   }
   sp->flits++;
-  if (n->faults && f->tail && (sp->damaged || sp->flits != sp->len)) {
-    if (sp->damaged == 1) n->pkts_damaged++; /* a cut packet, discarded by the sink */
-    else n->pkts_bad++;                      /* must never happen */
+  if (n->lf.faults && f->tail && (sp->damaged || sp->flits != sp->len)) {
+    if (sp->damaged == 1) n->lf.pkts_damaged++; /* a cut packet, discarded by the sink */
+    else n->lf.pkts_bad++;                      /* must never happen */
     if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc, mt);
     else n->sink_buf[(size_t)d * n->V + f->vc]++;
     return;
@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
     n->r.packets_delivered++;
     if (sp->hot && n->hot_rx) n->hot_rx[d]++; /* hs_packets */
     if (mark_delivered(n, sp->id)) n->r.duplicates++;
-    if (n->rp && trace_replay_delivered(n->rp, sp->id, n->cycle)) n->trace_errors++; /* trace */
+    if (n->tr.rp && trace_replay_delivered(n->tr.rp, sp->id, n->cycle)) n->tr.errors++; /* trace */
     if (n->flow_last) {
       uint32_t *last = &n->flow_last[(size_t)sp->src * n->N + d];
       if (*last > sp->id) n->r.order_violations++;
@@ -92,8 +92,8 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
     }
   }
   if (!n->nodes[d].sink_slow) sink_consume_credit(n, d, f->vc, mt);
-  else if (++n->sink_buf[(size_t)d * n->V + f->vc] > n->cfg.buffer_flits && !n->sink_drop)
-    n->sink_drop = 1 + (uint64_t)d * n->V + f->vc; /* §17.3: a frame would be dropped */
+  else if (++n->sink_buf[(size_t)d * n->V + f->vc] > n->cfg.buffer_flits && !n->pfc.sink_drop)
+    n->pfc.sink_drop = 1 + (uint64_t)d * n->V + f->vc; /* §17.3: a frame would be dropped */
 }
 
 /* (net_internal.h) */
@@ -132,7 +132,7 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
 /* Flits of the packet inject() would start on VC vc: packet_flits, or a trace
  * packet's own length. */
 static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
-  if (!n->rp) return n->len;
+  if (!n->tr.rp) return n->len;
   /* the packet inject() would take from this VC: the head of its next queue */
   const dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   const src_pkt *pool = &n->pool[(size_t)s * n->cap];
@@ -174,7 +174,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
       unsigned v = nd->rr_vc + j; /* (rr_vc + j) mod V */
       if (v >= n->V) v -= n->V;
       if (nd->nactive[v] && cr[v] >= inj_len(n, s, nd, v)) {
-        if (n->qcn_rl && (rl_pick = net_rl_ready_queue(n, s, nd, v)) == NIL16) {
+        if (n->cg.rl && (rl_pick = net_rl_ready_queue(n, s, nd, v)) == NIL16) {
           rl_held = 1;
           continue;
         }
@@ -189,7 +189,7 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
     dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
     src_pkt *pool = &n->pool[(size_t)s * n->cap];
-    unsigned pick = n->qcn_rl || vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
+    unsigned pick = n->cg.rl || vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
     uint16_t k = dq[pick].head;
     nd->cur = pool[k];
     dq[pick].head = pool[k].next;
@@ -210,11 +210,11 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
       nd->rr[vc] = (uint16_t)((pick + 1) % nd->nactive[vc]);
     }
     if (vq) vqn_node_reserve(vq, s, nd->cur.dest, nd->cur.len); /* §16.6 */
-    else if (!n->pfc) cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len); /* PFC: pause view */
+    else if (!n->pfc.on) cr[nd->cur.vc] = (uint16_t)(cr[nd->cur.vc] - nd->cur.len); /* PFC: pause view */
     nd->streaming = 1;
     nd->cur_sent = 0;
     nd->cur_len = nd->cur.len;
-    if (n->qcn_rl) qcn_net_sent(n->qcn, s, nd->cur.dest, nd->cur.len, n->cycle); /* §17.5 */
+    if (n->cg.rl) qcn_net_sent(n->cg.qcn, s, nd->cur.dest, nd->cur.len, n->cycle); /* §17.5 */
     f.head = 1;
     f.hdr = asw_hdr_make(nd->cur.dest, s, nd->cur.sl, nd->cur.len, 0, 0, nd->cur.id & 0xFFFFu);
     f.payload = (uint64_t)nd->cur.id | ((uint64_t)(nd->cur.gen & 0x7FFFFFFFu) << 32) |
@@ -257,7 +257,7 @@ end_nodes(net *n, int generating, int measuring, int mt) {
     node *nd = &nodes[d];
     if (src_cr[d]) {
       uint16_t *cr = &n->credits[(size_t)d * V + src_cr[d] - 1];
-      if (n->pfc) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
+      if (n->pfc.on) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
       else (*cr)++;
       src_cr[d] = 0;
       nd->inj_blocked = 0;
@@ -286,7 +286,7 @@ end_nodes(net *n, int generating, int measuring, int mt) {
           }
         }
       }
-      if (n->pfc) net_pfc_sink(n, d, mt);
+      if (n->pfc.on) net_pfc_sink(n, d, mt);
     }
     if (bernoulli) { /* net_inj_bernoulli, inlined */
       while (nd->next_gen <= cycle) {

@@ -137,6 +137,78 @@ typedef struct {
   char err[512];
 } net_worker;
 
+/* Threads (cfg.threads; 1 with an observer): net_parallel.c. */
+typedef struct {
+  unsigned nthreads, nwk;   /* threads running, workers allocated */
+  net_worker *wk;           /* [nwk] */
+  uint64_t range;           /* todo entries left: hi << 32 | lo */
+  uint64_t go, done, done_target;
+  int quit;
+} net_threads;
+
+/* A distributed run (cfg.ranks > 1, see net_comm): net_parallel.c. */
+typedef struct {
+  net_comm comm;
+  uint16_t *sw_owner;        /* [S] rank of each switch */
+  uint64_t g_injected, g_consumed, g_generated, g_delivered; /* all ranks */
+  uint64_t msgs, bytes, syncs;
+  unsigned every;            /* lookahead: min(link_latency, credit_latency) */
+  uint64_t next_sync;        /* cycle at whose end the next exchange is */
+  int failed;                /* this rank failed; tell the others at the sync */
+  uint64_t *xbuf; size_t xbuf_cap; /* one sync's records, rank after rank */
+  size_t *off, *len;         /* [R] bytes */
+  uint64_t *hdr;             /* [2*R*NET_NH] */
+  /* after the final reduction: the register totals of all ranks */
+  int reduced;
+  uint64_t red_re, red_cs, red_acnt[ASW_ACNT_NUM];
+  uint32_t *red_fout;        /* [S*P] FLITS_OUT counters */
+} net_ranks;
+
+/* §17.3 PFC (cfg.flow_control = pfc): every port a PFC port. mech_pfc.c. */
+typedef struct {
+  int on;
+  unsigned xoff, xon;
+  uint8_t *sink_want, *sink_sent, *sink_ptr; /* [N] slow sinks' PFC state */
+  uint64_t *pause_since; /* [(S*P + N) * V] cycle + 1 a priority was paused, 0: resumed */
+  uint64_t frames, max, storms, dropped; /* pause frames, longest pause, storms, drops */
+  uint64_t sink_drop;    /* 1 + d*V + vc of a slow sink that overflowed, 0 none */
+} net_pfc;
+
+/* §17.5 QCN (cfg.qcn) and §17.8/§17.9 the CNM lane: mech_qcn.c. */
+typedef struct {
+  qcn_net *qcn;              /* CNM transport and reaction points; NULL when off */
+  int rl;                    /* rate limiters gate the sources (cfg.rl) */
+  uint64_t *cnm_buf;         /* [P] one switch's CNM words */
+  int lane;                  /* cnm_path = lane: words staged per slot like flits */
+  unsigned sar_ttl, sar_ts;  /* SAR_TTL of every switch (from ar_timer_us) */
+  uint64_t *st_cnm_mask;     /* [W*S] */
+  uint64_t *st_cnm;          /* [W*S*P] */
+  uint64_t *out_cnm;         /* [P] one switch's lane outputs */
+  uint64_t cnm_generated;    /* CNMs the congestion points put on their outputs */
+} net_cong;
+
+/* §18.6 link faults (faults.h; faults NULL without link_fault / link_fault_rate):
+ * mech_faults.c. */
+typedef struct {
+  net_faults *faults;
+  uint32_t *touch, touch_n;  /* [3S] switches whose pins changed this cycle, then
+                              * those with fabric-manager writes queued, then
+                              * those with an input link down */
+  uint64_t pad_payload;      /* payload of a padding flit: PW ones */
+  uint64_t pkts_damaged, pkts_bad; /* arrived padded; arrived with a wrong flit */
+  uint64_t fd, pd, pad;      /* sums of the switches' §18.4 counters */
+  uint64_t fd_seen, last_loss; /* flits discarded so far; 1 + last cycle one was */
+} net_lf;
+
+/* traffic=trace (trace.h): the trace, its replay state; rec: the packets
+ * generated, for net_record_trace. mech_trace.c. */
+typedef struct {
+  trace *trc;
+  trace_replay *rp;
+  trace *rec;
+  uint64_t errors;           /* deliveries the replay did not expect */
+} net_tr;
+
 typedef struct net_traffic net_traffic;     /* net_traffic.c */
 typedef struct net_injection net_injection; /* net_traffic.c */
 
@@ -171,10 +243,6 @@ struct net {
   window_stat *ws;                      /* this cycle's window (or NULL) */
   int prefetch;  /* warm the cache ahead of the steps: pays off once the
                     switches' buffers are well beyond the caches */
-  /* threads (cfg.threads; 1 with an observer) */
-  unsigned nthreads, nwk;               /* threads running, workers allocated */
-  net_worker *wk;                       /* [nwk] */
-  uint64_t range;                       /* todo entries left: hi << 32 | lo */
   /* Switches whose only live state is ARN-table entries ageing are not
    * stepped; the steps they miss are made up with asw_switch_skip_idle
    * (exactly as many as stepping them would have made: until the last
@@ -218,13 +286,6 @@ struct net {
   uint32_t *cnt_prev; /* adaptive counter snapshot [S*P] */
   uint32_t *adp_prev; /* packets_adapted counter snapshot [S*P] */
   uint64_t arn_at_nodes; /* ARN messages that reached end nodes (§15.6) */
-  /* §17.3 PFC (cfg.flow_control = pfc): every port a PFC port */
-  int pfc;
-  unsigned pfc_xoff, pfc_xon;
-  uint8_t *sink_want, *sink_sent, *sink_ptr; /* [N] slow sinks' PFC state */
-  uint64_t *pause_since; /* [(S*P + N) * V] cycle + 1 a priority was paused, 0: resumed */
-  uint64_t pause_frames, pause_max, pause_storms, frames_dropped;
-  uint64_t sink_drop;    /* 1 + d*V + vc of a slow sink that overflowed, 0 none */
   uint64_t adaptive_at_warmup;
   int warm_snapshot_taken;
   char routing_name[64];
@@ -235,51 +296,19 @@ struct net {
   net_observer obs;    /* lockstep observer (tb/net), zero if none */
   int observed;        /* built with an observer (net_new_observed) */
   unsigned prog_switch; /* switch being programmed (observer's reg_write) */
-  /* distributed run (cfg.ranks > 1, see net_comm) */
-  net_comm comm;
+  /* this process's share of a distributed run (cfg.ranks > 1): the rest in rk */
   unsigned rank, R;
-  uint16_t *sw_owner;        /* [S] rank of each switch */
   unsigned node_lo, node_hi; /* end nodes of this rank: [node_lo, node_hi) */
-  uint64_t g_injected, g_consumed, g_generated, g_delivered; /* all ranks */
-  uint64_t x_msgs, x_bytes, x_syncs;
-  unsigned x_every;          /* lookahead: min(link_latency, credit_latency) */
-  uint64_t next_sync;        /* cycle at whose end the next exchange is */
-  int x_failed;              /* this rank failed; tell the others at the sync */
-  uint64_t *xbuf; size_t xbuf_cap; /* one sync's records, rank after rank */
-  size_t *x_off, *x_len;     /* [R] bytes */
-  uint64_t *x_hdr;           /* [2*R*NET_NH] */
-  /* after the final reduction: the register totals of all ranks */
-  int reduced;
-  uint64_t red_re, red_cs, red_acnt[ASW_ACNT_NUM];
-  uint32_t *red_fout;        /* [S*P] FLITS_OUT counters */
-  /* traffic=trace (cmodel/net/trace.h): the trace, its replay state; rec: the
-   * packets generated, for net_record_trace */
-  trace *trc;
-  trace_replay *rp;
-  trace *rec;
-  uint64_t trace_errors;     /* deliveries the replay did not expect */
-  /* link faults (§18.6, faults.h; NULL without link_fault / link_fault_rate) */
-  net_faults *faults;
-  uint32_t *fault_touch, fault_touch_n; /* [3S] switches whose pins changed this cycle, then
-                                         * those with fabric-manager writes queued, then
-                                         * those with an input link down */
-  uint64_t pad_payload;      /* payload of a padding flit: PW ones */
-  uint64_t pkts_damaged, pkts_bad; /* arrived padded; arrived with a wrong flit */
-  uint64_t fault_fd, fault_pd, fault_pad; /* sums of the switches' §18.4 counters */
-  uint64_t fault_fd_seen, last_loss; /* flits discarded so far; 1 + last cycle one was */
-  /* §17.5 QCN (cfg.qcn): CNM transport and reaction points; NULL when off */
-  qcn_net *qcn;
-  int qcn_rl;                /* rate limiters gate the sources (cfg.rl) */
-  uint64_t *cnm_buf;         /* [P] one switch's CNM words */
-  /* §17.8/§17.9 CNM lane (cnm_path = lane): words staged per slot like flits */
-  int lane;
-  unsigned sar_ttl, sar_ts; /* SAR_TTL of every switch (from ar_timer_us) */
-  uint64_t *st_cnm_mask;     /* [W*S] */
-  uint64_t *st_cnm;          /* [W*S*P] */
-  uint64_t *out_cnm;         /* [P] one switch's lane outputs */
-  uint64_t cnm_generated;    /* CNMs the congestion points put on their outputs */
-  /* §16.6 sqs = voqnet: the reference fabric in place of the switches (all NULL);
-   * the end nodes use one VC (V = 1), their credits are the fabric's per destination */
+  /* the concerns with state of their own (the types above) */
+  net_threads th;  /* net_parallel.c: threads */
+  net_ranks rk;    /* net_parallel.c: ranks */
+  net_pfc pfc;     /* mech_pfc.c: §17.3 PFC */
+  net_cong cg;     /* mech_qcn.c: §17.5 QCN, §17.9 the CNM lane */
+  net_lf lf;       /* mech_faults.c: §18.6 link faults */
+  net_tr tr;       /* mech_trace.c: trace replay, --trace-out */
+  /* mech_voqnet.c: §16.6 sqs = voqnet, the reference fabric in place of the switches
+   * (all NULL); the end nodes use one VC (V = 1), their credits are the fabric's per
+   * destination */
   vqn *vq;
 };
 
@@ -372,7 +401,7 @@ static inline window_stat *cur_win(net *n) {
  * pause's length when it resumes. */
 static inline void pause_track(net *n, size_t k, uint64_t *frames, uint64_t *mx,
                                uint64_t *storms) {
-  uint64_t *ps = &n->pause_since[k];
+  uint64_t *ps = &n->pfc.pause_since[k];
   (*frames)++;
   if (!*ps) {
     *ps = n->cycle + 1;
@@ -536,7 +565,7 @@ unsigned net_rl_ready_queue(net *n, unsigned s, const node *nd, unsigned v);
 /* mech_faults.c (§18.6) */
 void net_fault_sum(const net *n);
 /* the pins and the fabric manager of this cycle: switches to step in
- * n->fault_touch; 0 or -1 with n->err */
+ * n->lf.touch; 0 or -1 with n->err */
 int net_faults_cycle_begin(net *n);
 /* mech_trace.c: --trace-out */
 void net_trace_record(net *n, unsigned s, unsigned dest, uint32_t id);

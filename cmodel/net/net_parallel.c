@@ -8,9 +8,9 @@
 #include <string.h>
 
 void net_comm_stats(const net *n, uint64_t *msgs, uint64_t *bytes, uint64_t *syncs) {
-  *msgs = n->x_msgs;
-  *bytes = n->x_bytes;
-  *syncs = n->x_syncs;
+  *msgs = n->rk.msgs;
+  *bytes = n->rk.bytes;
+  *syncs = n->rk.syncs;
 }
 
 /* The rank of every switch and this rank's end nodes: blocks of whole pods
@@ -43,23 +43,23 @@ static int partition(net *n, char *err, size_t errlen) {
       while (r > 0 && ((uint64_t)r * groups + R - 1) / R > g) r--;
       while (r + 1 < R && ((uint64_t)(r + 1) * groups + R - 1) / R <= g) r++;
     }
-    n->sw_owner[s] = (uint16_t)r;
+    n->rk.sw_owner[s] = (uint16_t)r;
   }
   return 0;
 }
 
 int net_par_build(net *n, char *err, size_t errlen) {
   const net_cfg *c = &n->cfg;
-  n->nthreads = n->obs.step ? 1 : c->threads; /* observer: in order */
-  if (n->nthreads < 1) n->nthreads = 1;
-  n->wk = calloc(n->nthreads, sizeof *n->wk);
-  n->nwk = n->wk ? n->nthreads : 0;
-  if (!n->wk) {
+  n->th.nthreads = n->obs.step ? 1 : c->threads; /* observer: in order */
+  if (n->th.nthreads < 1) n->th.nthreads = 1;
+  n->th.wk = calloc(n->th.nthreads, sizeof *n->th.wk);
+  n->th.nwk = n->th.wk ? n->th.nthreads : 0;
+  if (!n->th.wk) {
     snprintf(err, errlen, "out of memory building the network");
     return -1;
   }
-  for (unsigned t = 0; t < n->nwk; t++) {
-    net_worker *w = &n->wk[t];
+  for (unsigned t = 0; t < n->th.nwk; t++) {
+    net_worker *w = &n->th.wk[t];
     w->n = n;
     w->out_flit = calloc(n->P, sizeof(asw_flit));
     w->out_cr_vc = calloc(n->P, 1);
@@ -72,13 +72,13 @@ int net_par_build(net *n, char *err, size_t errlen) {
     }
   }
   if (n->R == 1) return 0;
-  n->sw_owner = calloc(n->S, sizeof *n->sw_owner);
-  n->x_off = calloc(n->R, sizeof *n->x_off);
-  n->x_len = calloc(n->R, sizeof *n->x_len);
-  n->x_hdr = calloc((size_t)2 * n->R * NET_NH, 8);
-  int bad = !n->sw_owner || !n->x_off || !n->x_len || !n->x_hdr;
-  for (unsigned t = 0; t < n->nwk && !bad; t++) {
-    net_worker *w = &n->wk[t];
+  n->rk.sw_owner = calloc(n->S, sizeof *n->rk.sw_owner);
+  n->rk.off = calloc(n->R, sizeof *n->rk.off);
+  n->rk.len = calloc(n->R, sizeof *n->rk.len);
+  n->rk.hdr = calloc((size_t)2 * n->R * NET_NH, 8);
+  int bad = !n->rk.sw_owner || !n->rk.off || !n->rk.len || !n->rk.hdr;
+  for (unsigned t = 0; t < n->th.nwk && !bad; t++) {
+    net_worker *w = &n->th.wk[t];
     w->xo = calloc(n->R, sizeof *w->xo);
     w->xo_n = calloc(n->R, sizeof *w->xo_n);
     w->xo_cap = calloc(n->R, sizeof *w->xo_cap);
@@ -93,11 +93,11 @@ int net_par_build(net *n, char *err, size_t errlen) {
   }
   /* links to switches of other ranks go through the exchange */
   for (size_t i = 0; i < (size_t)n->S * n->P; i++)
-    if (n->peer[i].kind == PEER_SWITCH && n->sw_owner[n->peer[i].id] != n->rank)
+    if (n->peer[i].kind == PEER_SWITCH && n->rk.sw_owner[n->peer[i].id] != n->rank)
       n->peer[i].kind = PEER_REMOTE;
   n->next_id = n->rank; /* packet ids rank + R * k: unique, rising per source */
-  n->x_every = n->L < n->LC ? n->L : n->LC;
-  if (c->sync_every && c->sync_every < n->x_every) n->x_every = c->sync_every;
+  n->rk.every = n->L < n->LC ? n->L : n->LC;
+  if (c->sync_every && c->sync_every < n->rk.every) n->rk.every = c->sync_every;
   if (n->W > 0xFFFF) {
     snprintf(err, errlen, "ranks: link and credit latencies above 65534 cycles");
     return -1;
@@ -106,16 +106,16 @@ int net_par_build(net *n, char *err, size_t errlen) {
 }
 
 void net_par_free(net *n) {
-  for (unsigned t = 0; t < n->nwk; t++) {
-    free(n->wk[t].out_flit); free(n->wk[t].out_cr_vc); free(n->wk[t].out_arn);
-    free(n->wk[t].carry); free(n->wk[t].pend);
-    if (n->wk[t].xo)
-      for (unsigned r = 0; r < n->R; r++) free(n->wk[t].xo[r]);
-    free(n->wk[t].xo); free(n->wk[t].xo_n); free(n->wk[t].xo_cap);
+  for (unsigned t = 0; t < n->th.nwk; t++) {
+    free(n->th.wk[t].out_flit); free(n->th.wk[t].out_cr_vc); free(n->th.wk[t].out_arn);
+    free(n->th.wk[t].carry); free(n->th.wk[t].pend);
+    if (n->th.wk[t].xo)
+      for (unsigned r = 0; r < n->R; r++) free(n->th.wk[t].xo[r]);
+    free(n->th.wk[t].xo); free(n->th.wk[t].xo_n); free(n->th.wk[t].xo_cap);
   }
-  free(n->wk);
-  free(n->sw_owner); free(n->xbuf); free(n->x_off); free(n->x_len); free(n->x_hdr);
-  free(n->red_fout);
+  free(n->th.wk);
+  free(n->rk.sw_owner); free(n->rk.xbuf); free(n->rk.off); free(n->rk.len); free(n->rk.hdr);
+  free(n->rk.red_fout);
 }
 
 /* Queues k words for rank r (a link to a switch of another rank). */
@@ -148,7 +148,7 @@ enum { CHUNK = 8 };
 /* Claims up to CHUNK switches of todo from the front (worker threads) or
  * the back (the main thread, after the end nodes). */
 static int claim(net *n, int back, uint32_t *from, uint32_t *to) {
-  uint64_t v = __atomic_load_n(&n->range, __ATOMIC_RELAXED), nv;
+  uint64_t v = __atomic_load_n(&n->th.range, __ATOMIC_RELAXED), nv;
   uint32_t lo, hi;
   do {
     lo = (uint32_t)v;
@@ -163,7 +163,7 @@ static int claim(net *n, int back, uint32_t *from, uint32_t *to) {
       *to = hi - lo > CHUNK ? lo + CHUNK : hi;
       nv = (uint64_t)hi << 32 | *to;
     }
-  } while (!__atomic_compare_exchange_n(&n->range, &v, nv, 0, __ATOMIC_RELAXED,
+  } while (!__atomic_compare_exchange_n(&n->th.range, &v, nv, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED));
   return 1;
 }
@@ -187,65 +187,65 @@ static int worker_main(void *arg) {
   net_worker *w = arg;
   net *n = w->n;
   for (uint64_t round = 1;; round++) {
-    spin_until(&n->go, round);
-    if (n->quit) break;
+    spin_until(&n->th.go, round);
+    if (n->th.quit) break;
     work_chunks(n, w, 0);
-    __atomic_fetch_add(&n->done, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&n->th.done, 1, __ATOMIC_RELEASE);
   }
   return 0;
 }
 
 void net_par_start(net *n) {
-  n->go = n->done = n->done_target = n->quit = 0;
-  for (unsigned t = 1; t < n->nthreads; t++)
-    if (thrd_create(&n->wk[t].thread, worker_main, &n->wk[t]) != thrd_success) {
-      n->nthreads = t; /* run with the ones started (same results) */
+  n->th.go = n->th.done = n->th.done_target = n->th.quit = 0;
+  for (unsigned t = 1; t < n->th.nthreads; t++)
+    if (thrd_create(&n->th.wk[t].thread, worker_main, &n->th.wk[t]) != thrd_success) {
+      n->th.nthreads = t; /* run with the ones started (same results) */
       break;
     }
 }
 
 void net_par_stop(net *n) {
-  if (n->nthreads < 2) return;
-  __atomic_store_n(&n->quit, 1, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&n->go, 1, __ATOMIC_RELEASE);
-  for (unsigned t = 1; t < n->nthreads; t++) thrd_join(n->wk[t].thread, NULL);
+  if (n->th.nthreads < 2) return;
+  __atomic_store_n(&n->th.quit, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&n->th.go, 1, __ATOMIC_RELEASE);
+  for (unsigned t = 1; t < n->th.nthreads; t++) thrd_join(n->th.wk[t].thread, NULL);
 }
 
 /* The nodes' and switches' phase of a cycle over the threads: the workers take
  * chunks of todo from the front, the main thread runs the end nodes, then takes
  * chunks from the back. */
 int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved_out) {
-  for (unsigned t = 0; t < n->nthreads; t++) {
-    net_worker *w = &n->wk[t];
+  for (unsigned t = 0; t < n->th.nthreads; t++) {
+    net_worker *w = &n->th.wk[t];
     w->carry_n = 0;
     w->pend_n = 0;
     w->moved = 0;
     w->failed = 0;
   }
-  if (n->nthreads < 2) {
+  if (n->th.nthreads < 2) {
     net_end_nodes(n, generating, measuring, 0);
-    if (net_step_switches(n, &n->wk[0], 0, nt, 0)) n->wk[0].failed = 1;
+    if (net_step_switches(n, &n->th.wk[0], 0, nt, 0)) n->th.wk[0].failed = 1;
   } else {
-    n->range = (uint64_t)nt << 32;
-    __atomic_fetch_add(&n->go, 1, __ATOMIC_RELEASE);
+    n->th.range = (uint64_t)nt << 32;
+    __atomic_fetch_add(&n->th.go, 1, __ATOMIC_RELEASE);
     net_end_nodes(n, generating, measuring, 1);
-    work_chunks(n, &n->wk[0], 1);
-    n->done_target += n->nthreads - 1;
-    spin_until(&n->done, n->done_target);
+    work_chunks(n, &n->th.wk[0], 1);
+    n->th.done_target += n->th.nthreads - 1;
+    spin_until(&n->th.done, n->th.done_target);
   }
   /* merge the workers' results in worker order */
   n->wake_n[n->slot_now] = 0;
   uint32_t cn = 0;
   int moved = 0, failed = 0;
   unsigned bad = UINT32_MAX;
-  for (unsigned t = 0; t < n->nthreads; t++) {
-    net_worker *w = &n->wk[t];
+  for (unsigned t = 0; t < n->th.nthreads; t++) {
+    net_worker *w = &n->th.wk[t];
     if (w->failed && w->err_switch < bad) {
       bad = w->err_switch;
       snprintf(n->err, sizeof n->err, "%s", w->err);
       failed = 1;
     }
-    if (n->nthreads < 2) { /* the carry list was read into todo: swap */
+    if (n->th.nthreads < 2) { /* the carry list was read into todo: swap */
       uint32_t *x = n->carry;
       n->carry = w->carry;
       w->carry = x;
@@ -258,10 +258,10 @@ int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved
     n->r.flit_hops += w->flit_hops;
     n->arn_at_nodes += w->arn_at_nodes;
     w->flit_hops = w->arn_at_nodes = 0;
-    n->pause_frames += w->pause_frames;
-    n->pause_storms += w->pause_storms;
-    n->frames_dropped += w->frames_dropped;
-    if (w->pause_max > n->pause_max) n->pause_max = w->pause_max;
+    n->pfc.frames += w->pause_frames;
+    n->pfc.storms += w->pause_storms;
+    n->pfc.dropped += w->frames_dropped;
+    if (w->pause_max > n->pfc.max) n->pfc.max = w->pause_max;
     w->pause_frames = w->pause_storms = w->pause_max = w->frames_dropped = 0;
     moved |= w->moved;
   }
@@ -283,36 +283,36 @@ int net_par_exchange(net *n, int failed) {
   size_t total = 0;
   for (unsigned r = 0; r < R; r++) {
     size_t len = 0;
-    for (unsigned t = 0; t < n->nthreads; t++) len += n->wk[t].xo_n[r];
-    n->x_off[r] = total * 8;
-    n->x_len[r] = len * 8;
+    for (unsigned t = 0; t < n->th.nthreads; t++) len += n->th.wk[t].xo_n[r];
+    n->rk.off[r] = total * 8;
+    n->rk.len[r] = len * 8;
     total += len;
   }
-  if (total > n->xbuf_cap) {
+  if (total > n->rk.xbuf_cap) {
     size_t cap = total * 2;
-    uint64_t *p = realloc(n->xbuf, cap * 8);
+    uint64_t *p = realloc(n->rk.xbuf, cap * 8);
     if (!p) {
       snprintf(n->err, sizeof n->err, "out of memory for the rank exchange");
       failed = 1;
       total = 0;
-      memset(n->x_len, 0, R * sizeof *n->x_len);
-      memset(n->x_off, 0, R * sizeof *n->x_off);
+      memset(n->rk.len, 0, R * sizeof *n->rk.len);
+      memset(n->rk.off, 0, R * sizeof *n->rk.off);
     } else {
-      n->xbuf = p;
-      n->xbuf_cap = cap;
+      n->rk.xbuf = p;
+      n->rk.xbuf_cap = cap;
     }
   }
   for (unsigned r = 0; r < R; r++) {
-    size_t at = n->x_off[r] / 8;
-    for (unsigned t = 0; t < n->nthreads; t++) {
-      net_worker *w = &n->wk[t];
-      if (n->x_len[r]) memcpy(n->xbuf + at, w->xo[r], w->xo_n[r] * 8);
+    size_t at = n->rk.off[r] / 8;
+    for (unsigned t = 0; t < n->th.nthreads; t++) {
+      net_worker *w = &n->th.wk[t];
+      if (n->rk.len[r]) memcpy(n->rk.xbuf + at, w->xo[r], w->xo_n[r] * 8);
       at += w->xo_n[r];
       w->xo_n[r] = 0;
     }
-    if (r != n->rank) n->x_bytes += n->x_len[r];
+    if (r != n->rank) n->rk.bytes += n->rk.len[r];
   }
-  uint64_t *ho = n->x_hdr, *hi = n->x_hdr + (size_t)R * NET_NH;
+  uint64_t *ho = n->rk.hdr, *hi = n->rk.hdr + (size_t)R * NET_NH;
   for (unsigned r = 0; r < R; r++) {
     uint64_t *h = &ho[(size_t)r * NET_NH];
     h[0] = n->last_progress;
@@ -324,12 +324,12 @@ int net_par_exchange(net *n, int failed) {
   }
   const void *in = NULL;
   size_t in_len = 0;
-  if (n->comm.exchange(n->comm.ctx, NET_NH, ho, hi, n->xbuf, n->x_off, n->x_len, &in,
+  if (n->rk.comm.exchange(n->rk.comm.ctx, NET_NH, ho, hi, n->rk.xbuf, n->rk.off, n->rk.len, &in,
                        &in_len)) {
     snprintf(n->err, sizeof n->err, "rank %u: the exchange between ranks failed", n->rank);
     return -1;
   }
-  n->x_syncs++;
+  n->rk.syncs++;
   uint64_t g[NET_NH] = {0};
   for (unsigned r = 0; r < R; r++) {
     const uint64_t *h = &hi[(size_t)r * NET_NH];
@@ -337,10 +337,10 @@ int net_par_exchange(net *n, int failed) {
     for (unsigned k = 1; k < NET_NH; k++) g[k] += h[k];
   }
   n->last_progress = g[0];
-  n->g_injected = g[1];
-  n->g_consumed = g[2];
-  n->g_generated = g[3];
-  n->g_delivered = g[4];
+  n->rk.g_injected = g[1];
+  n->rk.g_consumed = g[2];
+  n->rk.g_generated = g[3];
+  n->rk.g_delivered = g[4];
   if (g[5]) {
     if (!failed) snprintf(n->err, sizeof n->err, "another rank failed (see its message)");
     return 1;
@@ -355,7 +355,7 @@ int net_par_exchange(net *n, int failed) {
              sw = (unsigned)(x[0] >> 32);
     unsigned k = kind == X_FLIT ? 3 : kind == X_ARN ? 2 : 1;
     if (kind < X_FLIT || x + k > end || sw >= n->S || port >= n->P || slot >= n->W ||
-        n->sw_owner[sw] != n->rank) {
+        n->rk.sw_owner[sw] != n->rank) {
       snprintf(n->err, sizeof n->err, "rank %u, cycle %llu: malformed message from "
                "another rank", n->rank, (unsigned long long)n->cycle);
       return 1;
@@ -370,7 +370,7 @@ int net_par_exchange(net *n, int failed) {
     } else {
       stage_arn_at(n, slot, sw, port, (uint32_t)x[1], 0);
     }
-    n->x_msgs++;
+    n->rk.msgs++;
     x += k;
   }
   return 0;
@@ -380,7 +380,7 @@ int net_par_exchange(net *n, int failed) {
 int net_par_any(net *n, int v) {
   if (n->R == 1) return v;
   uint64_t u = v != 0;
-  if (n->comm.sum(n->comm.ctx, &u, 1, NULL, 0)) return 1;
+  if (n->rk.comm.sum(n->rk.comm.ctx, &u, 1, NULL, 0)) return 1;
   return u != 0;
 }
 
@@ -398,7 +398,7 @@ int net_par_reduce(net *n) {
     return -1;
   }
   net_results tmp;
-  n->reduced = 0;
+  n->rk.reduced = 0;
   net_get_results(n, &tmp); /* this rank's register totals */
   uint64_t *rp[16] = {&n->r.packets_generated, &n->r.packets_refused, &n->r.packets_delivered,
                       &n->r.packets_measured, &n->r.duplicates, &n->r.order_violations,
@@ -443,7 +443,7 @@ int net_par_reduce(net *n) {
   f[kf++] = n->r.offered_load; f[kf++] = n->r.admitted_load;
   f[kf++] = n->r.accepted_hot; f[kf++] = n->r.accepted_cold;
   int rv = 0;
-  if (n->comm.sum(n->comm.ctx, u, nu, f, nf)) {
+  if (n->rk.comm.sum(n->rk.comm.ctx, u, nu, f, nf)) {
     snprintf(n->err, sizeof n->err, "rank %u: the reduction of the results failed", n->rank);
     rv = -1;
   } else {
@@ -461,18 +461,18 @@ int net_par_reduce(net *n) {
       ws->adapted = u[k++];
       ws->lat_sum = f[kf++];
     }
-    n->red_re = u[k++];
-    n->red_cs = u[k++];
-    for (unsigned i = 0; i < ASW_ACNT_NUM; i++) n->red_acnt[i] = u[kac + i];
-    n->red_fout = malloc((size_t)n->S * n->P * sizeof *n->red_fout);
-    if (!n->red_fout) {
+    n->rk.red_re = u[k++];
+    n->rk.red_cs = u[k++];
+    for (unsigned i = 0; i < ASW_ACNT_NUM; i++) n->rk.red_acnt[i] = u[kac + i];
+    n->rk.red_fout = malloc((size_t)n->S * n->P * sizeof *n->rk.red_fout);
+    if (!n->rk.red_fout) {
       snprintf(n->err, sizeof n->err, "out of memory reducing the results");
       rv = -1;
     } else {
-      for (size_t i = 0; i < (size_t)n->S * n->P; i++) n->red_fout[i] = (uint32_t)u[kfo + i];
+      for (size_t i = 0; i < (size_t)n->S * n->P; i++) n->rk.red_fout[i] = (uint32_t)u[kfo + i];
       n->r.offered_load = f[kf++]; n->r.admitted_load = f[kf++];
       n->r.accepted_hot = f[kf++]; n->r.accepted_cold = f[kf++];
-      n->reduced = 1;
+      n->rk.reduced = 1;
     }
   }
   free(u);

@@ -87,10 +87,10 @@ void net_get_results(const net *n, net_results *out) {
       vqn_port_counters(n->vq, s, p, &fo, &st);
       cs += st;
     }
-  out->route_errors = n->reduced ? n->red_re : re; /* reduced: all ranks' */
-  out->credit_stalls = n->reduced ? n->red_cs : cs;
+  out->route_errors = n->rk.reduced ? n->rk.red_re : re; /* reduced: all ranks' */
+  out->credit_stalls = n->rk.reduced ? n->rk.red_cs : cs;
   uint64_t acnt[ASW_ACNT_NUM] = {0};
-  if (n->reduced) memcpy(acnt, n->red_acnt, sizeof acnt);
+  if (n->rk.reduced) memcpy(acnt, n->rk.red_acnt, sizeof acnt);
   else if (c->arn_entries)
     for (unsigned s = 0; s < n->S; s++)
       for (unsigned p = 0; n->sw[s] && p < n->P; p++)
@@ -108,10 +108,10 @@ void net_get_results(const net *n, net_results *out) {
   out->arn_out_dropped = acnt[ASW_ACNT_OUT_DROPPED];
   out->arn_evicted = acnt[ASW_ACNT_EVICTED];
   out->arn_at_nodes = n->arn_at_nodes;
-  out->pause_frames = n->pause_frames;
-  out->pause_storms = n->pause_storms;
-  out->pause_max_cycles = n->pause_max;
-  out->frames_dropped = n->frames_dropped;
+  out->pause_frames = n->pfc.frames;
+  out->pause_storms = n->pfc.storms;
+  out->pause_max_cycles = n->pfc.max;
+  out->frames_dropped = n->pfc.dropped;
   net_mech_results(n, out); /* §17.3 pauses still open, §18.6 packets lost, ... */
 }
 
@@ -186,7 +186,7 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
       for (unsigned p = 0; p < n->P; p++) {
         if (n->peer[(size_t)sw * n->P + p].kind == PEER_NONE) continue;
         uint32_t v = 0;
-        if (n->reduced) v = n->red_fout[(size_t)sw * n->P + p];
+        if (n->rk.reduced) v = n->rk.red_fout[(size_t)sw * n->P + p];
         else if (n->sw[sw]) asw_reg_read(n->sw[sw], ASW_REG_COUNTER(p, ASW_CNT_FLITS_OUT), &v);
         else if (n->vq) { uint32_t st; vqn_port_counters(n->vq, sw, p, &v, &st); } /* §16.6 */
         double u = n->cycle ? (double)v / (double)n->cycle : 0.0;
@@ -228,7 +228,7 @@ void net_write_json(const net *n, FILE *f, double wall, long rss_kb) {
           "\"max_rss_kb\": %ld, \"cpu_seconds\": %.3f, "
           "\"flit_hops_per_cpu_second\": %.0f, \"threads\": %u, \"ranks\": %u\n}\n", wall,
           wall > 0 ? (double)r.flit_hops / wall : 0.0, rss_kb, cpu,
-          cpu > 0 ? (double)r.flit_hops / cpu : 0.0, n->nthreads, n->R);
+          cpu > 0 ? (double)r.flit_hops / cpu : 0.0, n->th.nthreads, n->R);
 }
 
 void net_write_csv(const net *n, FILE *f) {

@@ -15,29 +15,29 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
                    .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
                    .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
-  if (n->lane) { /* §17.9: the CNM lane (one thread) */
-    in.cnm_mask = n->st_cnm_mask[i];
-    in.cnm = &n->st_cnm[i * n->P];
-    n->st_cnm_mask[i] = 0;
+  if (n->cg.lane) { /* §17.9: the CNM lane (one thread) */
+    in.cnm_mask = n->cg.st_cnm_mask[i];
+    in.cnm = &n->cg.st_cnm[i * n->P];
+    n->cg.st_cnm_mask[i] = 0;
   }
-  if (n->faults && faults_fm_take(n->faults, s, n->cycle, &in.reg_addr, &in.reg_wdata))
+  if (n->lf.faults && faults_fm_take(n->lf.faults, s, n->cycle, &in.reg_addr, &in.reg_wdata))
     in.reg_en = in.reg_we = 1; /* §18.6: the fabric manager's write of this cycle */
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
-                     .reg_rvalid = 0, .reg_rdata = 0, .cnm_mask = 0, .cnm = n->out_cnm};
-  if (n->lane) n->cnm_generated += (uint64_t)__builtin_popcountll(asw_switch_cnm(n->sw[s], NULL));
+                     .reg_rvalid = 0, .reg_rdata = 0, .cnm_mask = 0, .cnm = n->cg.out_cnm};
+  if (n->cg.lane) n->cg.cnm_generated += (uint64_t)__builtin_popcountll(asw_switch_cnm(n->sw[s], NULL));
   int rv = asw_switch_step(n->sw[s], &in, &out);
   if (rv) {
-    if (n->pfc && rv == ASW_EPROTO) w->frames_dropped++; /* §17.3: a buffer overflowed */
+    if (n->pfc.on && rv == ASW_EPROTO) w->frames_dropped++; /* §17.3: a buffer overflowed */
     snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s%s",
              s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]),
-             n->pfc ? " (flow_control=pfc: a frame dropped, PFC headroom too small)" : "");
+             n->pfc.on ? " (flow_control=pfc: a frame dropped, PFC headroom too small)" : "");
     return -1;
   }
   if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
     return -1;
   *h = (st_head){0};
-  if (n->qcn && !n->lane && net_qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
+  if (n->cg.qcn && !n->cg.lane && net_qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
   if (out.cnm_mask && net_lane_out(n, w, s, &out)) return -1;     /* §17.9 */
   const topo_peer *peer = &n->peer[(size_t)s * n->P];
   uint64_t m = out.flit_mask;
@@ -57,7 +57,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     } else if (pe.kind == PEER_REMOTE) {
       const asw_flit *f = &w->out_flit[o];
       uint64_t x[3] = {x_word0(X_FLIT, pe, n->slot_fl, f->vc, f->head, f->tail), f->hdr, f->payload};
-      if (net_xo_push(w, n->sw_owner[pe.id], x, 3)) return -1;
+      if (net_xo_push(w, n->rk.sw_owner[pe.id], x, 3)) return -1;
     } else {
       snprintf(w->err, sizeof w->err, "switch %u sent a flit on unconnected port %u",
                s, o);
@@ -69,7 +69,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     unsigned p = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
     topo_peer pe = peer[p];
-    if (n->pfc) /* §17.3: every one is a PFC frame */
+    if (n->pfc.on) /* §17.3: every one is a PFC frame */
       pause_track(n, ((size_t)s * n->P + p) * n->V + w->out_cr_vc[p], &w->pause_frames,
                   &w->pause_max, &w->pause_storms);
     if (pe.kind == PEER_SWITCH)
@@ -79,7 +79,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
       n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
     else if (pe.kind == PEER_REMOTE) {
       uint64_t x = x_word0(X_CREDIT, pe, n->slot_cr, w->out_cr_vc[p], 0, 0);
-      if (net_xo_push(w, n->sw_owner[pe.id], &x, 1)) return -1;
+      if (net_xo_push(w, n->rk.sw_owner[pe.id], &x, 1)) return -1;
     }
   }
   m = out.arn_mask;
@@ -93,7 +93,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
     else if (pe.kind == PEER_REMOTE) {
       uint64_t x[2] = {x_word0(X_ARN, pe, n->slot_cr, 0, 0, 0), w->out_arn[p]};
-      if (net_xo_push(w, n->sw_owner[pe.id], x, 2)) return -1;
+      if (net_xo_push(w, n->rk.sw_owner[pe.id], x, 2)) return -1;
     }
   }
   /* A switch with live state is stepped next cycle; one that only ages ARN

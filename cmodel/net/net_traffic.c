@@ -344,5 +344,5 @@ void net_generate(net *n, unsigned s, node *nd, int measuring) {
   }
   if (measuring) n->r.admitted_load += n->len;
   uint32_t id = net_src_enqueue(n, s, nd, dq, qi, dest, sl, vc, n->len, hot);
-  if (n->rec) net_trace_record(n, s, dest, id); /* asw net --trace-out */
+  if (n->tr.rec) net_trace_record(n, s, dest, id); /* asw net --trace-out */
 }

@@ -136,7 +136,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   n->observed = obs != NULL;
   n->R = 1;
   if (comm && cfg->ranks > 1) {
-    n->comm = *comm;
+    n->rk.comm = *comm;
     n->rank = comm->rank;
     n->R = comm->ranks;
   }
@@ -319,7 +319,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   rc.arn_up_nodes = c->arn_up_nodes;
   if (rc.obqa && n->V < 1) rc.obqa = 0;
   for (unsigned s = 0; s < n->S && !n->vq; s++) {
-    if (n->R > 1 && n->sw_owner[s] != n->rank) continue; /* another rank's */
+    if (n->R > 1 && n->rk.sw_owner[s] != n->rank) continue; /* another rank's */
     n->sw[s] = asw_switch_new(&sc, e2, sizeof e2);
     if (!n->sw[s]) {
       snprintf(err, errlen, "switch %u: %s", s, e2);
