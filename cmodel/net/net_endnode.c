@@ -325,3 +325,32 @@ void net_nodes_init(net *n) {
     nd->sink_rate = c->sink_rate;
   }
 }
+
+/* The end nodes' state: sources' pools and queues, credits, sinks, the
+ * delivered-id bitmap: 0, or -1 out of memory. */
+int net_nodes_build(net *n) {
+  size_t WN = (size_t)n->W * n->N;
+  n->nodes = calloc(n->N, sizeof(node));
+  n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
+  n->dq = calloc((size_t)n->N * n->V * n->cap, sizeof(dest_q));
+  if ((size_t)n->N * n->N * 2 <= (64u << 20) && !(n->dmap = calloc((size_t)n->N * n->N, 2)))
+    return -1;
+  n->credits = calloc((size_t)n->N * n->V, 2);
+  n->sink_in = calloc(WN, sizeof(asw_flit));
+  n->sink_valid = calloc(WN, 1);
+  n->src_cr = calloc(WN, 1);
+  n->sinkp = calloc((size_t)n->N * n->V, sizeof(sink_pkt));
+  n->sink_buf = calloc((size_t)n->N * n->V, 4);
+  n->bits_words = 1024;
+  n->delivered_bits = calloc(n->bits_words, 8);
+  return !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in || !n->sink_valid ||
+                 !n->src_cr || !n->sinkp || !n->sink_buf || !n->delivered_bits
+             ? -1
+             : 0;
+}
+
+void net_nodes_free(net *n) {
+  free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
+  free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
+  free(n->sink_buf); free(n->delivered_bits);
+}

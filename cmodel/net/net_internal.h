@@ -425,6 +425,9 @@ int net_step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt)
 /* Makes up the steps pending switch s missed before cycle `upto`; all of them. */
 void net_catch_up(net *n, unsigned s, uint64_t upto);
 void net_catch_up_all(net *n, uint64_t upto);
+/* Staging and step lists (after W, S, P): 0, or -1 out of memory; freeing them. */
+int net_switches_build(net *n);
+void net_switches_free(net *n);
 
 /* ---- net_endnode.c: sinks, admission queues, injection --------------------- */
 /* The admission queue of source s for dest among the queues dq of its VC vc
@@ -439,6 +442,9 @@ static inline unsigned dest_queue(const net *n, unsigned s, const node *nd, cons
     if (dq[i].dest == dest) return i;
   return NIL16;
 }
+/* End-node state (after N, V, W, cap): 0, or -1 out of memory; freeing it. */
+int net_nodes_build(net *n);
+void net_nodes_free(net *n);
 /* The nodes' phase of a cycle (mt: staging with atomics). */
 void net_end_nodes(net *n, int generating, int measuring, int mt);
 /* Node state of this rank's nodes: random streams, pools, credits, sink rates. */
@@ -485,6 +491,9 @@ void net_geometric_next(net *n, node *nd, uint64_t from);
 void net_traffic_json_name(const net *n, FILE *f);
 
 /* ---- net_stats.c ------------------------------------------------------------ */
+/* Windows and counter snapshots (after total, S, P): 0, or -1 out of memory; freeing. */
+int net_stats_build(net *n);
+void net_stats_free(net *n);
 /* Adaptive decisions (and ARN-adapted packets) since the last call, into ws too. */
 void net_accumulate_adaptive(net *n, window_stat *ws);
 

@@ -5,6 +5,7 @@
 #include "net_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -295,4 +296,19 @@ void net_write_text(const net *n, FILE *f) {
             (unsigned long long)r.arn_expired, (unsigned long long)r.arn_adapted,
             (unsigned long long)r.arn_at_nodes);
   net_mech_write(n, f, 0, NET_MECH_ARN, NET_MECH_LAST); /* QCN, PFC, link faults, ... */
+}
+
+/* The windows of the series and the adaptive-counter snapshots: 0, or -1 out of
+ * memory. */
+int net_stats_build(net *n) {
+  const net_cfg *c = &n->cfg;
+  n->nwin = (size_t)((n->total + c->window - 1) / c->window);
+  n->win = calloc(n->nwin, sizeof(window_stat));
+  n->cnt_prev = calloc((size_t)n->S * n->P, 4);
+  n->adp_prev = calloc((size_t)n->S * n->P, 4);
+  return !n->win || !n->cnt_prev || !n->adp_prev ? -1 : 0;
+}
+
+void net_stats_free(net *n) {
+  free(n->win); free(n->cnt_prev); free(n->adp_prev);
 }

@@ -195,61 +195,13 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   if (c->delta > topo_up_ports(n->t, 1) && c->routing != 0) {
     /* allowed by the switch, but say so rather than silently route det */
   }
-  size_t WS = (size_t)n->W * n->S, WN = (size_t)n->W * n->N;
+  n->total = c->warmup + c->cycles;
   n->sw = calloc(n->S, sizeof *n->sw);
   n->peer = calloc((size_t)n->S * n->P, sizeof *n->peer);
   n->node_leaf = calloc(n->N, sizeof *n->node_leaf);
   n->node_port = calloc(n->N, 1);
-  n->st = calloc(WS, sizeof *n->st);
-  n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
-  n->st_cr_vc = calloc(WS * n->P, 1);
-  n->st_arn = calloc(WS * n->P, 4);
-  n->adp_prev = calloc((size_t)n->S * n->P, 4);
-  n->wake = calloc(WS, 4);
-  n->wake_n = calloc(n->W, 4);
-  /* >= 2^24 buffer slots (400 MB): measured 23 % less CPU on the 11 664-node
-   * RLFT (180 M slots); no gain measured on the 512-node bench (0.4 M) or
-   * the 432-node RLFT (6.6 M), where it only adds instructions */
-  n->prefetch = (uint64_t)n->S * n->P * n->V * c->buffer_flits >= (1u << 24);
-  n->carry = calloc(n->S, 4);
-  n->lazy = !(obs && obs->step); /* the observer sees every step */
-  n->pending = calloc(n->S, 1);
-  n->pend_listed = calloc(n->S, 1);
-  n->pend_from = calloc(n->S, 8);
-  n->pend_left = calloc(n->S, 8);
-  n->pend_list = calloc(n->S, 4);
-  n->stepped_at = calloc(n->S, 8);
-  n->todo = calloc(n->S, 4);
-  n->nodes = calloc(n->N, sizeof(node));
-  n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
-  n->dq = calloc((size_t)n->N * n->V * n->cap, sizeof(dest_q));
-  if ((size_t)n->N * n->N * 2 <= (64u << 20)) {
-    n->dmap = calloc((size_t)n->N * n->N, 2);
-    if (!n->dmap) {
-      snprintf(err, errlen, "out of memory building the network");
-      net_free(n);
-      return NULL;
-    }
-  }
-  n->credits = calloc((size_t)n->N * n->V, 2);
-  n->sink_in = calloc(WN, sizeof(asw_flit));
-  n->sink_valid = calloc(WN, 1);
-  n->src_cr = calloc(WN, 1);
-  n->sinkp = calloc((size_t)n->N * n->V, sizeof(sink_pkt));
-  n->sink_buf = calloc((size_t)n->N * n->V, 4);
-  n->cnt_prev = calloc((size_t)n->S * n->P, 4);
-  n->total = c->warmup + c->cycles;
-  n->nwin = (size_t)((n->total + c->window - 1) / c->window);
-  n->win = calloc(n->nwin, sizeof(window_stat));
-  n->bits_words = 1024;
-  n->delivered_bits = calloc(n->bits_words, 8);
-  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || !n->st || !n->st_flit ||
-      !n->st_cr_vc || !n->st_arn || !n->adp_prev || !n->wake || !n->wake_n || !n->carry ||
-      !n->pending || !n->pend_listed || !n->pend_from || !n->pend_left || !n->pend_list ||
-      !n->stepped_at || !n->todo ||
-      !n->nodes || !n->pool || !n->dq || !n->credits || !n->sink_in ||
-      !n->sink_valid || !n->src_cr || !n->sinkp || !n->sink_buf ||
-      !n->cnt_prev || !n->win || !n->delivered_bits) {
+  if (!n->sw || !n->peer || !n->node_leaf || !n->node_port || net_switches_build(n) ||
+      net_nodes_build(n) || net_stats_build(n)) {
     snprintf(err, errlen, "out of memory building the network");
     net_free(n);
     return NULL;
@@ -362,16 +314,10 @@ void net_free(net *n) {
       if (n->sw[s]) asw_switch_free(n->sw[s]);
   free(n->sw);
   free(n->peer); free(n->node_leaf); free(n->node_port);
-  free(n->st); free(n->st_flit); free(n->st_cr_vc);
-  free(n->st_arn); free(n->adp_prev);
-  free(n->wake); free(n->wake_n); free(n->carry);
+  net_switches_free(n);
   net_par_free(n);
-  free(n->pending); free(n->pend_listed); free(n->pend_from); free(n->pend_left);
-  free(n->pend_list);
-  free(n->stepped_at); free(n->todo);
-  free(n->nodes); free(n->pool); free(n->dq); free(n->dmap); free(n->credits);
-  free(n->sink_in); free(n->sink_valid); free(n->src_cr); free(n->sinkp);
-  free(n->sink_buf); free(n->cnt_prev); free(n->win); free(n->delivered_bits);
+  net_nodes_free(n);
+  net_stats_free(n);
   free(n->flow_last); free(n->hot_rx); free(n->is_hotspot); free(n->ihs_dest); free(n->report); free(n->dl_cycle);
   fwd_tables_free(&n->ft); free(n->cdg_note);
   topo_free(n->t);
