@@ -29,6 +29,7 @@ include $(wildcard mk/eco.mk)
 include $(wildcard mk/compare.mk)
 include $(wildcard mk/faults.mk)
 include $(wildcard mk/qcn.mk)
+include $(wildcard mk/layers.mk)
 
 .PHONY: all test clean study build
 all: deps build study

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "asw_switch.h"
+#include "asw_regmap.h"
 
 void asw_bubble_init(asw_bubble *b, unsigned ports, unsigned vcs) {
   memset(b, 0, sizeof *b);

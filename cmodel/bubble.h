@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "asw_switch.h"
+#include "asw_regmap.h"
 
 typedef struct {
   unsigned ports, vcs;

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "asw_switch.h" /* ASW_REG_LINK_*, ASW_LCNT_* */
+#include "asw_regmap.h" /* ASW_REG_LINK_*, ASW_LCNT_* */
 
 typedef struct {
   uint64_t port_mask; /* ports < P */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asw_switch.h"
+#include "asw_regmap.h"
 
 static uint64_t ports_mask(unsigned ports) {
   return ports == 64 ? ~0ull : (1ull << ports) - 1;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "asw_switch.h" /* ASW_REG_PFC_*, ASW_PCNT_* */
+#include "asw_regmap.h" /* ASW_REG_PFC_*, ASW_PCNT_* */
 
 typedef struct {
   unsigned ports, vcs, buf;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "asw_switch.h" /* ASW_REG_PORT_GAP */
+#include "asw_regmap.h" /* ASW_REG_PORT_GAP */
 
 typedef struct {
   uint8_t gap[64];  /* PORT_GAP fields: GAP of each output */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "asw_switch.h" /* ASW_REG_QCN_*, ASW_CNM_* */
+#include "asw_regmap.h" /* ASW_REG_QCN_*, ASW_CNM_* */
 
 typedef struct {
   unsigned ports;

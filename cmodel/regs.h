@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "asw_switch.h"
+#include "asw_regmap.h"
 #include "bubble.h"
 
 /* Effects of a write that other blocks must apply (asw_regs_write). */

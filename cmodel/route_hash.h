@@ -9,12 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "asw_switch.h" /* ASW_REG_ROUTE_HASH, ASW_HDR_* */
+#include "asw_regmap.h" /* ASW_REG_ROUTE_HASH, ASW_HDR_* */
 
 /* ROUTE_HASH fields */
-#define ASW_RH_KIND(r) ((unsigned)(r)&3u)
-#define ASW_RH_SHIFT(r) ((unsigned)((r) >> 4 & 0xFu))
-#define ASW_RH_BITS(r) ((unsigned)((r) >> 8 & 0xFu))
 
 /* The 16-bit value replacing the LFSR's for header hdr (kind 1 or 2):
  * kind 1 (flow hash): bits [31-SHIFT:16-SHIFT] of ({src, dest} * 0x9E3779B1

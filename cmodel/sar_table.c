@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asw_switch.h"
+#include "asw_regmap.h"
 #include "lfsr.h"
 
 enum { SAR_TTL_RESET = 4096 };

@@ -15,8 +15,9 @@ ASW_LIB_VERSION := 2.0.0
 ASW_LIB_SOVERSION := 2
 PREFIX ?= /usr/local
 LIBDIR := $(BUILD)/lib
-# Public API: the headers installed; every other cmodel/*.h is internal.
-ASW_PUBLIC_HDRS := cmodel/asw_switch.h cmodel/asw_table.h
+# Public API: the headers installed (asw_regmap.h: the register map asw_switch.h
+# includes); every other cmodel/*.h is internal.
+ASW_PUBLIC_HDRS := cmodel/asw_regmap.h cmodel/asw_switch.h cmodel/asw_table.h
 ASW_LIB_OBJS := $(CMODEL_SRCS:cmodel/%.c=$(LIBDIR)/obj/%.o)
 ASW_LIB_A := $(LIBDIR)/libarnswitch.a
 ASW_LIB_SO := $(LIBDIR)/libarnswitch.so.$(ASW_LIB_VERSION)

@@ -1,7 +1,13 @@
 # Whole-network simulation (cmodel/net/, `asw net`, `asw sweep`), its tests,
 # benchmark and default study. Owner: network simulation.
 NET_SRCS := cmodel/net/topo.c cmodel/net/tables.c cmodel/net/netcfg.c cmodel/net/trace.c cmodel/net/qcn_net.c \
-  cmodel/net/network.c cmodel/net/cube.c cmodel/net/cube_tables.c
+  cmodel/net/cube.c cmodel/net/cube_tables.c
+# The simulator by concern (net_internal.h): build, cycle loop, switches, end nodes,
+# traffic, statistics, threads and ranks, watchdog; the optional mechanisms (mech_*.c).
+NET_SRCS += cmodel/net/network.c cmodel/net/net_cycle.c cmodel/net/net_switch.c \
+  cmodel/net/net_endnode.c cmodel/net/net_traffic.c cmodel/net/net_stats.c \
+  cmodel/net/net_parallel.c cmodel/net/net_watchdog.c cmodel/net/net_mech.c
+NET_SRCS += $(sort $(wildcard cmodel/net/mech_*.c))
 NET_SRCS += cmodel/net/faults.c # link faults (contract §18.6)
 NET_SRCS += cmodel/net/cdg.c cmodel/net/topofile.c # any topology from a file (contract §16.5)
 NET_SRCS += cmodel/net/voqnet.c # VOQnet, the reference fabric of tori and meshes (contract §16.6)

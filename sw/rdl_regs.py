@@ -7,7 +7,7 @@ Compiles rtl/regs.rdl (systemrdl-compiler), writes into DIR (build/rdl):
   asw_regs_rdl.h   C header (PeakRDL c-header: field masks, positions, resets, and a
                    struct whose member offsets are the byte addresses)
   regmap.md        the register table in the contract's form (word addresses)
-  check_c.c        static assertions: struct offsets / 4 == cmodel/asw_switch.h ASW_REG_*
+  check_c.c        static assertions: struct offsets / 4 == cmodel/asw_regmap.h ASW_REG_*
 and checks, printing PASS/FAIL lines and "rdl: N passed, N failed":
   - the contract's tables (docs/microarchitecture.md §11, §15.8, §17.2, §17.4, §17.8, §18.4): every row's address,
     strides and name are those of the description, and every register is in them;
@@ -250,7 +250,7 @@ def main(argv):
                        capture_output=True, text=True)
     if p.returncode:
         print("\n".join("  " + x for x in p.stderr.splitlines()[:10]))
-    check(p.returncode == 0, "C model addresses (cmodel/asw_switch.h ASW_REG_*) agree with the "
+    check(p.returncode == 0, "C model addresses (cmodel/asw_regmap.h ASW_REG_*) agree with the "
           "description (%d static assertions)" % (len(lines) - 4))
     print("rdl: %d passed, %d failed" % (sum(results), len(results) - sum(results)))
     return 0 if all(results) else 1

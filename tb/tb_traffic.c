@@ -1,8 +1,6 @@
 /* tb_traffic.c — co-simulation stimulus, see tb_traffic.h. */
 #include "tb_traffic.h"
 
-#include "route_hash.h" /* §17.6 legality of the ROUTE_HASH writes (HASH=1 accounting) */
-#include "port_gap.h"   /* §17.7 PORT_GAP registers (GAP=1 accounting) */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -173,7 +171,9 @@ struct tb_traffic {
   tb_opts opt;
   uint32_t rh_cur;      /* §17.6: ROUTE_HASH as last written legally */
   uint64_t rh_heads[2]; /* heads arriving while it had kind 1 (flow hash), kind 2 (digit) */
-  asw_port_gap gap;     /* §17.7: PORT_GAP as last written legally (gap.gap) */
+  uint8_t gap[64];      /* §17.7: each output's GAP as last written legally */
+  asw_switch *probe;    /* §17.6/§17.7 HASH, GAP: a switch of the same parameters that
+                           says which ROUTE_HASH / PORT_GAP writes are legal */
   uint64_t gap_since[64]; /* cycle from which output o's GAP holds its value */
   uint64_t gap_last[64];  /* cycle of output o's last flit (0: none yet) */
   uint64_t gap_flits, gap_spaced;
@@ -1678,6 +1678,10 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
+  if ((o->gap || o->hash) && !(t->probe = asw_switch_new(cfg, err, errlen))) {
+    tb_free(t);
+    return NULL;
+  }
   for (unsigned p = 0; p < t->P; p++) {
     t->rcv[p].cap = t->V * cfg->buf_flits + 1;
     t->rcv[p].ring = calloc(t->rcv[p].cap, sizeof *t->rcv[p].ring);
@@ -1800,6 +1804,7 @@ void tb_free(tb_traffic *t) {
   free(t->rpaused);
   free(t->lf_until);
   free(t->rrem);
+  asw_switch_free(t->probe);
   free(t);
 }
 
@@ -2236,7 +2241,7 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
     t->st.flits_recv++;
     if (--t->outstanding == 0) t->st.drains++;
     if (t->opt.gap) { /* §17.7: at most one flit every GAP + 1 cycles */
-      unsigned g = t->gap.gap[o];
+      unsigned g = t->gap[o];
       if (g && t->gap_last[o] && t->gap_last[o] >= t->gap_since[o] + 32) {
         uint64_t dt = cycle - t->gap_last[o];
         t->gap_flits++;
@@ -2310,16 +2315,17 @@ void tb_observe(tb_traffic *t, const asw_switch *ref, uint64_t cycle, const asw_
   }
   if (t->directed && t->s0 && cycle >= t->s0) dir_observe(t, cycle);
   if (t->opt.sar) sar_account(t); /* §17.8 */
-  if (t->opt.gap && in->reg_en && in->reg_we && asw_port_gap_owns(in->reg_addr)) { /* §17.7 */
-    uint8_t before[64];
-    memcpy(before, t->gap.gap, sizeof before);
-    if (asw_port_gap_write(&t->gap, in->reg_addr, in->reg_wdata, t->P, NULL, 0) == ASW_OK)
-      for (unsigned o = 0; o < t->P; o++)
-        if (t->gap.gap[o] != before[o]) t->gap_since[o] = cycle + 1;
-  }
+  if (t->opt.gap && in->reg_en && in->reg_we && in->reg_addr >= ASW_REG_PORT_GAP(0) &&
+      in->reg_addr < ASW_REG_PORT_GAP(8) && /* §17.7 */
+      asw_reg_write(t->probe, in->reg_addr, in->reg_wdata) == ASW_OK)
+    for (unsigned j = 0, k = in->reg_addr - ASW_REG_PORT_GAP(0); j < 8; j++) {
+      unsigned o = 8 * k + j, g = ASW_PORT_GAP_OF(in->reg_wdata, j);
+      if (o < t->P && g != t->gap[o]) t->gap_since[o] = cycle + 1;
+      t->gap[o] = (uint8_t)g;
+    }
   if (t->opt.hash) { /* §17.6: which kind the arriving heads are routed with */
     if (in->reg_en && in->reg_we && in->reg_addr == ASW_REG_ROUTE_HASH &&
-        asw_route_hash_check(in->reg_wdata, NULL, 0) == ASW_OK)
+        asw_reg_write(t->probe, ASW_REG_ROUTE_HASH, in->reg_wdata) == ASW_OK)
       t->rh_cur = in->reg_wdata;
     unsigned kind = ASW_RH_KIND(t->rh_cur);
     if (kind == 1 || kind == 2)

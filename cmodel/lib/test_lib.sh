@@ -31,7 +31,7 @@ fi
 # ---- installed tree ----------------------------------------------------------------
 check "pkg-config version is the library's" test "$(pkg-config --modversion arnswitch)" = 2.0.0
 check "public headers installed, internal ones not" \
-  test "$(cd "$prefix/include/arnswitch" && ls | tr '\n' ' ')" = "asw_switch.h asw_table.h "
+  test "$(cd "$prefix/include/arnswitch" && ls | tr '\n' ' ')" = "asw_regmap.h asw_switch.h asw_table.h "
 check "libraries installed (a, so, soname link)" test -f "$prefix/lib/libarnswitch.a" -a \
   -f "$prefix/lib/libarnswitch.so.2.0.0" -a -L "$prefix/lib/libarnswitch.so.2" -a -L "$prefix/lib/libarnswitch.so"
 check "bin/asw and bin/asw-board (the boards' host tool) installed and run" bash -c \

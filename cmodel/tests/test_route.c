@@ -3,6 +3,7 @@
  * entries; credits module incl. 2TH hysteresis. */
 #include <string.h>
 
+#include "asw_switch.h" /* asw_config_default */
 #include "credits.h"
 #include "lfsr.h"
 #include "regs.h"

@@ -657,3 +657,62 @@ void test_random_traffic_scoreboard(void) {
   scoreboard_run(33, 2, 1, 2, test_quick ? 2000 : 6000, 15);
   scoreboard_run(2, 1, 0, 0, test_quick ? 4000 : 15000, 16);
 }
+
+/* ---------------------------------------------------------------------- */
+/* ARN (§15; from test_arn.c, whose unit tests do not use the application's
+ * study): random single-switch studies with the mechanism on, thresholds and
+ * timers small so roots, ARNs, consumption, expiry and eviction happen:
+ * the scoreboard checks every flit (nothing lost, duplicated, corrupted,
+ * reordered, on a wrong port or VC) and the switch drains idle. */
+void test_arn_random_studies(void) {
+  uint64_t roots = 0, consumed = 0, adapted = 0, expired = 0, sent = 0;
+  unsigned runs = test_quick ? 6 : 24;
+  uint32_t rng = 99;
+  for (unsigned k = 0; k < runs; k++) {
+    rng = rng * 1664525u + 1013904223u;
+    study_params sp;
+    study_defaults(&sp);
+    sp.sw.ports = 4 + (rng >> 8) % 13;
+    sp.sw.vcs = 2 + (rng >> 12) % 3;
+    sp.sw.buf_flits = 16 + (rng >> 14) % 48;
+    sp.sw.max_packet = 8;
+    sp.sw.arn_entries = 1 + (rng >> 3) % 8;
+    sp.packet_flits = 1 + (rng >> 17) % 4;
+    sp.routing = k % 3; /* every routing with and without up ports */
+    sp.trigger = ASW_TRIG_NOTH;
+    sp.arn = 1 + (rng >> 22) % 2;
+    sp.arn_up = k / 3 % 2;
+    sp.hcdth = sp.sw.buf_flits / 2;
+    sp.lcdth = sp.sw.buf_flits / 4;
+    sp.fcth = sp.sw.buf_flits / 2;
+    sp.crt = 5 + (rng >> 24) % 40;
+    sp.arn_ttl = 20 + (rng >> 26) % 200;
+    sp.dest = STUDY_DEST_HOTSPOT;
+    sp.hot_port = (rng >> 5) % sp.sw.ports;
+    sp.hot_fraction = 0.2 + 0.1 * ((rng >> 28) % 4);
+    sp.load = 0.3 + 0.1 * ((rng >> 29) % 5);
+    sp.credit_delay = 1 + (rng >> 30);
+    sp.cycles = test_quick ? 2000 : 5000;
+    sp.warmup = 100;
+    sp.seed = k + 1;
+    sp.drain = 400000;
+    study_result r;
+    char err[300];
+    int rc = study_run(&sp, &r, err, sizeof err);
+    CHECKF(rc == 0, "run %u (P=%u V=%u BUF=%u AE=%u routing %u arn %u up %u): %s", k,
+           sp.sw.ports, sp.sw.vcs, sp.sw.buf_flits, sp.sw.arn_entries, sp.routing, sp.arn,
+           sp.arn_up, err);
+    if (rc) continue;
+    CHECK(r.drained && r.packets_delivered == r.packets_generated);
+    roots += r.roots_declared;
+    consumed += r.arn_consumed;
+    adapted += r.packets_adapted;
+    expired += r.arn_expired;
+    sent += r.arn_sent;
+  }
+  if (getenv("ARN_STATS"))
+    fprintf(stderr, "roots %llu consumed %llu adapted %llu expired %llu sent %llu\n",
+            (unsigned long long)roots, (unsigned long long)consumed, (unsigned long long)adapted,
+            (unsigned long long)expired, (unsigned long long)sent);
+  CHECK(roots > 0 && consumed > 0 && adapted > 0 && expired > 0 && sent > 0);
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asw_switch.h" /* asw_config_default */
 #include "arn_table.h"
 #include "congestion_detector.h"
 #include "credits.h"
