@@ -140,6 +140,8 @@ module fv_input_buffer #(
     .busy_o (busy), .busy_out_o (busy_out),
     .out_free_i, .cred_i, .resv_i, .req_o (req), .stall_o (stall),
     .match_valid_i, .match_out_i, .match_vc_i,
+    .match_oh_i (match_valid_i ? P'(1) << match_out_i : '0),
+    .match_vc_oh_i (match_valid_i ? V'(1) << match_vc_i : '0),
     .match_len_o (match_len), .match_ovc_o (match_ovc),
     .occ_o (occ), .q_valid_o (q_valid), .q_ovc_o (q_ovc), .occ_touch_o (occ_touch),
     .occ_next_o (occ_next),

@@ -353,6 +353,7 @@ module asw_switch #(
   logic [63:0]    st_hdr[P];
   logic [PWE-1:0] st_payload[P];
   logic [P-1:0]   busy;
+  logic [P-1:0]   st_release;   // input i sends its tail this cycle (frees it and its output)
   logic [PIW-1:0] busy_out[P];
   logic [P-1:0]   out_free;
   logic [P*V*P-1:0] req;
@@ -361,6 +362,8 @@ module asw_switch #(
   logic [P-1:0]   match_valid;
   logic [P*PIW-1:0] match_out;
   logic [P*VW-1:0] match_vc;
+  logic [P*P-1:0] match_oh;     // [i*P+o] one-hot per input (islip)
+  logic [P*V-1:0] match_vc_oh;
   logic [7:0]     match_len[P];
   logic [VW-1:0]  match_ovc[P];
 
@@ -493,6 +496,7 @@ module asw_switch #(
       .st_hdr_o      (st_hdr[i]),
       .st_payload_o  (st_payload[i]),
       .busy_o        (busy[i]),
+      .st_release_o  (st_release[i]),
       .busy_out_o    (busy_out[i]),
       .out_free_i    (out_free),
       .cred_i        (cred),
@@ -502,6 +506,8 @@ module asw_switch #(
       .match_valid_i (match_valid[i]),
       .match_out_i   (match_out[i*PIW +: PIW]),
       .match_vc_i    (match_vc[i*VW +: VW]),
+      .match_oh_i    (match_oh[i*P +: P]),
+      .match_vc_oh_i (match_vc_oh[i*V +: V]),
       .match_len_o   (match_len[i]),
       .match_ovc_o   (match_ovc[i]),
       .occ_o         (occ_all[i*V*NQ*CW +: V*NQ*CW]),
@@ -532,7 +538,7 @@ module asw_switch #(
   end
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
-      out_free[o] = ~|(st_sel[o] & ~(st_valid & st_tail));
+      out_free[o] = ~|(st_sel[o] & ~st_release);
     end
   end
   // §17.7: an input streaming to an output that waits holds its flit (registers only).
@@ -554,6 +560,8 @@ module asw_switch #(
     .match_valid_o  (match_valid),
     .match_out_o    (match_out),
     .match_vc_o     (match_vc),
+    .match_oh_o     (match_oh),
+    .match_vc_oh_o  (match_vc_oh),
     .out_matched_o  (out_matched),
     .in_requested_o (in_requested)
   );

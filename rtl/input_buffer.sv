@@ -78,6 +78,7 @@ module input_buffer #(
   output logic [63:0]        st_hdr_o,       // 0 unless head
   output logic [PWE-1:0]     st_payload_o,
   output logic               busy_o,         // streaming at the start of the cycle
+  output logic               st_release_o,   // sends its tail this cycle (input and output freed)
   output logic [PIW-1:0]     busy_out_o,     // ... to this output
   // SA: requests from the queue heads
   input  logic [P-1:0]       out_free_i,
@@ -88,6 +89,8 @@ module input_buffer #(
   input  logic               match_valid_i,
   input  logic [PIW-1:0]     match_out_i,
   input  logic [VW-1:0]      match_vc_i,
+  input  logic [P-1:0]       match_oh_i,     // the same match one-hot: output (0 if none)
+  input  logic [V-1:0]       match_vc_oh_i,  // ... and VC
   output logic [7:0]         match_len_o,    // length and next-hop VC of the matched packet
                                              // (§16.3: of the route the match answers)
   output logic [VW-1:0]      match_ovc_o,
@@ -147,6 +150,7 @@ module input_buffer #(
   logic           s_mark_q;
   logic           s_first_q;     // the next flit to send is the head
   logic [7:0]     s_rem_q;       // flits of the packet still to send
+  logic           s_last_q;      // s_rem_q == 1: the next flit to send is the tail
   logic [SW-1:0]  s_slot_q;      // slot of the next flit to send
 
   // ---- IW: slot reservation and memory writes -------------------------------
@@ -167,10 +171,9 @@ module input_buffer #(
   logic [SW-1:0]  s_slot_d;
   // Cut-through rule: the successor of a non-tail flit must have been written.
   // §17.7: nothing while the output waits.
-  assign st_valid_o = busy_q && !st_hold_i &&
-                      ((s_rem_q == 8'd1) || (vc_last_q[s_vc_q] != s_slot_q));
+  assign st_valid_o = busy_q && !st_hold_i && (s_last_q || (vc_last_q[s_vc_q] != s_slot_q));
   assign st_head_o = s_first_q;
-  assign st_tail_o = (s_rem_q == 8'd1);
+  assign st_tail_o = s_last_q;
   assign st_payload_o = flit_rdata[PWE-1:0];
   // RC's mark (§15.1, §15.5) rewrites adapted/orig_vc of the stored header; it is kept with
   // the packet's record and applied when the header is read.
@@ -182,7 +185,8 @@ module input_buffer #(
   assign st_out_o = s_out_q;
   assign st_ovc_o = s_ovc_q;
   assign st_vc_o = s_vc_q;
-  assign st_release = busy_q && !st_hold_i && (s_rem_q == 8'd1);  // a tail: sendable unless held
+  assign st_release = busy_q && !st_hold_i && s_last_q;  // a tail: sendable unless held
+  assign st_release_o = st_release;
   assign busy_o = busy_q;
   assign busy_out_o = s_out_q;
 
@@ -320,13 +324,35 @@ module input_buffer #(
     end
   end
 
+  pkt_t           s_eff[NQT];    // second packet, with a refill arriving this cycle
   logic [QIW-1:0] match_q_idx;
   assign match_q_idx = (VOQ != 0) ? QIW'(32'(match_vc_i)*NQ + 32'(match_out_i))
                                   : QIW'(match_vc_i);
-  assign match_len_o = q_h_q[match_q_idx].len;
+  logic [PKW-1:0] pkt_rdata;     // pkt_mem word read for the refill issued last cycle
+  always_comb begin
+    for (int unsigned k = 0; k < NQT; k++) begin
+      s_eff[k] = (rf_valid_q && (32'(rf_q_q) == k)) ? pkt_t'(pkt_rdata) : q_s_q[k];
+    end
+  end
+  // The queue a match pops, one-hot from the allocator's one-hot output and VC (no index
+  // encode/decode after iSLIP), and its head and second records by AND-OR selects.
+  logic [NQT-1:0] pop_oh;
+  pkt_t           m_h;           // head record of the matched queue
+  logic [SW-1:0]  m_s_slot;      // head slot of the packet behind it (s_eff)
+  always_comb begin
+    m_h = '0;
+    m_s_slot = '0;
+    for (int unsigned v = 0; v < V; v++) begin
+      for (int unsigned q = 0; q < NQ; q++) begin
+        pop_oh[v*NQ+q] = match_vc_oh_i[v] && ((VOQ != 0) ? match_oh_i[q] : 1'b1);
+        m_h = m_h | (pop_oh[v*NQ+q] ? q_h_q[v*NQ+q] : '0);
+        m_s_slot = m_s_slot | (pop_oh[v*NQ+q] ? s_eff[v*NQ+q].slot : '0);
+      end
+    end
+  end
+  assign match_len_o = m_h.len;
   // §16.3: a match on a fallback request leaves on fvc (its port is match_out_i)
-  assign match_ovc_o = (VCA && fb_req[match_vc_i]) ? q_h_q[match_q_idx].fvc
-                                                   : q_h_q[match_q_idx].ovc;
+  assign match_ovc_o = (VCA && |(match_vc_oh_i & fb_req)) ? m_h.fvc : m_h.ovc;
 
   // ---- queues: pop first, then append (contract §5 rule 2) --------------------
   logic [QIW-1:0] rq_q_idx;
@@ -354,8 +380,6 @@ module input_buffer #(
     end
   end
 
-  logic [PKW-1:0] pkt_rdata;     // pkt_mem word read for the refill issued last cycle
-  pkt_t           s_eff[NQT];    // second packet, with a refill arriving this cycle
   logic [CW-1:0]  q_n_d[NQT];
   pkt_t           q_h_d[NQT];
   pkt_t           q_s_d[NQT];
@@ -373,8 +397,7 @@ module input_buffer #(
       logic pop;
       logic app;
       logic [CW-1:0] n_pop;
-      s_eff[k] = (rf_valid_q && (32'(rf_q_q) == k)) ? pkt_t'(pkt_rdata) : q_s_q[k];
-      pop = match_valid_i && (32'(match_q_idx) == k);
+      pop = pop_oh[k];
       app = rq_valid_i && (32'(rq_q_idx) == k);
       n_pop = q_n_q[k] - CW'(pop);
       q_h_d[k] = q_h_q[k];
@@ -407,8 +430,11 @@ module input_buffer #(
         occ_d[k] = occ_d[k] - CW'(1);
       end
     end
-    rf_valid_d = match_valid_i && (32'(q_n_q[match_q_idx]) >= 3);
-    rf_addr = s_eff[match_q_idx].slot;
+    rf_valid_d = 1'b0;
+    for (int unsigned k = 0; k < NQT; k++) begin
+      rf_valid_d = rf_valid_d | (pop_oh[k] && (32'(q_n_q[k]) >= 3));
+    end
+    rf_addr = m_s_slot;
   end
 
   always_comb begin
@@ -435,7 +461,7 @@ module input_buffer #(
   always_comb begin
     s_slot_d = s_slot_q;
     if (match_valid_i) begin
-      s_slot_d = q_h_q[match_q_idx].slot;
+      s_slot_d = m_h.slot;
     end else if (st_valid_o && !st_tail_o) begin
       s_slot_d = flit_rdata[FW-1:PWE];
     end
@@ -493,6 +519,7 @@ module input_buffer #(
       busy_q <= 1'b0;
       s_first_q <= 1'b0;
       s_rem_q <= '0;
+      s_last_q <= 1'b0;
     end else begin
       if (in_valid_i && fresh_avail) begin
         fresh_q <= fresh_q + NSW'(1);
@@ -505,10 +532,12 @@ module input_buffer #(
       if (match_valid_i) begin
         busy_q <= 1'b1;
         s_first_q <= 1'b1;
-        s_rem_q <= q_h_q[match_q_idx].len;
+        s_rem_q <= m_h.len;
+        s_last_q <= (m_h.len == 8'd1);
       end else if (st_valid_o) begin
         s_first_q <= 1'b0;
         s_rem_q <= s_rem_q - 8'd1;
+        s_last_q <= (s_rem_q == 8'd2);
         if (st_tail_o) begin
           busy_q <= 1'b0;
         end
@@ -524,7 +553,7 @@ module input_buffer #(
       s_out_q <= match_out_i;
       s_vc_q <= match_vc_i;
       s_ovc_q <= match_ovc_o;
-      s_mark_q <= q_h_q[match_q_idx].mark;
+      s_mark_q <= m_h.mark;
     end
   end
 
@@ -610,6 +639,9 @@ module input_buffer #(
         assert (in_free && (q_n_q[match_q_idx] != '0))
           else $error("input_buffer: match for a busy input or an empty queue");
       end
+      // the one-hot match names the same queue as the indices
+      assert (pop_oh == (match_valid_i ? NQT'(1) << match_q_idx : '0))
+        else $error("input_buffer: one-hot match disagrees with its indices");
     end
   end
 

@@ -13,6 +13,8 @@ module islip #(
   output logic [P-1:0]     match_valid_o,  // per input
   output logic [P*PIW-1:0] match_out_o,
   output logic [P*VW-1:0]  match_vc_o,
+  output logic [P*P-1:0]   match_oh_o,     // [i*P+o]: input i matched to output o (one-hot per i)
+  output logic [P*V-1:0]   match_vc_oh_o,  // [i*V+v]: ... from VC v (one-hot per matched i)
   output logic [P-1:0]     out_matched_o,  // per output
   output logic [P-1:0]     in_requested_o  // per input: requested some output
 );
@@ -113,11 +115,12 @@ module islip #(
   // requests o, in parallel with the iterations; the match selects its output's (AND-OR
   // over the one-hot match, no arbiter after it).
   logic [VW-1:0] vidx[P];
+  logic [V-1:0]  vgnt[P];
   for (genvar i = 0; i < P; i++) begin : gen_vc
     logic [VW-1:0] vio[P];
+    logic [V-1:0]  vgo[P];
     for (genvar o = 0; o < P; o++) begin : gen_out
       logic [V-1:0] vreq;
-      logic [V-1:0] unused_gnt;
       always_comb begin
         for (int unsigned v = 0; v < V; v++) begin
           vreq[v] = req_i[(i*V+v)*P + o];
@@ -126,14 +129,16 @@ module islip #(
       rr_arbiter #(.N(V)) u_arb (
         .req_i (vreq),
         .ptr_i (vp_q[i*P + o]),
-        .gnt_o (unused_gnt),
+        .gnt_o (vgo[o]),
         .idx_o (vio[o])
       );
     end
     always_comb begin
       vidx[i] = '0;
+      vgnt[i] = '0;
       for (int unsigned o = 0; o < P; o++) begin
         vidx[i] = vidx[i] | (acc_all[i][o] ? vio[o] : '0);
+        vgnt[i] = vgnt[i] | (acc_all[i][o] ? vgo[o] : '0);
       end
     end
   end
@@ -146,6 +151,8 @@ module islip #(
     for (int unsigned i = 0; i < P; i++) begin
       match_out_o[i*PIW +: PIW] = gen_iter[ITERS-1].mo_n[i];
       match_vc_o[i*VW +: VW] = in_m[i] ? vidx[i] : '0;
+      match_oh_o[i*P +: P] = acc_all[i];
+      match_vc_oh_o[i*V +: V] = vgnt[i];
     end
     match_valid_o = in_m;
     out_matched_o = out_m;
