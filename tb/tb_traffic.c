@@ -4,6 +4,7 @@
 #include "route_hash.h" /* §17.6 legality of the ROUTE_HASH writes (HASH=1 accounting) */
 #include "port_gap.h"   /* §17.7 PORT_GAP registers (GAP=1 accounting) */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,8 +44,9 @@ const char *tb_scenario_list(void) {
 static int parse_num(const char *s, unsigned long long max, unsigned long long *out) {
   char *end = NULL;
   if (!s || !*s || *s == '-') return -1;
+  errno = 0;
   unsigned long long n = strtoull(s, &end, 0);
-  if (*end || n > max) return -1;
+  if (*end || errno || n > max) return -1; /* errno: beyond 64 bits (ERANGE) */
   *out = n;
   return 0;
 }
