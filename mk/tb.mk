@@ -50,6 +50,12 @@ test-gate:
 coverage:
 	@$(PYTHON) tb/cosim.py coverage $(cosim_args)
 TEST_TARGETS += test-cosim test-gate
+# Bad input to make cosim / cosim-net / soak / coverage: each refused in one line before
+# anything is built (tb/test_cosim_input.py); no Verilator build.
+.PHONY: test-cosim-input
+test-cosim-input:
+	@$(PYTHON) tb/test_cosim_input.py
+TEST_TARGETS += test-cosim-input
 # Co-simulation speed (docs/results.md, Speed): P=8 V=4 VOQ ITERS=2, random traffic.
 .PHONY: bench-cosim
 bench-cosim:

@@ -410,6 +410,11 @@ def build(cfg, kind="rtl"):
     return exe
 
 
+def progress_every():
+    """Seconds between progress reports: COSIM_PROGRESS, else 1 (a bar on a terminal) or 10."""
+    return os.environ.get("COSIM_PROGRESS") or ("1" if sys.stderr.isatty() else "10")
+
+
 def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), arn="off",
             live=False):
     """live: the run's progress lines (--progress) and messages go to this stderr."""
@@ -417,7 +422,7 @@ def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), a
     fst = os.path.join(fst_dir, f"fail_{label}_s{seed}.fst")
     cmd = [exe, "--routing", routing, "--vcmap", vcmap, "--scen", scen, "--seed", str(seed),
            "--cycles", str(cycles), "--fst", fst, "--label", label, "--arn", arn] + list(extra)
-    cmd += ["--progress", "1" if sys.stderr.isatty() else "10"] if live else []
+    cmd += ["--progress", progress_every()] if live else []
     err = None if live else subprocess.STDOUT
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
     if r.returncode != 0 and exe in TRACED_TWIN and re.search(r"^MISMATCH", r.stdout, re.M):
@@ -927,7 +932,7 @@ CMD_KNOBS = {
     "coverage": {"SEED", "COV_SCALE", "COV_OPT"},
 }
 # Variables of make itself or of the build (tb/README.md), accepted by every target.
-MAKE_GLOBALS = {"BUILD", "PYTHON", "CC", "SHELL", "RTL_DIR", "COSIM_CXX", "COSIM_JOBS",
+MAKE_GLOBALS = {"BUILD", "PYTHON", "CC", "SHELL", "RTL_DIR", "COSIM_CXX", "COSIM_JOBS", "COSIM_PROGRESS",
                 "DOCS_CYCLES", "DOCS_TIMEOUT", "MAKEFLAGS", "MAKEFILES"}
 
 

@@ -565,7 +565,7 @@ int main(int argc, char **argv) {
     } else if (a == "--label") {
       o.label = need();
     } else if (a == "--progress") {
-      o.progress = static_cast<double>(number(need()));
+      o.progress = std::strtod(need().c_str(), nullptr);
     } else {
       usage();
       return 2;

@@ -136,7 +136,7 @@ def run_net(settings, label, live=False):
     fst_dir = os.path.join(BUILD, "fst")
     os.makedirs(fst_dir, exist_ok=True)
     cmd = [exe, "--label", label, "--fst", os.path.join(fst_dir, f"fail_{label}.fst")]
-    cmd += ["--progress", "1" if sys.stderr.isatty() else "10"] if live else []
+    cmd += ["--progress", cosim.progress_every()] if live else []
     err = None if live else subprocess.STDOUT
     r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=err, text=True)
     if r.returncode != 0 and re.search(r"^MISMATCH", r.stdout, re.M):
