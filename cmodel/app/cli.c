@@ -1,4 +1,5 @@
 /* cli.c — see cli.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
@@ -6,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
               const char **value) {
@@ -63,5 +67,26 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
   fprintf(stderr, "asw %s: %s: '%s' is not one of", cmd, opt, s);
   for (unsigned k = 0; k < n; k++) fprintf(stderr, "%s %s", k ? "," : "", names[k]);
   fprintf(stderr, "\n");
+  return -1;
+}
+
+int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet) {
+  if (!strcmp(path, "-")) return 0;
+  struct stat st;
+  const int existed = stat(path, &st) == 0;
+  const char *why = NULL;
+  if (!*path) why = "empty file name";
+  else if (existed && S_ISDIR(st.st_mode)) why = "it is a directory";
+  if (!why) {
+    /* open without O_TRUNC: an existing file keeps its contents until the results are ready */
+    int fd = open(path, O_WRONLY | O_CREAT, 0666);
+    if (fd < 0) why = strerror(errno);
+    else {
+      close(fd);
+      if (!existed) unlink(path); /* only the check: the file is written after the run */
+    }
+  }
+  if (!why) return 0;
+  if (!quiet) fprintf(stderr, "asw %s: %s: cannot write %s: %s\n", cmd, opt, path, why);
   return -1;
 }

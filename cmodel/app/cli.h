@@ -20,4 +20,11 @@ int cli_double(const char *cmd, const char *opt, const char *s, double min,
 int cli_choice(const char *cmd, const char *opt, const char *s,
                const char *const *names, unsigned n, unsigned *out);
 
+/* Fail fast: checks, before a simulation, that the output file `path` can be
+ * written (its folder exists and is writable; an existing file is writable and
+ * not a folder), without truncating an existing file ("-": stdout, always
+ * fine). On error prints "asw <cmd>: <opt>: cannot write <path>: <reason>"
+ * (unless quiet) and returns -1. */
+int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet);
+
 #endif

@@ -11,6 +11,7 @@
 #include "../net/network.h"
 #include "../net/topofile.h"
 #include "../net/trace.h"
+#include "cli.h"
 #include "commands.h"
 #ifdef ASW_MPI
 #include "../net/net_mpi.h"
@@ -213,6 +214,11 @@ static int net_main(int argc, char **argv, net_proc *pr) {
 #endif
     return 2;
   }
+  /* Fail fast: every output is checked before the run (on every rank, so that
+   * all of them stop; rank 0 says why). */
+  const char *outs[3][2] = {{"--json", json}, {"--csv", csv}, {"--trace-out", trace_out}};
+  for (int k = 0; k < 3; k++)
+    if (outs[k][1] && cli_check_out("net", outs[k][0], outs[k][1], pr->rank != 0)) return 2;
   double t0 = now_seconds();
   net *n = pr->ranks > 1 ? net_new_part(&cfg, &pr->comm, err, sizeof err)
                          : net_new(&cfg, err, sizeof err);
@@ -305,6 +311,13 @@ static int net_main(int argc, char **argv, net_proc *pr) {
   }
   net_results nr;
   net_get_results(n, &nr);
+  if (st == NET_RUN_OK && !nr.packets_measured) { /* nothing was measured: not a result */
+    SAY("asw net: no packet was delivered in the measurement window (cycles %llu..%llu, "
+        "after warmup=%llu): nothing was measured; raise load or cycles, or lower warmup\n",
+        (unsigned long long)cfg.warmup, (unsigned long long)(cfg.warmup + cfg.cycles),
+        (unsigned long long)cfg.warmup);
+    rc = rc ? rc : 1;
+  }
   if (!quiet && !(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
     net_write_text(n, stdout);
     if (pr->ranks > 1)

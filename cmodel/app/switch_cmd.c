@@ -272,6 +272,7 @@ int cmd_switch(int argc, char **argv) {
     fprintf(stderr, "asw switch: %s: %s\n", opt, err);
     return 2;
   }
+  if (json && cli_check_out("switch", "--json", json, 0)) return 2; /* before the run */
   study_result r;
   if (study_run(&sp, &r, err, sizeof err)) {
     /* a bad table is a bad option value; anything else is a failed run */
@@ -295,5 +296,11 @@ int cmd_switch(int argc, char **argv) {
              (unsigned long long)r.packets_adapted, (unsigned long long)r.arn_expired);
   }
   if (json && write_json(json, &sp, &r)) return 1;
+  if (!r.window_packets) { /* nothing was measured: not a result */
+    fprintf(stderr, "asw switch: no packet finished in the measurement window [%llu, %llu) "
+            "(--warmup, --cycles): nothing was measured; raise --load or --cycles\n",
+            (unsigned long long)sp.warmup, (unsigned long long)sp.cycles);
+    return 1;
+  }
   return 0;
 }
