@@ -9,6 +9,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
@@ -89,4 +90,44 @@ int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet)
   if (!why) return 0;
   if (!quiet) fprintf(stderr, "asw %s: %s: cannot write %s: %s\n", cmd, opt, path, why);
   return -1;
+}
+
+static double cli_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(cli_progress *p, const char *cmd) {
+  memset(p, 0, sizeof *p);
+  p->cmd = cmd;
+  p->tty = isatty(2);
+  p->every = p->tty ? 0.2 : 10.0;
+  p->start = p->last = cli_now();
+}
+
+void cli_progress_cb(void *ctx, uint64_t cycle, uint64_t total) {
+  cli_progress *p = ctx;
+  const double t = cli_now();
+  if (t - p->last < p->every || !cycle) return;
+  p->last = t;
+  const double frac = total ? (double)(cycle > total ? total : cycle) / (double)total : 1;
+  const double left = frac > 0 ? (t - p->start) * (1 - frac) / frac : 0;
+  if (p->tty) {
+    char bar[31];
+    for (int i = 0; i < 30; i++) bar[i] = i < (int)(frac * 30) ? '#' : '.';
+    bar[30] = 0;
+    fprintf(stderr, "\r[%s] %5.1f%%  cycle %llu/%llu  ETA %.0f s   ", bar, 100 * frac,
+            (unsigned long long)cycle, (unsigned long long)total, left);
+    p->drawn = 1;
+  } else {
+    fprintf(stderr, "asw %s: cycle %llu of %llu (%.0f %%), %.0f s left\n", p->cmd,
+            (unsigned long long)cycle, (unsigned long long)total, 100 * frac, left);
+  }
+  fflush(stderr);
+}
+
+void cli_progress_end(cli_progress *p) {
+  if (p->drawn) fprintf(stderr, "\r%80s\r", "");
+  p->drawn = 0;
 }

@@ -46,25 +46,6 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-typedef struct {
-  double start, last;
-} progress_state;
-
-static void progress_cb(void *ctx, uint64_t cycle, uint64_t total) {
-  progress_state *ps = ctx;
-  double t = now_seconds();
-  if (t - ps->last < 0.2 && cycle < total) return;
-  ps->last = t;
-  double frac = total ? (double)(cycle > total ? total : cycle) / (double)total : 1;
-  double eta = frac > 0 ? (t - ps->start) * (1 - frac) / frac : 0;
-  int width = 30, fill = (int)(frac * width);
-  char bar[64];
-  for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
-  bar[width] = 0;
-  fprintf(stderr, "\r[%s] %5.1f%%  cycle %llu/%llu  ETA %.0f s   ", bar, 100 * frac,
-          (unsigned long long)cycle, (unsigned long long)total, eta);
-}
-
 static FILE *open_out(const char *path) {
   if (!strcmp(path, "-")) return stdout;
   return fopen(path, "w");
@@ -243,11 +224,13 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     net_free(n);
     return 2;
   }
-  progress_state ps = {t0, 0};
-  int tty = !quiet && pr->rank == 0 && isatty(2);
-  int st = net_run(n, tty ? progress_cb : NULL, &ps);
+  /* progress: a bar on a terminal, a line every 10 s otherwise (rank 0, not --quiet) */
+  cli_progress ps;
+  cli_progress_init(&ps, "net");
+  int show = !quiet && pr->rank == 0;
+  int st = net_run(n, show ? cli_progress_cb : NULL, &ps);
   double wall = now_seconds() - t0;
-  if (tty) fprintf(stderr, "\r%80s\r", "");
+  cli_progress_end(&ps);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   long rss_kb = ru.ru_maxrss, rss_sum_kb = ru.ru_maxrss;

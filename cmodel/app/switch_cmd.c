@@ -274,7 +274,15 @@ int cmd_switch(int argc, char **argv) {
   }
   if (json && cli_check_out("switch", "--json", json, 0)) return 2; /* before the run */
   study_result r;
-  if (study_run(&sp, &r, err, sizeof err)) {
+  cli_progress prog; /* a bar on a terminal, a line every 10 s otherwise (not with --quiet) */
+  cli_progress_init(&prog, "switch");
+  if (!quiet) {
+    sp.progress = cli_progress_cb;
+    sp.progress_ctx = &prog;
+  }
+  const int failed = study_run(&sp, &r, err, sizeof err);
+  cli_progress_end(&prog);
+  if (failed) {
     /* a bad table is a bad option value; anything else is a failed run */
     int table_err = sp.table && !strncmp(err, sp.table, strlen(sp.table));
     fprintf(stderr, "asw switch: %s%s\n", table_err ? "--table: " : "", err);
