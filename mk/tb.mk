@@ -52,9 +52,12 @@ coverage:
 TEST_TARGETS += test-cosim test-gate
 # Bad input to make cosim / cosim-net / soak / coverage: each refused in one line before
 # anything is built (tb/test_cosim_input.py); no Verilator build.
-.PHONY: test-cosim-input
-test-cosim-input:
-	@$(PYTHON) tb/test_cosim_input.py
+# docs/options.md: the vocabulary (tb/options.py) with each tool's defaults.
+.PHONY: test-cosim-input options-doc
+test-cosim-input: $(BUILD)/asw
+	@$(PYTHON) tb/test_cosim_input.py $(BUILD)/asw
+options-doc: $(BUILD)/asw
+	@$(PYTHON) tb/options.py --markdown $(BUILD)/asw > docs/options.md && echo "wrote docs/options.md"
 TEST_TARGETS += test-cosim-input
 # Co-simulation speed (docs/results.md, Speed): P=8 V=4 VOQ ITERS=2, random traffic.
 .PHONY: bench-cosim

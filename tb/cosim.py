@@ -902,24 +902,26 @@ INT_RANGES = {
     "SOAK_CYCLES": (1000, U32), "SOAK_SEEDS": (1, 100000), "GATE_CYCLES": (1, U32),
 }
 BOOL_KNOBS = ("VOQ", "BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR", "REFONLY")
-# The asw switch / asw net spellings mk/tb.mk copies into the make variables (COSIM_ALIASES).
-ALIASES = {"ports": "P", "vcs": "V", "buffer_flits": "BUF", "max_packet": "PKT", "voq": "VOQ",
-           "iters": "ITERS", "arn_entries": "AE", "routing": "ROUTING", "seed": "SEED",
-           "cycles": "CYCLES", "arn": "ARN", "arn_ttl": "TTL", "bubble": "BUBBLE", "omit": "OMIT",
-           "qcn": "QCN", "hcdth": "HCDTH", "lcdth": "LCDTH", "fcth": "FCTH", "crt": "CRT",
-           "trigger": "TRIGGER"}
+# The asw switch / asw net spellings (tb/options.py, the vocabulary) mk/tb.mk copies into
+# the make variables (COSIM_ALIASES; make test-cosim-input checks both lists agree).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import options  # noqa: E402
+ALIASES = {name: var for name, _, _, var, _, _, _ in options.CONCEPTS if var}
+# Other spellings of a vocabulary name (lower-case make variables, the C API's names):
+# refused with "renamed to" the one name.
+RENAMED = {var.lower(): name for name, var in ALIASES.items() if var.lower() != name}
+RENAMED.update({"lmax": "max_packet", "buf_flits": "buffer_flits"})  # asw_config's fields
 # Names of the other tools that mean something else here: the message says what to use.
-OTHER_TOOLS = {
+OTHER_TOOLS = {name: f"a name of asw, not of make cosim: {exc}"
+               for name, _, _, var, _, _, exc in options.CONCEPTS if not var}
+OTHER_TOOLS.update({
     "packet_flits": "asw net's fixed packet length; make cosim draws lengths 1..N: "
                     "use max_packet=N (PKT=N)",
-    "load": "make cosim has no offered load: SCEN=random|hotspot|full|... chooses the stimulus",
-    "warmup": "make cosim measures nothing: it compares every output from cycle 0",
-    "drain": "make cosim compares every cycle; the end check runs after CYCLES",
     "traffic": "make cosim's stimulus is SCEN=random|hotspot|full|... (tb/README.md)",
     "dest": "make cosim's stimulus is SCEN=random|hotspot|full|... (tb/README.md)",
     "arn_up": "make cosim's is ARN_UP=MASK (a port mask)",
     "credit_delay": "make cosim has no credit delay knob (the stimulus returns credits at random)",
-}
+})
 # Knobs of each driver command besides the variables of make itself.
 CMD_KNOBS = {
     "cosim": {"P", "V", "BUF", "PKT", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "ROUTING",
@@ -959,6 +961,8 @@ def check_names(cmd, given):
     for name in given:
         if name in knobs or name in lower or name in MAKE_GLOBALS:
             continue
+        if name in RENAMED and cmd == "cosim":
+            fail(cmd, f"{name}: renamed to {RENAMED[name]} (make variable {ALIASES[RENAMED[name]]})")
         if name in OTHER_TOOLS and cmd == "cosim":
             fail(cmd, f"{name}: unknown variable: {OTHER_TOOLS[name]}")
         other = [c for c, k in CMD_KNOBS.items() if c != cmd and (name in k or ALIASES.get(name) in k)]
@@ -1039,7 +1043,8 @@ def cosim_config_line(cfg, routing, vcmap, ns, arn):
     return "make cosim: " + " ".join(words)
 
 
-def main():
+def parser():
+    """The driver's options (mk/tb.mk passes the make variables as --VAR=value)."""
     ap = argparse.ArgumentParser(description=__doc__, epilog=knob_help(),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cmd", choices=["cosim", "test", "soak", "gate", "coverage"])
@@ -1085,7 +1090,11 @@ def main():
     ap.add_argument("--COV_SCALE", default="0.2")
     ap.add_argument("--COV_OPT", default="", help="coverage: only the matrix runs with this "
                     "option (sar, qcn, gap, ...)")
-    ns = ap.parse_args()
+    return ap
+
+
+def main():
+    ns = parser().parse_args()
     validate(ns)
     return {"cosim": cmd_cosim, "test": cmd_test, "soak": cmd_soak, "gate": cmd_gate,
             "coverage": cmd_coverage}[ns.cmd](ns)

@@ -20,6 +20,12 @@ BAD = [
     ("cosim", ["prots=4"], ["make cosim: prots: unknown variable", "ports"]),
     ("cosim", ["packet_flits=4"], ["make cosim: packet_flits: unknown variable", "max_packet"]),
     ("cosim", ["load=0.2"], ["make cosim: load: unknown variable"]),
+    ("cosim", ["buf=16"], ["make cosim: buf: renamed to buffer_flits (make variable BUF)"]),
+    ("cosim", ["pkt=4"], ["make cosim: pkt: renamed to max_packet (make variable PKT)"]),
+    ("cosim", ["lmax=4"], ["make cosim: lmax: renamed to max_packet"]),
+    ("cosim", ["buf_flits=16"], ["make cosim: buf_flits: renamed to buffer_flits"]),
+    ("cosim", ["p=8"], ["make cosim: p: renamed to ports (make variable P)"]),
+    ("cosim", ["ttl=100"], ["make cosim: ttl: renamed to arn_ttl (make variable TTL)"]),
     ("cosim", ["warmup=100"], ["make cosim: warmup: unknown variable"]),
     ("cosim", ["hcdth=abc"], ["make cosim: hcdth: 'abc' is not an integer in 0..65535"]),
     ("cosim", ["hcdth=50", "lcdth=60", "ARN=afi", "CYCLES=1000"], ["HCDTH"]),  # C model's rule
@@ -95,6 +101,56 @@ GOOD = [
 ]
 
 
+# The same settings given to every front end under the vocabulary's names (tb/options.py)
+# must resolve to the same configuration: make cosim's first line, asw switch's JSON
+# "config", asw net --print-config. (name, value, value as resolved)
+AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", "2", "2"),
+         ("buffer_flits", "32", "32"), ("max_packet", "8", "8"), ("routing", "adaptive", "adaptive"),
+         ("trigger", "th", "th"), ("seed", "7", "7"), ("cycles", "3000", "3000"),
+         ("arn_entries", "4", "4"), ("crt", "100", "100"), ("arn_ttl", "300", "300")]
+COSIM_WORDS = {"ada": "adaptive", "det": "det", "obl": "oblivious", "th": "adaptive"}
+
+
+def agreement(asw, tmp):
+    """(ok, detail): every AGREE name resolved alike by the front ends that have it."""
+    import json
+    sys.path.insert(0, os.path.join(ROOT, "tb"))
+    import options
+    spell = {c[0]: c[3:6] for c in options.CONCEPTS}
+    r = make("cosim", ["REFONLY=1"] + [f"{n}={v}" for n, v, _ in AGREE])
+    first = r.stdout.splitlines()[0] if r.stdout else ""
+    cos = dict(w.split("=", 1) for w in first.split()[2:] if "=" in w)
+    sw_args = []
+    for n, v, _ in AGREE:
+        if spell[n][1]:
+            sw_args += [spell[n][1], v]
+    js = os.path.join(tmp, "agree.json")
+    subprocess.run([asw, "switch", *sw_args, "--quiet", "--json", js], capture_output=True)
+    swc = json.load(open(js))["config"] if os.path.exists(js) else {}
+    # (asw net's packets have a fixed length: one that fits the buffer)
+    net = subprocess.run([asw, "net", "packet_flits=8"] + [f"{n}={v}" for n, v, _ in AGREE
+                                                         if spell[n][2]] + ["--print-config"],
+                         capture_output=True, text=True).stdout
+    netc = dict(ln.split(" = ", 1) for ln in net.splitlines() if " = " in ln)
+    bad = []
+    for n, v, want in AGREE:
+        var, sw, nk = spell[n]
+        got = {}
+        if var:
+            x = cos.get(var)
+            got["make cosim"] = COSIM_WORDS.get(x, x) if n == "routing" else x
+        if n == "trigger" and "ROUTING" in cos:  # make cosim: the trigger is in ROUTING
+            got["make cosim"] = cos["ROUTING"]
+        if sw and n in swc:  # (its JSON echoes no §15 timers)
+            got["asw switch"] = str(swc[n])
+        if nk:
+            got["asw net"] = netc.get(nk)
+        wrong = {k: x for k, x in got.items() if x != want}
+        if wrong:
+            bad.append(f"{n}={v}: want {want}, got {wrong}")
+    return not bad and r.returncode == 0, "; ".join(bad) or f"make cosim exit {r.returncode}"
+
+
 def make(target, variables, extra_env=None):
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     env.update(extra_env or {})
@@ -102,7 +158,9 @@ def make(target, variables, extra_env=None):
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def main():
+def main(argv):
+    import tempfile
+    asw = os.path.abspath(argv[0]) if argv else os.path.join(ROOT, "build", "asw")
     passed = failed = 0
 
     def report(ok, what, detail=""):
@@ -136,9 +194,39 @@ def main():
     ok = r.returncode == 0 and len(lines) >= 3 and r.stdout.startswith("make cosim: ")
     report(ok, f"make cosim REFONLY=1 CYCLES=400000: configuration first, {len(lines)} progress "
                "lines on stderr while it runs", f"exit {r.returncode}, stderr {r.stderr[-300:]!r}")
+    # One vocabulary (tb/options.py): docs/options.md generated from it is up to date, mk/tb.mk
+    # copies the same asw names, every front end takes the names the table gives it, and the
+    # same settings resolve alike everywhere.
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tb", "options.py"), "--check", asw],
+                       capture_output=True, text=True)
+    report(r.returncode == 0, "docs/options.md is tb/options.py's page", r.stderr.strip())
+    sys.path.insert(0, os.path.join(ROOT, "tb"))
+    import options
+    mk = open(os.path.join(ROOT, "mk", "tb.mk")).read()
+    m = re.search(r"^COSIM_ALIASES := ((?:.*\\\n)*.*)$", mk, re.M)
+    mk_alias = dict(w.split(":") for w in m.group(1).replace("\\\n", " ").split()) if m else {}
+    table = {c[0]: c[3] for c in options.CONCEPTS if c[3]}
+    report(mk_alias == table, "mk/tb.mk COSIM_ALIASES = the vocabulary's make cosim names",
+           f"only in mk: {set(mk_alias.items()) - set(table.items())}, only in the table: "
+           f"{set(table.items()) - set(mk_alias.items())}")
+    sw_help = subprocess.run([asw, "switch", "--help"], capture_output=True, text=True).stdout
+    net_help = subprocess.run([asw, "net", "--help"], capture_output=True, text=True).stdout
+    sys.path.insert(0, os.path.join(ROOT, "tb"))
+    import cosim
+    missing = [f"make cosim {c[3]}" for c in options.CONCEPTS if c[3] and c[3] not in cosim.CMD_KNOBS["cosim"]]
+    missing += [f"asw switch {c[4]}" for c in options.CONCEPTS
+                if c[4] and not re.search(rf"(^|\s){c[4].split()[0]}\b", sw_help, re.M)]
+    missing += [f"asw net {k}" for c in options.CONCEPTS if c[5] for k in c[5].split(", ")
+                if not re.search(rf"^\s+{k}\s", net_help, re.M)]
+    report(not missing, f"every front end takes the vocabulary's names ({len(options.CONCEPTS)} "
+                        "concepts)", f"missing: {missing}")
+    with tempfile.TemporaryDirectory() as tmp:
+        ok, detail = agreement(asw, tmp)
+    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net: "
+               f"{' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
     print(f"test-cosim-input: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
