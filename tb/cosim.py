@@ -851,6 +851,7 @@ KNOBS = (
     ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN and ROUTE_HASH, "
      "bit 3 link faults and PORT_GAP, bit 4 VC-adaptive routing (ROUTE_CTRL mode 3)"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
+    ("TRIGGER", "trigger", "noth|th|2th: adaptive routing's trigger (trigger=th is ROUTING=th)"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
     ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
     ("BUBBLE", "bubble", "on|off|1|0: program the §16.1 bubble rule"),
@@ -862,10 +863,13 @@ KNOBS = (
     ("TABLE", "", "forwarding-table entries"),
     ("VCMAP", "", "id|sl|obqa|afi|obqa-afi: the SL-to-VC map programmed"),
     ("SCEN", "", "stimulus: random hotspot full zerocred len1 lenmax rewrite proto, or a §15 scenario"),
-    ("HCDTH LCDTH FCTH CRT ARN_UP STAGE", "",
-     "§15 thresholds and timers in flits/cycles (asw net's hcdth... are % of the buffer)"),
+    ("HCDTH", "hcdth", "§15 high congestion-detection threshold, flits (asw net: % of the buffer)"),
+    ("LCDTH", "lcdth", "§15 low congestion-detection threshold, flits (asw net: % of the buffer)"),
+    ("FCTH", "fcth", "§15 free-credit threshold of a root, flits (asw net: % of the buffer)"),
+    ("CRT", "crt", "§15 congestion root timer, cycles"),
+    ("ARN_UP", "", "§15 ARN_UP: port mask of up ports"),
+    ("STAGE", "", "§15 ROUTE_CTRL stage"),
     ("PFC", "", "port mask of PFC ports (contract §17.1)"),
-    ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points with frequent sampling"),
     ("HASH", "", "on|off|1|0: program and rewrite §17.6 ROUTE_HASH (oblivious routes from the header)"),
     ("GAP", "", "on|off|1|0: program and rewrite §17.7 PORT_GAP (outputs slower than a flit per cycle)"),
     ("VCADAPT", "", "on|off|1|0: §16.3 ROUTE_CTRL mode 3 (VOQ=0): FWD amask/vlo/vn, VC_CTRL "
@@ -881,7 +885,8 @@ KNOBS = (
 def knob_help():
     rows = [f"  {up:<10s} {lo or '-':<13s} {what}" for up, lo, what in KNOBS]
     return ("make cosim knobs (make variable, the asw switch / asw net name also accepted, "
-            "meaning):\n" + "\n".join(rows))
+            "meaning; docs/options.md: each name in every front end, its default):\n"
+            + "\n".join(rows))
 
 
 # ---- What `make cosim` / `soak` / `coverage` are told: every make variable given on the
