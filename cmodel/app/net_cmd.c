@@ -167,6 +167,14 @@ static int net_main(int argc, char **argv, net_proc *pr) {
         return 2;
       }
     } else {
+      net_cfg probe_cfg; /* a key without =value (`ports 8`) is no config file: say so */
+      netcfg_default(&probe_cfg);
+      if (access(a, F_OK) && (netcfg_set(&probe_cfg, a, "", err, sizeof err) == 0 ||
+                              !strstr(err, "unknown key"))) {
+        SAY("asw net: %s: a key needs its value, %s=VALUE (a word without = is a config "
+            "file, and there is no file %s)\n", a, a, a);
+        return 2;
+      }
       if (netcfg_load(&cfg, a, err, sizeof err)) {
         SAY("asw net: %s\n", err);
         return 2;

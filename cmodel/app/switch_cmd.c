@@ -156,7 +156,7 @@ int cmd_switch(int argc, char **argv) {
   study_params sp;
   study_defaults(&sp);
   const char *json = NULL;
-  int quiet = 0, have_warmup = 0, have_lmax = 0;
+  int quiet = 0, have_warmup = 0, have_lmax = 0, have_buf = 0;
   for (int k = 1; k < argc; k++) {
     const char *v = NULL;
     const char *a = argv[k];
@@ -206,6 +206,7 @@ int cmd_switch(int argc, char **argv) {
     } else if ((m = OPT("--buffer-flits"))) {
       if (m == 2 || cli_uint("switch", "--buffer-flits", v, 1, 16384, &u)) BAD;
       sp.sw.buf_flits = (unsigned)u;
+      have_buf = 1;
     } else if ((m = OPT("--cycles"))) {
       if (m == 2 || cli_uint("switch", "--cycles", v, 1, 0xFFFFFFFFull, &sp.cycles)) BAD;
     } else if ((m = OPT("--warmup"))) {
@@ -269,7 +270,13 @@ int cmd_switch(int argc, char **argv) {
                       : strstr(err, "FCTH ")           ? "--fcth"
                       : strstr(err, "arn")             ? "--arn"
                                                        : "option";
-    fprintf(stderr, "asw switch: %s: %s\n", opt, err);
+    if (!strcmp(opt, "--buffer-flits") && !have_buf) /* blame what the user set, not the default */
+      fprintf(stderr, "asw switch: %s: LMAX %u flits does not fit the default --buffer-flits %u "
+              "(a whole packet must fit; give --buffer-flits >= %u)\n",
+              have_lmax ? "--max-packet" : "--packet-flits", sp.sw.max_packet, sp.sw.buf_flits,
+              sp.sw.max_packet);
+    else
+      fprintf(stderr, "asw switch: %s: %s\n", opt, err);
     return 2;
   }
   if (json && cli_check_out("switch", "--json", json, 0)) return 2; /* before the run */
