@@ -17,6 +17,9 @@
 #   make cosim P=8 V=4 BUF=16 PKT=8 SE=4 SAR=1 QCN=1   (§17.8 Switch AR: SAR_CTRL/SAR_TTL/SAR_SEED
 #        programmed and rewritten, CNM lane words, steering in mode 0; cnm_out compared)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
+# Every variable given on the command line must be a knob of the target (tb/cosim.py
+# validate(): unknown names, out-of-range or overflowing numbers and CYCLES=0 are refused
+# in one line, exit 2, before any build); make test-cosim-input probes that.
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING TRIGGER VCMAP SCEN SEED CYCLES \
               ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT OMIT LINKFAULT SE SAR \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE COV_OPT
