@@ -25,7 +25,8 @@ static void net_usage(FILE *f) {
           "Simulates a network of arnswitch C-model switches: a fat-tree, a torus or\n"
           "mesh, or any topology from a file. Settings apply in\n"
           "order: defaults, CONFIG_FILE (`key = value` lines, # comments), then\n"
-          "key=value arguments. --json writes the summary (configuration echoed),\n"
+          "key=value arguments (also --key value, with - for _, asw switch's form;\n"
+          "docs/options.md gives each name in every tool). --json writes the summary (configuration echoed),\n"
           "--csv the per-window series ('-' = stdout), --trace-out the packets the\n"
           "traffic generated as a trace (docs/traces.md; .bz2/.gz compressed) that\n"
           "traffic=trace:FILE replays. Exit status: 0 ok, 2 bad\n"
@@ -158,6 +159,31 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       quiet = 1;
     } else if (!strcmp(a, "--print-config")) {
       print_cfg = 1;
+    } else if (a[0] == '-' && a[1] == '-' && a[2]) { /* --key value / --key=value: key=value */
+      char key[64];
+      const char *eq = strchr(a + 2, '=');
+      size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+      if (kl >= sizeof key) kl = sizeof key - 1;
+      memcpy(key, a + 2, kl);
+      key[kl] = 0;
+      for (char *q = key; *q; q++)
+        if (*q == '-') *q = '_';
+      const char *v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+      net_cfg probe_cfg;
+      netcfg_default(&probe_cfg);
+      if (netcfg_set(&probe_cfg, key, "", err, sizeof err) && strstr(err, "unknown key")) {
+        SAY("asw net: unknown option %s (see --help)\n", a);
+        return 2;
+      }
+      if (!v) {
+        SAY("asw net: %s needs a value\n", a);
+        return 2;
+      }
+      if (!eq) i++;
+      if (netcfg_set(&cfg, key, v, err, sizeof err)) {
+        SAY("asw net: %s\n", err);
+        return 2;
+      }
     } else if (a[0] == '-') {
       SAY("asw net: unknown option %s (see --help)\n", a);
       return 2;

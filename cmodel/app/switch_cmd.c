@@ -25,7 +25,8 @@ static void help(void) {
       "Latency: cycle the tail leaves the switch minus the cycle the packet was\n"
       "generated (zero-load: 5 + len - 1). Throughput: flits per output per\n"
       "cycle over the window [warmup, cycles).\n\n"
-      "options (default in brackets):\n"
+      "options (default in brackets; also as key=value with _ for -, asw net's form:\n"
+      "ports=8 buffer_flits=64; docs/options.md gives each name in every tool):\n"
       "  --ports N            P, 2..64 [16]\n"
       "  --vcs N              V, 1..8 [1]\n"
       "  --voq on|off|1|0     virtual output queues [on]\n"
@@ -159,6 +160,15 @@ int cmd_switch(int argc, char **argv) {
   int quiet = 0, have_warmup = 0, have_lmax = 0, have_buf = 0;
   for (int k = 1; k < argc; k++) {
     const char *v = NULL;
+    const char *as_given = argv[k]; /* for the unknown-option message */
+    if (argv[k][0] != '-' && strchr(argv[k], '=')) { /* key=value (asw net's form): --key=value */
+      char *o = malloc(strlen(argv[k]) + 3);     /* kept: option values point into it */
+      if (!o) return 1;
+      sprintf(o, "--%s", argv[k]);
+      for (char *q = o + 2; *q != '='; q++)
+        if (*q == '_') *q = '-';
+      argv[k] = o;
+    }
     const char *a = argv[k];
     uint64_t u;
     unsigned c;
@@ -249,7 +259,7 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2) BAD;
       json = v;
     } else {
-      fprintf(stderr, "asw switch: unknown option '%s' (see asw switch --help)\n", a);
+      fprintf(stderr, "asw switch: unknown option '%s' (see asw switch --help)\n", as_given);
       BAD;
     }
   }

@@ -186,6 +186,15 @@ echo keep >"$tmp/old2.json"
 "$asw" switch --json "$tmp/missing.json" --cycles 0 2>/dev/null
 if [[ $(cat "$tmp/old2.json") == keep && ! -e "$tmp/missing.json" ]]; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "  FAIL: a refused run touched its output files"; fi
+# both forms in both commands: asw switch key=value, asw net --key value / --key=value
+if "$asw" switch ports=8 buffer_flits=32 packet_flits=4 cycles=3000 --quiet --json "$tmp/kv.json" &&
+   python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; assert (c["ports"], c["buffer_flits"], c["packet_flits"]) == (8, 32, 4), c' "$tmp/kv.json" &&
+   [[ "$("$asw" net --ports 4 --stages 2 --buffer-flits=32 --packet-flits 8 --print-config | grep -E '^(ports|stages|buffer_flits|packet_flits) ' | tr '\n' ' ')" == "ports = 4 stages = 2 buffer_flits = 32 packet_flits = 8 " ]]
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: key=value in asw switch / --key value in asw net"; fi
+"$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
+"$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
+if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -q "unknown option 'prots=4'" "$tmp/err" && grep -q "unknown option --prots" "$tmp/err2"; then
+  pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: unknown key in the other form: $(cat "$tmp/err" "$tmp/err2")"; fi
 # asw net: a key without its value is not taken for a missing config file
 "$asw" net ports 8 >"$tmp/out" 2>"$tmp/err"
 if [[ $? -eq 2 ]] && grep -q "ports: a key needs its value, ports=VALUE" "$tmp/err"; then pass=$((pass + 1)); else
