@@ -57,12 +57,14 @@ lib: $(ASW_LIB_A) $(ASW_LIB_SO)
 
 # make install PREFIX=DIR [DESTDIR=STAGE]: the libraries, the public headers
 # (include/arnswitch/), the pkg-config file, the asw program, the boards' host tool
-# (bin/asw-board, docs/boards.md), the DPI wrapper sources and the Python binding
-# (share/arnswitch/).
+# (bin/asw-board, docs/boards.md), the DPI wrapper sources with the drop-in lockstep
+# checker and the example testbench (share/arnswitch/dpi/), the switch's SystemVerilog
+# sources in compilation order (share/arnswitch/rtl/, files.f) and the Python binding
+# (share/arnswitch/python/). dpi/README.md shows the Verilator command of a testbench.
 install: lib $(BUILD)/asw
 	@d='$(DESTDIR)$(abspath $(PREFIX))'; set -e; \
 	install -d "$$d/lib/pkgconfig" "$$d/include/arnswitch" "$$d/bin" \
-	  "$$d/share/arnswitch/dpi" "$$d/share/arnswitch/python/arnswitch"; \
+	  "$$d/share/arnswitch/dpi" "$$d/share/arnswitch/rtl" "$$d/share/arnswitch/python/arnswitch"; \
 	install -m 644 $(ASW_LIB_A) "$$d/lib/"; \
 	install -m 755 $(ASW_LIB_SO) "$$d/lib/"; \
 	ln -sf libarnswitch.so.$(ASW_LIB_VERSION) "$$d/lib/libarnswitch.so.$(ASW_LIB_SOVERSION)"; \
@@ -72,7 +74,10 @@ install: lib $(BUILD)/asw
 	  cmodel/lib/arnswitch.pc.in > "$$d/lib/pkgconfig/arnswitch.pc"; \
 	install -m 755 $(BUILD)/asw "$$d/bin/"; \
 	install -m 755 sw/asw_board.py "$$d/bin/asw-board"; \
-	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv "$$d/share/arnswitch/dpi/"; \
+	install -m 644 dpi/asw_dpi.c dpi/asw_dpi_pkg.sv dpi/asw_dpi_checker.sv dpi/tb_dpi.sv \
+	  "$$d/share/arnswitch/dpi/"; \
+	install -m 644 rtl/files.f $(addprefix rtl/,$(filter %.sv,$(shell cat rtl/files.f))) \
+	  "$$d/share/arnswitch/rtl/"; \
 	install -m 644 sw/arnswitch/*.py "$$d/share/arnswitch/python/arnswitch/"; \
 	echo "installed libarnswitch $(ASW_LIB_VERSION) in $$d"
 

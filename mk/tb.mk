@@ -17,7 +17,10 @@
 #   make cosim P=8 V=4 BUF=16 PKT=8 SE=4 SAR=1 QCN=1   (§17.8 Switch AR: SAR_CTRL/SAR_TTL/SAR_SEED
 #        programmed and rewritten, CNM lane words, steering in mode 0; cnm_out compared)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
-COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLES \
+# Every variable given on the command line must be a knob of the target (tb/cosim.py
+# validate(): unknown names, out-of-range or overflowing numbers and CYCLES=0 are refused
+# in one line, exit 2, before any build); make test-cosim-input probes that.
+COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING TRIGGER VCMAP SCEN SEED CYCLES \
               ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT OMIT LINKFAULT SE SAR \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE COV_OPT
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
@@ -25,12 +28,16 @@ COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING VCMAP SCEN SEED CYCLE
 # A knob given both ways must agree. `make cosim-help` lists every knob.
 COSIM_ALIASES := ports:P vcs:V buffer_flits:BUF max_packet:PKT voq:VOQ iters:ITERS \
                  arn_entries:AE routing:ROUTING seed:SEED cycles:CYCLES arn:ARN \
-                 arn_ttl:TTL bubble:BUBBLE omit:OMIT qcn:QCN
+                 arn_ttl:TTL bubble:BUBBLE omit:OMIT qcn:QCN hcdth:HCDTH lcdth:LCDTH \
+                 fcth:FCTH crt:CRT trigger:TRIGGER
 $(foreach a,$(COSIM_ALIASES),$(eval _lo := $(word 1,$(subst :, ,$(a))))$(eval _up := $(word 2,$(subst :, ,$(a))))\
   $(if $($(_lo)),$(if $(and $($(_up)),$(filter-out $($(_lo)),$($(_up)))),\
     $(error cosim: $(_lo)=$($(_lo)) and $(_up)=$($(_up)) name the same knob with different values),\
     $(eval $(_up) := $($(_lo))))))
-cosim_args = $(foreach v,$(COSIM_VARS),$(if $($(v)),--$(v)=$($(v))))
+# The names of the variables given on make's command line: tb/cosim.py refuses any that
+# is not a knob of the target (no run of the default configuration for `PROTS=4`).
+CMDLINE_VARS = $(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+cosim_args = --cmdline='$(CMDLINE_VARS)' $(foreach v,$(COSIM_VARS),$(if $($(v)),--$(v)='$($(v))'))
 
 .PHONY: cosim cosim-help soak coverage test-cosim test-gate
 cosim-help:
@@ -46,6 +53,15 @@ test-gate:
 coverage:
 	@$(PYTHON) tb/cosim.py coverage $(cosim_args)
 TEST_TARGETS += test-cosim test-gate
+# Bad input to make cosim / cosim-net / soak / coverage: each refused in one line before
+# anything is built (tb/test_cosim_input.py); no Verilator build.
+# docs/options.md: the vocabulary (tb/options.py) with each tool's defaults.
+.PHONY: test-cosim-input options-doc
+test-cosim-input: $(BUILD)/asw
+	@$(PYTHON) tb/test_cosim_input.py $(BUILD)/asw
+options-doc: $(BUILD)/asw
+	@$(PYTHON) tb/options.py --markdown $(BUILD)/asw > docs/options.md && echo "wrote docs/options.md"
+TEST_TARGETS += test-cosim-input
 # Co-simulation speed (docs/results.md, Speed): P=8 V=4 VOQ ITERS=2, random traffic.
 .PHONY: bench-cosim
 bench-cosim:

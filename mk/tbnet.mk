@@ -6,7 +6,7 @@
 NET ?=
 .PHONY: cosim-net test-cosim-net
 cosim-net:
-	@$(PYTHON) tb/net/cosim_net.py cosim $(NET)
+	@$(PYTHON) tb/net/cosim_net.py cosim --cmdline='$(CMDLINE_VARS)' $(NET)
 test-cosim-net:
 	@$(PYTHON) tb/net/cosim_net.py test
 TEST_TARGETS += test-cosim-net

@@ -199,6 +199,23 @@ def test_load_table():
     assert sw.reg_read(asw.reg_fwd(1)) == 0, "a bad table must leave the switch untouched"
 
 
+def test_vocabulary_names():
+    """Switch takes the vocabulary's buffer_flits as Network does (docs/options.md); Network
+    refuses asw_config's buf_flits with the name to use."""
+    with asw.Switch(ports=4, vcs=2, buffer_flits=12, max_packet=4) as sw:
+        assert sw.config["buf_flits"] == 12, sw.config
+    try:
+        asw.Switch(ports=4, buffer_flits=12, buf_flits=8)
+        raise AssertionError("two values for one field accepted")
+    except ValueError as e:
+        assert "name the same field" in str(e), e
+    try:
+        asw.Network(buf_flits=8)
+        raise AssertionError("Network accepted buf_flits")
+    except ValueError as e:
+        assert str(e) == "buf_flits: renamed to buffer_flits (docs/options.md)", e
+
+
 def test_network():
     n = asw.Network(ports=4, stages=2, vcs=2, voq=True, traffic="uniform", load=0.4,
                     cycles=1500, warmup=300)

@@ -11,10 +11,13 @@ Shortening, so the suite stays fast: cycle counts are capped (`CYCLES=`, `cycles
 `--cycles`, `SOAK_CYCLES=`, `ARN_CYCLES=` to DOCS_CYCLES, 3000 by default; `warmup=` to a
 fifth of that; `SOAK_SEEDS=` and `ARN_SEEDS=` to 1), and output files named by `--json`, `--csv` go to build/docs/.
 
-Skipping: a block preceded by `<!-- docs-test: skip REASON -->` is skipped, and so is a
-line whose trailing comment contains `docs-test: skip REASON`; plain `make` and `make test`
-(they run this test) and `make test-<suite>` (make test runs it anyway) are skipped without
-a marker. Every skip is listed with its reason.
+Skipping: a block preceded by `<!-- docs-test: skip REASON -->` (an HTML comment, not
+shown to a reader) is skipped, and so is a command listed in SKIP below (with its reason:
+too long for this test, or run by a suite of make test); plain `make` and `make test` (they
+run this test) and `make test-<suite>` (make test runs it anyway) are skipped without a
+marker. Every skip is listed with its reason. README text is for users: a code block that
+still carries a `docs-test` note fails the test, and so does a SKIP entry that names no
+documented command (a renamed command must not start running, or stop, unnoticed).
 
   test_docs.py [--list] [README ...]
 """
@@ -28,9 +31,31 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CYCLES = int(os.environ.get("DOCS_CYCLES", "3000"))
 TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "900"))
 SKIP_MARK = re.compile(r"<!--\s*docs-test:\s*skip\s*(.*?)\s*-->")
-LINE_SKIP = re.compile(r"#.*docs-test:\s*skip\s*([^)]*)")
-# The programs a documented command starts with (anything else in a block is output).
-COMMAND = re.compile(r"^(make|build/asw|python3|mpirun|srun|yowasp-[\w-]+)(\s|$)")
+# The programs a documented command starts with (anything else in a block is output):
+# make, a program built in build/ (build/asw, a testbench), python3, mpirun, srun,
+# verilator, a yowasp- tool.
+COMMAND = re.compile(r"^(make|build/[\w.+/-]+|python3|mpirun|srun|verilator|yowasp-[\w-]+)(\s|$)")
+# Documented commands this test does not run, and why (the exact command, comment dropped).
+SKIP = {
+    "make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10": "a dozen Verilator builds; test-cosim runs the same runner",
+    "make soak SOAK_CYCLES=1000000 SOAK_SEEDS=5": "a dozen Verilator builds; test-cosim runs the same runner",
+    "make coverage": "6 min; its runs are test-cosim's",
+    "make fpga": "tens of minutes",
+    "make bitstream BOARD=ulx3s": "minutes of Yosys + nextpnr + ecppack",
+    "make boards": "every board, tens of minutes",
+    "make fusesoc-synth": "test-fusesoc runs it",
+    "make fusesoc-synth FUSESOC_TARGET=ice40-up5k": "minutes each",
+    "build/asw sweep --slurm --submit --dir build/sweep_slurm topology=kary k=4 n=3 --vary load=0.3,0.6":
+        "needs sbatch",
+    "build/asw sweep --merge --dir build/sweep_slurm": "after the Slurm array ran",
+    "make formal": "run by make test-formal",
+    "make formal FORMAL=\"credits islip_starve\"": "run by make test-formal",
+    "make formal-mutants": "run by make test-formal",
+    "make soak-long SOAK_LONG_BUILDS=12 SOAK_LONG_JOBS=2": "about 2 h on two cores",
+    "make soak-long SOAK_LONG_CYCLES=50000000 SOAK_LONG_BUILDS=8": "50 x 10^6 cycles",
+    "make axi-sim ASW_AXI_SEED=2": "test-axi runs it",
+    "make board-sim": "serves 127.0.0.1:4321 until its client disconnects",
+}
 
 
 def readmes():
@@ -103,13 +128,10 @@ def commands(body):
         out.append(cur)
     res = []
     for c in out:
-        skip = None
-        m = LINE_SKIP.search(c)
-        if m:
-            skip = m.group(1).strip() or "marked"
+        note = "docs-test" in c  # an internal note left in a user's README
         c = re.sub(r"\s+#.*$", "", c).strip()
         if COMMAND.match(c):
-            res.append((c, skip))
+            res.append((c, "NOTE" if note else SKIP.get(c)))
     return res
 
 
@@ -129,20 +151,30 @@ def shorten(cmd):
 
 def main(argv):
     only_list = "--list" in argv
-    files = [a for a in argv if not a.startswith("--")] or readmes()
+    argv_files = [a for a in argv if not a.startswith("--")]
+    files = argv_files or readmes()
     os.makedirs(os.path.join(ROOT, "build", "docs"), exist_ok=True)
     passed = failed = skipped = 0
     done = {}  # command -> (passed, where it first ran)
+    listed = set()  # SKIP entries found in the READMEs
     for fn in files:
         text = open(os.path.join(ROOT, fn)).read()
         for line, body, bskip in blocks(text):
             for cmd, lskip in commands(body):
+                where = f"{fn}:{line}"
+                if lskip == "NOTE":
+                    print(f"FAIL {where}: {cmd}  (a 'docs-test' note in a README code block: "
+                          f"list the command in sw/test_docs.py SKIP or mark the block with "
+                          f"<!-- docs-test: skip REASON -->)")
+                    failed += 1
+                    continue
+                if lskip:
+                    listed.add(cmd)
                 why = bskip or lskip
                 if cmd in ("make", "make test") or re.match(r"^make test(\s|$)", cmd):
                     why = why or "runs this test (make / make test)"
                 elif re.match(r"^make test-[\w-]+$", cmd):
                     why = why or "a suite that make test runs anyway"
-                where = f"{fn}:{line}"
                 if why:
                     print(f"SKIP {where}: {cmd}  ({why})")
                     skipped += 1
@@ -172,6 +204,10 @@ def main(argv):
                         print(f"     {t}")
                 passed += ok
                 failed += not ok
+    if not argv_files:  # every README read: each SKIP entry must still name a command
+        for cmd in sorted(set(SKIP) - listed):
+            print(f"FAIL sw/test_docs.py SKIP: {cmd!r} is no documented command any more")
+            failed += 1
     print(f"docs: {passed} passed, {failed} failed ({skipped} skipped)")
     return 0 if failed == 0 else 1
 

@@ -28,7 +28,7 @@ static int number(const char *name, const char *s, unsigned long long *out) {
 }
 
 static int reject(const char *var, const char *val, const char *why) {
-  fprintf(stderr, "illegal configuration: %s=%s: %s\n", var, val, why);
+  fprintf(stderr, "make cosim: illegal configuration: %s=%s: %s\n", var, val, why);
   return 2;
 }
 
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
                   .omit = (unsigned)omit, .sar_entries = (unsigned)se};
   char err[256];
   if (asw_config_check(&c, err, sizeof err) != ASW_OK) {
-    fprintf(stderr, "illegal configuration: %s\n", err);
+    fprintf(stderr, "make cosim: illegal configuration: %s\n", err);
     return 2;
   }
   if (argc == 11) return 0;

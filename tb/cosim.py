@@ -410,17 +410,29 @@ def build(cfg, kind="rtl"):
     return exe
 
 
-def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), arn="off"):
+def progress_every():
+    """Seconds between progress reports: COSIM_PROGRESS, else 1 (a bar on a terminal) or 10."""
+    return os.environ.get("COSIM_PROGRESS") or ("1" if sys.stderr.isatty() else "10")
+
+
+def run_one(exe, routing, vcmap, scen, seed, cycles, label, fst_dir, extra=(), arn="off",
+            live=False):
+    """live: the run's progress lines (--progress) and messages go to this stderr."""
     os.makedirs(fst_dir, exist_ok=True)
     fst = os.path.join(fst_dir, f"fail_{label}_s{seed}.fst")
     cmd = [exe, "--routing", routing, "--vcmap", vcmap, "--scen", scen, "--seed", str(seed),
            "--cycles", str(cycles), "--fst", fst, "--label", label, "--arn", arn] + list(extra)
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    cmd += ["--progress", progress_every()] if live else []
+    err = None if live else subprocess.STDOUT
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
     if r.returncode != 0 and exe in TRACED_TWIN and re.search(r"^MISMATCH", r.stdout, re.M):
         # the same run on the traced twin: same failure, plus the waveform before it
+        if live:
+            print(r.stdout, end="", flush=True)
+            print("cosim: repeating the run with waveform tracing ...", file=sys.stderr, flush=True)
         with TWIN_LOCK:
             cmd[0] = build(TRACED_TWIN[exe], "fst")
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
     return r.returncode, r.stdout
 
 
@@ -432,31 +444,22 @@ ROUTING_WORDS = {"deterministic": "det", "oblivious": "obl", "adaptive": "ada"}
 
 
 def parse_cfg(ns):
-    if str(ns.VOQ) not in BOOL_WORDS:
-        sys.exit(f"cosim: VOQ={ns.VOQ} is not one of on off 1 0")
-    ns.VOQ = BOOL_WORDS[str(ns.VOQ)]
+    """The switch parameters (validate() checked each number's range)."""
     arn = ns.ARN if ns.ARN is not None else "off"
     if arn not in ARNS:
-        sys.exit(f"cosim: ARN={arn} is not one of {' '.join(ARNS)}")
+        fail("cosim", f"ARN: '{arn}' is not one of {', '.join(ARNS)}")
     # AE: 4 ARN-table entries when the mechanism is on, else none (plain switch).
-    ae = ns.AE if ns.AE is not None else ("0" if arn == "off" else "4")
-    cfg = dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW, TABLE=ns.TABLE,
-               VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae, OMIT=ns.OMIT, SE=ns.SE)
-    for k, v in cfg.items():
-        if not re.fullmatch(r"\d+", str(v)):
-            sys.exit(f"cosim: {'PKT' if k == 'LMAX' else k}={v} is not a non-negative integer")
-        cfg[k] = int(v)
-    return cfg
+    ae = ns.AE if ns.AE is not None else (0 if arn == "off" else 4)
+    return {k: int(v) for k, v in dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW,
+                                       TABLE=ns.TABLE, VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae,
+                                       OMIT=ns.OMIT, SE=ns.SE).items()}
 
 
 def parse_arn(ns):
     """The §15 settings: ARN and the ARN_OPTS variables (None: drawn per seed)."""
     arn = {"ARN": ns.ARN if ns.ARN is not None else "off"}
     for k, _ in ARN_OPTS:
-        v = getattr(ns, k)
-        if v is not None and not re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", str(v)):
-            sys.exit(f"cosim: {k}={v} is not a non-negative integer")
-        arn[k] = None if v is None else int(str(v), 0)
+        arn[k] = getattr(ns, k)
     return arn
 
 
@@ -484,52 +487,42 @@ def cmd_cosim(ns):
     for name, val, legal in (("ROUTING", routing, ROUTINGS), ("VCMAP", vcmap, VCMAPS),
                              ("SCEN", ns.SCEN, SCENS)):
         if val not in legal:
-            extra = " (or deterministic oblivious adaptive)" if name == "ROUTING" else ""
-            sys.exit(f"cosim: {name}={val} is not one of {' '.join(legal)}{extra}")
+            extra = ", or deterministic, oblivious, adaptive" if name == "ROUTING" else ""
+            fail("cosim", f"{name}: '{val}' is not one of {', '.join(legal)}{extra}")
     if "afi" in vcmap and cfg["V"] < 2:
-        sys.exit(f"cosim: VCMAP={vcmap} needs V >= 2 (the adapted-flow channel is VC V-1)")
+        fail("cosim", f"VCMAP={vcmap} needs V >= 2 (the adapted-flow channel is VC V-1)")
     if ns.SCEN in ARN_SCENS and (arn["ARN"] not in ("arn", "afi") or cfg["P"] < 4 or cfg["V"] < 2
                                  or cfg["TABLE"] < 8 or cfg["LMAX"] < 2):
-        sys.exit(f"cosim: SCEN={ns.SCEN} is a directed §15 scenario: it needs ARN=arn or ARN=afi, "
-                 f"P >= 4, V >= 2, TABLE >= 8, PKT >= 2")
-    check_config(cfg, arn)
+        fail("cosim", f"SCEN={ns.SCEN} is a directed §15 scenario: it needs ARN=arn or ARN=afi, "
+                      f"P >= 4, V >= 2, TABLE >= 8, PKT >= 2")
     pfc = []
     if ns.PFC is not None:
-        if not re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)", str(ns.PFC)) or int(str(ns.PFC), 0) >> cfg["P"]:
-            sys.exit(f"cosim: PFC={ns.PFC} is not a mask of ports < P = {cfg['P']}")
-        pfc = ["--pfc", hex(int(str(ns.PFC), 0))]
+        if ns.PFC >> cfg["P"]:
+            fail("cosim", f"PFC: '{ns.PFC:#x}' is not a mask of ports < P = {cfg['P']}")
+        pfc = ["--pfc", hex(ns.PFC)]
     if ns.LINKFAULT is not None:
         try:
             r = float(ns.LINKFAULT)
         except ValueError:
             r = -1.0
-        if not 0.0 <= r <= 1.0:
-            sys.exit(f"cosim: LINKFAULT={ns.LINKFAULT} is not a probability per link and cycle "
-                     f"in 0..1")
+        if not 0.0 <= r <= 1.0:  # NaN fails too
+            fail("cosim", f"LINKFAULT: '{ns.LINKFAULT}' is not a number in 0..1 (probability "
+                          f"per link and cycle)")
         pfc += ["--linkfault", str(ns.LINKFAULT)]
+    bub = ["--bubble", str(ns.BUBBLE)]
+    qcn = ["--qcn", str(ns.QCN), "--hash", str(ns.HASH), "--gap", str(ns.GAP),
+           "--vcadapt", str(ns.VCADAPT)]
+    if ns.SAR and (not cfg["SE"] or cfg["OMIT"] & 4):
+        fail("cosim", "SAR=1 needs SE >= 1 (Switch AR table entries) and OMIT bit 2 clear")
+    qcn += ["--sar", str(ns.SAR)]
+    # Everything checked: the resolved configuration first, then the build and the run
+    # (with progress lines on stderr: a bar on a terminal, a line every 10 s otherwise).
+    print(cosim_config_line(cfg, routing, vcmap, ns, arn), flush=True)
+    check_config(cfg, arn)
     exe = build(cfg, "ref" if ns.REFONLY else "rtl")
-    if str(ns.BUBBLE) not in BOOL_WORDS:
-        sys.exit(f"cosim: BUBBLE={ns.BUBBLE} is not one of on off 1 0")
-    bub = ["--bubble", BOOL_WORDS[str(ns.BUBBLE)]]
-    if str(ns.QCN) not in BOOL_WORDS:
-        sys.exit(f"cosim: QCN={ns.QCN} is not one of on off 1 0")
-    qcn = ["--qcn", BOOL_WORDS[str(ns.QCN)]]
-    if str(ns.HASH) not in BOOL_WORDS:
-        sys.exit(f"cosim: HASH={ns.HASH} is not one of on off 1 0")
-    qcn += ["--hash", BOOL_WORDS[str(ns.HASH)]]
-    if str(ns.GAP) not in BOOL_WORDS:
-        sys.exit(f"cosim: GAP={ns.GAP} is not one of on off 1 0")
-    qcn += ["--gap", BOOL_WORDS[str(ns.GAP)]]
-    if str(ns.VCADAPT) not in BOOL_WORDS:
-        sys.exit(f"cosim: VCADAPT={ns.VCADAPT} is not one of on off 1 0")
-    qcn += ["--vcadapt", BOOL_WORDS[str(ns.VCADAPT)]]
-    if str(ns.SAR) not in BOOL_WORDS:
-        sys.exit(f"cosim: SAR={ns.SAR} is not one of on off 1 0")
-    if BOOL_WORDS[str(ns.SAR)] == "1" and (not cfg["SE"] or cfg["OMIT"] & 4):
-        sys.exit("cosim: SAR=1 needs SE >= 1 (Switch AR table entries) and OMIT bit 2 clear")
-    qcn += ["--sar", BOOL_WORDS[str(ns.SAR)]]
     rc, out = run_one(exe, routing, vcmap, ns.SCEN, ns.SEED, ns.CYCLES, "cosim",
-                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"])
+                      os.path.join(BUILD, "cosim", "fst"), arn_args(arn) + bub + pfc + qcn, arn["ARN"],
+                      live=True)
     print(out, end="")
     return rc
 
@@ -685,6 +678,10 @@ def cmd_test(ns):
 def cmd_soak(ns):
     seeds = range(ns.SEED, ns.SEED + ns.SOAK_SEEDS)
     scale = ns.SOAK_CYCLES / 200000.0
+    print(f"make soak: SEED={ns.SEED} SOAK_SEEDS={ns.SOAK_SEEDS} (seeds {seeds[0]}..{seeds[-1]}) "
+          f"SOAK_CYCLES={ns.SOAK_CYCLES} (the longest random run; the others scaled alike) "
+          f"{'REFONLY=1 ' if ns.REFONLY else ''}: {len(MATRIX + SOAK_EXTRA) * len(seeds)} runs, "
+          f"a line each", flush=True)
     p, f, cyc = matrix_runs(seeds, scale, kind="ref" if ns.REFONLY else "rtl",
                             matrix=MATRIX + SOAK_EXTRA)
     print(f"soak: {cyc} cycles in {p + f} runs")
@@ -854,6 +851,7 @@ KNOBS = (
     ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN and ROUTE_HASH, "
      "bit 3 link faults and PORT_GAP, bit 4 VC-adaptive routing (ROUTE_CTRL mode 3)"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
+    ("TRIGGER", "trigger", "noth|th|2th: adaptive routing's trigger (trigger=th is ROUTING=th)"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
     ("TTL", "arn_ttl", "ARN-table entry time-to-live, cycles"),
     ("BUBBLE", "bubble", "on|off|1|0: program the §16.1 bubble rule"),
@@ -865,10 +863,13 @@ KNOBS = (
     ("TABLE", "", "forwarding-table entries"),
     ("VCMAP", "", "id|sl|obqa|afi|obqa-afi: the SL-to-VC map programmed"),
     ("SCEN", "", "stimulus: random hotspot full zerocred len1 lenmax rewrite proto, or a §15 scenario"),
-    ("HCDTH LCDTH FCTH CRT ARN_UP STAGE", "",
-     "§15 thresholds and timers in flits/cycles (asw net's hcdth... are % of the buffer)"),
+    ("HCDTH", "hcdth", "§15 high congestion-detection threshold, flits (asw net: % of the buffer)"),
+    ("LCDTH", "lcdth", "§15 low congestion-detection threshold, flits (asw net: % of the buffer)"),
+    ("FCTH", "fcth", "§15 free-credit threshold of a root, flits (asw net: % of the buffer)"),
+    ("CRT", "crt", "§15 congestion root timer, cycles"),
+    ("ARN_UP", "", "§15 ARN_UP: port mask of up ports"),
+    ("STAGE", "", "§15 ROUTE_CTRL stage"),
     ("PFC", "", "port mask of PFC ports (contract §17.1)"),
-    ("QCN", "qcn", "on|off|1|0: the §17.4 QCN congestion points with frequent sampling"),
     ("HASH", "", "on|off|1|0: program and rewrite §17.6 ROUTE_HASH (oblivious routes from the header)"),
     ("GAP", "", "on|off|1|0: program and rewrite §17.7 PORT_GAP (outputs slower than a flit per cycle)"),
     ("VCADAPT", "", "on|off|1|0: §16.3 ROUTE_CTRL mode 3 (VOQ=0): FWD amask/vlo/vn, VC_CTRL "
@@ -884,13 +885,179 @@ KNOBS = (
 def knob_help():
     rows = [f"  {up:<10s} {lo or '-':<13s} {what}" for up, lo, what in KNOBS]
     return ("make cosim knobs (make variable, the asw switch / asw net name also accepted, "
-            "meaning):\n" + "\n".join(rows))
+            "meaning; docs/options.md: each name in every front end, its default):\n"
+            + "\n".join(rows))
 
 
-def main():
+# ---- What `make cosim` / `soak` / `coverage` are told: every make variable given on the
+# command line must be a knob of that target (mk/tb.mk passes their names in --cmdline),
+# every number is checked against its range before anything is built, and a run that
+# checks nothing (CYCLES=0) is refused. Messages in the style of `asw`:
+#   make cosim: CYCLES: 'abc' is not an integer in 1..4294967295
+U32 = 0xFFFFFFFF
+U64 = 0xFFFFFFFFFFFFFFFF
+# (make variable, lowest, highest) of every integer knob (the C model's ranges; the
+# legality of a combination is then the C model's, tb/cfgcheck.c).
+INT_RANGES = {
+    "P": (2, 64), "V": (1, 8), "BUF": (1, 16384), "PKT": (1, 255), "PW": (0, 64),
+    "DW": (1, 16), "TABLE": (1, 65536), "ITERS": (1, 4), "AE": (0, 32), "SE": (0, 32),
+    "OMIT": (0, 31), "SEED": (0, U64), "CYCLES": (1, U32),
+    "HCDTH": (0, 0xFFFF), "LCDTH": (0, 0xFFFF), "FCTH": (0, 0xFFFF), "CRT": (0, 0xFFFFFF),
+    "TTL": (0, 0xFFFFFF), "ARN_UP": (0, U64), "STAGE": (0, 15), "PFC": (0, U64),
+    "SOAK_CYCLES": (200000, U32), "SOAK_SEEDS": (1, 100000), "GATE_CYCLES": (1, U32),
+}
+# SOAK_CYCLES scales the matrix's run lengths (200 000: make test-cosim's): shorter runs
+# would see too little traffic for their end checks (QCN samples, conservation after the
+# drain), i.e. check less than make test-cosim; hence no soak below it.
+BOOL_KNOBS = ("VOQ", "BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR", "REFONLY")
+# The asw switch / asw net spellings (tb/options.py, the vocabulary) mk/tb.mk copies into
+# the make variables (COSIM_ALIASES; make test-cosim-input checks both lists agree).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import options  # noqa: E402
+ALIASES = {name: var for name, _, _, var, _, _, _ in options.CONCEPTS if var}
+# Other spellings of a vocabulary name (lower-case make variables, the C API's names):
+# refused with "renamed to" the one name.
+RENAMED = {var.lower(): name for name, var in ALIASES.items() if var.lower() != name}
+RENAMED.update({"lmax": "max_packet", "buf_flits": "buffer_flits"})  # asw_config's fields
+# Names of the other tools that mean something else here: the message says what to use.
+OTHER_TOOLS = {name: f"a name of asw, not of make cosim: {exc}"
+               for name, _, _, var, _, _, exc in options.CONCEPTS if not var}
+OTHER_TOOLS.update({
+    "packet_flits": "asw net's fixed packet length; make cosim draws lengths 1..N: "
+                    "use max_packet=N (PKT=N)",
+    "traffic": "make cosim's stimulus is SCEN=random|hotspot|full|... (tb/README.md)",
+    "dest": "make cosim's stimulus is SCEN=random|hotspot|full|... (tb/README.md)",
+    "arn_up": "make cosim's is ARN_UP=MASK (a port mask)",
+    "credit_delay": "make cosim has no credit delay knob (the stimulus returns credits at random)",
+})
+# Knobs of each driver command besides the variables of make itself.
+CMD_KNOBS = {
+    "cosim": {"P", "V", "BUF", "PKT", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "ROUTING",
+              "TRIGGER", "VCMAP", "SCEN", "SEED", "CYCLES", "ARN", "HCDTH", "LCDTH", "FCTH",
+              "CRT", "TTL", "ARN_UP", "STAGE", "REFONLY", "BUBBLE", "PFC", "QCN", "HASH", "GAP",
+              "VCADAPT", "OMIT", "LINKFAULT", "SE", "SAR"},
+    "soak": {"SEED", "SOAK_CYCLES", "SOAK_SEEDS", "REFONLY"},
+    "test": {"SEED", "REFONLY"},
+    "gate": {"SEED", "GATE_CYCLES"},
+    "coverage": {"SEED", "COV_SCALE", "COV_OPT"},
+}
+# Variables of make itself or of the build (tb/README.md), accepted by every target.
+MAKE_GLOBALS = {"BUILD", "PYTHON", "CC", "SHELL", "RTL_DIR", "COSIM_CXX", "COSIM_JOBS", "COSIM_PROGRESS",
+                "DOCS_CYCLES", "DOCS_TIMEOUT", "MAKEFLAGS", "MAKEFILES"}
+
+
+def fail(cmd, msg):
+    """The one-line message of a bad setting, exit 2 (as asw's)."""
+    print(f"make {cmd}: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def shown(name, given):
+    """The name the user wrote: the asw spelling when that was given, else the variable."""
+    for lo, up in ALIASES.items():
+        if up == name and lo in given:
+            return lo
+    return name
+
+
+def check_names(cmd, given):
+    """Every command-line make variable must be a knob of `make cmd` (or of make)."""
+    import difflib
+    knobs = CMD_KNOBS[cmd]
+    lower = {lo for lo, up in ALIASES.items() if up in knobs}
+    allnames = sorted(knobs | lower)
+    for name in given:
+        if name in knobs or name in lower or name in MAKE_GLOBALS:
+            continue
+        if name in RENAMED and cmd == "cosim":
+            fail(cmd, f"{name}: renamed to {RENAMED[name]} (make variable {ALIASES[RENAMED[name]]})")
+        if name in OTHER_TOOLS and cmd == "cosim":
+            fail(cmd, f"{name}: unknown variable: {OTHER_TOOLS[name]}")
+        other = [c for c, k in CMD_KNOBS.items() if c != cmd and (name in k or ALIASES.get(name) in k)]
+        if other:
+            fail(cmd, f"{name}: not a variable of make {cmd} (it is make {other[0]}'s; "
+                      f"make {cmd}'s: {' '.join(sorted(knobs))})")
+        near = difflib.get_close_matches(name, allnames, n=2, cutoff=0.6)
+        for alt in (name.upper(), name.lower()):
+            near += [n for n in difflib.get_close_matches(alt, allnames, n=2, cutoff=0.6)
+                     if n not in near]
+        hint = f"; did you mean {' or '.join(near[:2])}?" if near else ""
+        help_ = " (see make cosim-help)" if cmd == "cosim" else f" (make {cmd}'s: {' '.join(sorted(knobs))})"
+        fail(cmd, f"{name}: unknown variable{hint}{help_}")
+
+
+def check_int(cmd, name, value, given):
+    """value as an int within INT_RANGES[name] (decimal, or 0x... for masks)."""
+    lo, hi = INT_RANGES[name]
+    s = str(value).strip()
+    n = (int(s) if re.fullmatch(r"[0-9]+", s) else
+         int(s, 16) if re.fullmatch(r"0[xX][0-9a-fA-F]+", s) else None)
+    if n is None or not lo <= n <= hi:
+        fail(cmd, f"{shown(name, given)}: '{value}' is not an integer in {lo}..{hi}")
+    return n
+
+
+def check_bool(cmd, name, value, given):
+    if str(value) not in BOOL_WORDS:
+        fail(cmd, f"{shown(name, given)}: '{value}' is not one of on, off, 1, 0")
+    return int(BOOL_WORDS[str(value)])
+
+
+def validate(ns):
+    """Checks what `make ns.cmd` was told before anything is built; normalises ns."""
+    cmd = ns.cmd
+    given = ns.cmdline.split() if ns.cmdline is not None else []
+    if ns.cmdline is not None:
+        check_names(cmd, given)
+    for name in INT_RANGES:
+        v = getattr(ns, name, None)
+        if v is not None and (name in CMD_KNOBS[cmd] or name in ("SEED",)):
+            setattr(ns, name, check_int(cmd, name, v, given))
+    for name in BOOL_KNOBS:
+        v = getattr(ns, name, None)
+        if v is not None:
+            setattr(ns, name, check_bool(cmd, name, v, given))
+    if cmd == "coverage":
+        try:
+            scale = float(ns.COV_SCALE)
+        except ValueError:
+            scale = -1.0
+        if not 0.001 <= scale <= 100.0:  # NaN fails too
+            fail(cmd, f"COV_SCALE: '{ns.COV_SCALE}' is not a number in 0.001..100")
+        ns.COV_SCALE = scale
+    if ns.TRIGGER is not None:
+        trig = {"noth": "ada", "th": "th", "2th": "2th"}
+        if ns.TRIGGER not in trig:
+            fail(cmd, f"{shown('TRIGGER', given)}: '{ns.TRIGGER}' is not one of noth, th, 2th")
+        r = ROUTING_WORDS.get(ns.ROUTING, ns.ROUTING)
+        if r not in (None, "ada", "th", "2th") or (r in ("th", "2th") and r != trig[ns.TRIGGER]):
+            fail(cmd, f"{shown('TRIGGER', given)}={ns.TRIGGER} is the trigger of adaptive routing, "
+                      f"not of {shown('ROUTING', given)}={ns.ROUTING}")
+        ns.ROUTING = trig[ns.TRIGGER]
+    return given
+
+
+def cosim_config_line(cfg, routing, vcmap, ns, arn):
+    """The resolved configuration of `make cosim`, printed before anything is built."""
+    words = [f"{k}={cfg[k]}" for k in ("P", "V", "BUF")] + [f"PKT={cfg['LMAX']}"]
+    words += [f"{k}={cfg[k]}" for k in ("PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "OMIT", "SE")]
+    words += [f"ROUTING={routing}", f"VCMAP={vcmap}", f"SCEN={ns.SCEN}", f"ARN={arn['ARN']}"]
+    words += [f"{k}={arn[k]}" for k, _ in ARN_OPTS if arn.get(k) is not None]
+    words += [f"{k}={getattr(ns, k)}" for k in ("BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR")
+              if getattr(ns, k)]
+    words += [f"PFC={ns.PFC:#x}"] if ns.PFC is not None else []
+    words += [f"LINKFAULT={ns.LINKFAULT}"] if ns.LINKFAULT is not None else []
+    words += [f"SEED={ns.SEED}", f"CYCLES={ns.CYCLES}"] + (["REFONLY=1"] if ns.REFONLY else [])
+    return "make cosim: " + " ".join(words)
+
+
+def parser():
+    """The driver's options (mk/tb.mk passes the make variables as --VAR=value)."""
     ap = argparse.ArgumentParser(description=__doc__, epilog=knob_help(),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cmd", choices=["cosim", "test", "soak", "gate", "coverage"])
+    ap.add_argument("--cmdline", default=None, help="names of the make variables given on "
+                    "make's command line (mk/tb.mk): each must be a knob of the command")
     for k, v in dict(P="4", V="2", BUF="8", PKT="8", PW="32", DW="6", TABLE="64", VOQ="1",
                      ITERS="1").items():
         ap.add_argument(f"--{k}", dest=k, default=v)
@@ -908,7 +1075,7 @@ def main():
     ap.add_argument("--PFC", default=None, help="port mask of PFC ports (contract §17.1)")
     ap.add_argument("--LINKFAULT", default=None, help="§18 link faults: probability per link "
                     "and cycle that it goes down (for V*PKT..5*V*PKT cycles)")
-    ap.add_argument("--REFONLY", type=int, default=0, help="1: the C side alone (no RTL)")
+    ap.add_argument("--REFONLY", default="0", help="1: the C side alone (no RTL)")
     ap.add_argument("--BUBBLE", default="0", help="on|1: program the §16.1 bubble rule (random BUBBLE[o])")
     ap.add_argument("--QCN", default="0", help="on|1: enable the §17.4 QCN congestion points "
                     "(frequent sampling, random QCN registers)")
@@ -919,17 +1086,24 @@ def main():
     ap.add_argument("--VCADAPT", default="0", help="on|1: §16.3 ROUTE_CTRL mode 3 (VOQ=0) with "
                     "random FWD amask/vlo/vn and VC_CTRL fb/fb_same/esc_vc, rewritten")
     ap.add_argument("--ROUTING", default=None)
+    ap.add_argument("--TRIGGER", default=None, help="noth|th|2th: asw switch's adaptive trigger "
+                    "(ROUTING=ada, th, 2th)")
     ap.add_argument("--VCMAP", default=None)
     ap.add_argument("--SCEN", default="random")
-    ap.add_argument("--SEED", type=int, default=1)
-    ap.add_argument("--CYCLES", type=int, default=20000)
-    ap.add_argument("--SOAK_CYCLES", type=int, default=200000)
-    ap.add_argument("--SOAK_SEEDS", type=int, default=3)
-    ap.add_argument("--GATE_CYCLES", type=int, default=30000)
-    ap.add_argument("--COV_SCALE", type=float, default=0.2)
+    ap.add_argument("--SEED", default="1")
+    ap.add_argument("--CYCLES", default="20000")
+    ap.add_argument("--SOAK_CYCLES", default="200000")
+    ap.add_argument("--SOAK_SEEDS", default="3")
+    ap.add_argument("--GATE_CYCLES", default="30000")
+    ap.add_argument("--COV_SCALE", default="0.2")
     ap.add_argument("--COV_OPT", default="", help="coverage: only the matrix runs with this "
                     "option (sar, qcn, gap, ...)")
-    ns = ap.parse_args()
+    return ap
+
+
+def main():
+    ns = parser().parse_args()
+    validate(ns)
     return {"cosim": cmd_cosim, "test": cmd_test, "soak": cmd_soak, "gate": cmd_gate,
             "coverage": cmd_coverage}[ns.cmd](ns)
 

@@ -4,6 +4,7 @@
 // tracing of the last cycles before it. The configuration is fixed at build time
 // (-DASW_P=... matching the Verilator -G parameters); run options are arguments.
 #include <chrono>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <unistd.h>
 
 #include "Vasw_switch.h"
 #include "verilated.h"
@@ -77,6 +79,43 @@ struct Options {
   std::string fst = "cosim_fail.fst";
   std::string label;
   std::string cov;  // coverage data file (coverage builds)
+  double progress = 0;  // --progress S: report every S seconds on stderr (0: never)
+};
+
+// Progress of a run on stderr (make cosim): a bar redrawn on a terminal, else a line
+// every `every` seconds. The clock is read once per 4096 cycles.
+struct Progress {
+  double every = 0;
+  bool tty = false, drawn = false;
+  std::chrono::steady_clock::time_point t0, last;
+  explicit Progress(double s) : every(s), tty(isatty(2)) {
+    t0 = last = std::chrono::steady_clock::now();
+  }
+  void tick(uint64_t c, uint64_t total) {
+    if (every <= 0 || (c & 4095) || !c) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last).count() < every) return;
+    last = now;
+    const double el = std::chrono::duration<double>(now - t0).count();
+    const double rate = el > 0 ? c / el : 0, left = rate > 0 ? (total - c) / rate : 0;
+    const double pct = 100.0 * c / total;
+    if (tty) {
+      char bar[31];
+      const int n = static_cast<int>(pct * 30 / 100);
+      for (int i = 0; i < 30; i++) bar[i] = i < n ? '#' : '.';
+      bar[30] = 0;
+      std::fprintf(stderr, "\r[%s] %5.1f %% cycle %" PRIu64 "/%" PRIu64 " %.0f cycles/s, %.0f s left ",
+                   bar, pct, c, total, rate, left);
+      drawn = true;
+    } else {
+      std::fprintf(stderr, "cosim: cycle %" PRIu64 " of %" PRIu64 " (%.0f %%), %.0f cycles/s, "
+                   "%.0f s left\n", c, total, pct, rate, left);
+    }
+    std::fflush(stderr);
+  }
+  ~Progress() {
+    if (drawn) std::fputc('\n', stderr);
+  }
 };
 
 static const char *const kAssertFailed = "RTL assertion failed (see message above)";
@@ -336,7 +375,9 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   uint64_t c = 0;
   uint32_t read_addr = 0;  // address of the read issued in the previous cycle
   bool proto_seen = false;
+  Progress prog(trace_from < 0 ? o.progress : 0);
   for (; c < o.opt.cycles; c++) {
+    prog.tick(c, o.opt.cycles);
 #if VM_TRACE
     if (trace_from >= 0 && !tfp && static_cast<int64_t>(c) >= trace_from) {
       tfp = std::make_unique<VerilatedFstC>();
@@ -477,7 +518,7 @@ static void usage() {
                "             [--scen %s]\n"
                "             [--arn off|arn|afi|adaptive-th-afi] [--hcdth N] [--lcdth N] [--fcth N]\n"
                "             [--crt N] [--ttl N] [--up MASK] [--stage N] [--linkfault R]\n"
-               "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S]\n",
+               "             [--seed N] [--cycles N] [--window N] [--fst FILE] [--label S] [--progress S]\n",
                tb_scenario_list());
 }
 
@@ -507,8 +548,9 @@ int main(int argc, char **argv) {
     };
     auto number = [&](const std::string &s) {
       char *end = nullptr;
+      errno = 0;
       const unsigned long long n = std::strtoull(s.c_str(), &end, 0);
-      if (s.empty() || *end) {
+      if (s.empty() || *end || errno || s[0] == '-') {
         std::fprintf(stderr, "cosim: %s: not a number: '%s'\n", a.c_str(), s.c_str());
         std::exit(2);
       }
@@ -522,6 +564,8 @@ int main(int argc, char **argv) {
       o.cov = need();
     } else if (a == "--label") {
       o.label = need();
+    } else if (a == "--progress") {
+      o.progress = std::strtod(need().c_str(), nullptr);
     } else {
       usage();
       return 2;

@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
   tb_opts_default(&o);
   char err[512];
   const char *label = "";
+  double every = 0; /* --progress S: a line on stderr every S seconds (make cosim) */
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     int r = tb_parse_opt(&o, argv[i], v, err, sizeof err);
@@ -34,6 +35,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (r == 0 && !strcmp(argv[i], "--label") && v) label = v;
+    else if (r == 0 && !strcmp(argv[i], "--progress") && v) every = atof(v);
     else if (r == 0 && !(v && (!strcmp(argv[i], "--fst") || !strcmp(argv[i], "--window") ||
                                !strcmp(argv[i], "--cov")))) {
       fprintf(stderr, "refsim: unknown option %s\n", argv[i]);
@@ -69,7 +71,17 @@ int main(int argc, char **argv) {
   int ok = 1;
   uint64_t c = 0;
   char msg[512] = "";
+  double last = 0;
   for (; c < o.cycles; c++) {
+    if (every > 0 && c && !(c & 65535)) {
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      const double el = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+      if (el - last >= every) {
+        last = el;
+        fprintf(stderr, "refsim: cycle %" PRIu64 " of %" PRIu64 " (%.0f %%), %.0f cycles/s\n", c,
+                o.cycles, 100.0 * (double)c / (double)o.cycles, (double)c / el);
+      }
+    }
     asw_inputs in;
     tb_inputs(tb, c, &in);
     uint64_t up, rx_up; /* §18.1 link pins of the cycle */

@@ -2,6 +2,7 @@
 #include "tb_traffic.h"
 
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -41,8 +42,9 @@ const char *tb_scenario_list(void) {
 static int parse_num(const char *s, unsigned long long max, unsigned long long *out) {
   char *end = NULL;
   if (!s || !*s || *s == '-') return -1;
+  errno = 0;
   unsigned long long n = strtoull(s, &end, 0);
-  if (*end || n > max) return -1;
+  if (*end || errno || n > max) return -1; /* errno: beyond 64 bits (ERANGE) */
   *out = n;
   return 0;
 }

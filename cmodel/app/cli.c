@@ -1,4 +1,5 @@
 /* cli.c — see cli.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
@@ -6,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
               const char **value) {
@@ -64,4 +69,65 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
   for (unsigned k = 0; k < n; k++) fprintf(stderr, "%s %s", k ? "," : "", names[k]);
   fprintf(stderr, "\n");
   return -1;
+}
+
+int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet) {
+  if (!strcmp(path, "-")) return 0;
+  struct stat st;
+  const int existed = stat(path, &st) == 0;
+  const char *why = NULL;
+  if (!*path) why = "empty file name";
+  else if (existed && S_ISDIR(st.st_mode)) why = "it is a directory";
+  if (!why) {
+    /* open without O_TRUNC: an existing file keeps its contents until the results are ready */
+    int fd = open(path, O_WRONLY | O_CREAT, 0666);
+    if (fd < 0) why = strerror(errno);
+    else {
+      close(fd);
+      if (!existed) unlink(path); /* only the check: the file is written after the run */
+    }
+  }
+  if (!why) return 0;
+  if (!quiet) fprintf(stderr, "asw %s: %s: cannot write %s: %s\n", cmd, opt, path, why);
+  return -1;
+}
+
+static double cli_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(cli_progress *p, const char *cmd) {
+  memset(p, 0, sizeof *p);
+  p->cmd = cmd;
+  p->tty = isatty(2);
+  p->every = p->tty ? 0.2 : 10.0;
+  p->start = p->last = cli_now();
+}
+
+void cli_progress_cb(void *ctx, uint64_t cycle, uint64_t total) {
+  cli_progress *p = ctx;
+  const double t = cli_now();
+  if (t - p->last < p->every || !cycle) return;
+  p->last = t;
+  const double frac = total ? (double)(cycle > total ? total : cycle) / (double)total : 1;
+  const double left = frac > 0 ? (t - p->start) * (1 - frac) / frac : 0;
+  if (p->tty) {
+    char bar[31];
+    for (int i = 0; i < 30; i++) bar[i] = i < (int)(frac * 30) ? '#' : '.';
+    bar[30] = 0;
+    fprintf(stderr, "\r[%s] %5.1f%%  cycle %llu/%llu  ETA %.0f s   ", bar, 100 * frac,
+            (unsigned long long)cycle, (unsigned long long)total, left);
+    p->drawn = 1;
+  } else {
+    fprintf(stderr, "asw %s: cycle %llu of %llu (%.0f %%), %.0f s left\n", p->cmd,
+            (unsigned long long)cycle, (unsigned long long)total, 100 * frac, left);
+  }
+  fflush(stderr);
+}
+
+void cli_progress_end(cli_progress *p) {
+  if (p->drawn) fprintf(stderr, "\r%80s\r", "");
+  p->drawn = 0;
 }

@@ -20,4 +20,24 @@ int cli_double(const char *cmd, const char *opt, const char *s, double min,
 int cli_choice(const char *cmd, const char *opt, const char *s,
                const char *const *names, unsigned n, unsigned *out);
 
+/* Fail fast: checks, before a simulation, that the output file `path` can be
+ * written (its folder exists and is writable; an existing file is writable and
+ * not a folder), without truncating an existing file ("-": stdout, always
+ * fine). On error prints "asw <cmd>: <opt>: cannot write <path>: <reason>"
+ * (unless quiet) and returns -1. */
+int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet);
+
+/* Progress of a long run on stderr: a bar redrawn at most 5 times a second on a
+ * terminal, else a line "asw <cmd>: cycle C of T (X %), N s left" every 10 s.
+ * cli_progress_cb has the signature of net_run's and study_run's callbacks
+ * (ctx: the cli_progress); cli_progress_end clears the bar. */
+typedef struct {
+  const char *cmd;
+  double start, last, every;
+  int tty, drawn;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *cmd);
+void cli_progress_cb(void *ctx, uint64_t cycle, uint64_t total);
+void cli_progress_end(cli_progress *p);
+
 #endif

@@ -11,6 +11,7 @@
 #include "../net/network.h"
 #include "../net/topofile.h"
 #include "../net/trace.h"
+#include "cli.h"
 #include "commands.h"
 #ifdef ASW_MPI
 #include "../net/net_mpi.h"
@@ -24,7 +25,8 @@ static void net_usage(FILE *f) {
           "Simulates a network of arnswitch C-model switches: a fat-tree, a torus or\n"
           "mesh, or any topology from a file. Settings apply in\n"
           "order: defaults, CONFIG_FILE (`key = value` lines, # comments), then\n"
-          "key=value arguments. --json writes the summary (configuration echoed),\n"
+          "key=value arguments (also --key value, with - for _, asw switch's form;\n"
+          "docs/options.md gives each name in every tool). --json writes the summary (configuration echoed),\n"
           "--csv the per-window series ('-' = stdout), --trace-out the packets the\n"
           "traffic generated as a trace (docs/traces.md; .bz2/.gz compressed) that\n"
           "traffic=trace:FILE replays. Exit status: 0 ok, 2 bad\n"
@@ -43,25 +45,6 @@ static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-typedef struct {
-  double start, last;
-} progress_state;
-
-static void progress_cb(void *ctx, uint64_t cycle, uint64_t total) {
-  progress_state *ps = ctx;
-  double t = now_seconds();
-  if (t - ps->last < 0.2 && cycle < total) return;
-  ps->last = t;
-  double frac = total ? (double)(cycle > total ? total : cycle) / (double)total : 1;
-  double eta = frac > 0 ? (t - ps->start) * (1 - frac) / frac : 0;
-  int width = 30, fill = (int)(frac * width);
-  char bar[64];
-  for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
-  bar[width] = 0;
-  fprintf(stderr, "\r[%s] %5.1f%%  cycle %llu/%llu  ETA %.0f s   ", bar, 100 * frac,
-          (unsigned long long)cycle, (unsigned long long)total, eta);
 }
 
 static FILE *open_out(const char *path) {
@@ -176,6 +159,31 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       quiet = 1;
     } else if (!strcmp(a, "--print-config")) {
       print_cfg = 1;
+    } else if (a[0] == '-' && a[1] == '-' && a[2]) { /* --key value / --key=value: key=value */
+      char key[64];
+      const char *eq = strchr(a + 2, '=');
+      size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+      if (kl >= sizeof key) kl = sizeof key - 1;
+      memcpy(key, a + 2, kl);
+      key[kl] = 0;
+      for (char *q = key; *q; q++)
+        if (*q == '-') *q = '_';
+      const char *v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+      net_cfg probe_cfg;
+      netcfg_default(&probe_cfg);
+      if (netcfg_set(&probe_cfg, key, "", err, sizeof err) && strstr(err, "unknown key")) {
+        SAY("asw net: unknown option %s (see --help)\n", a);
+        return 2;
+      }
+      if (!v) {
+        SAY("asw net: %s needs a value\n", a);
+        return 2;
+      }
+      if (!eq) i++;
+      if (netcfg_set(&cfg, key, v, err, sizeof err)) {
+        SAY("asw net: %s\n", err);
+        return 2;
+      }
     } else if (a[0] == '-') {
       SAY("asw net: unknown option %s (see --help)\n", a);
       return 2;
@@ -185,6 +193,14 @@ static int net_main(int argc, char **argv, net_proc *pr) {
         return 2;
       }
     } else {
+      net_cfg probe_cfg; /* a key without =value (`ports 8`) is no config file: say so */
+      netcfg_default(&probe_cfg);
+      if (access(a, F_OK) && (netcfg_set(&probe_cfg, a, "", err, sizeof err) == 0 ||
+                              !strstr(err, "unknown key"))) {
+        SAY("asw net: %s: a key needs its value, %s=VALUE (a word without = is a config "
+            "file, and there is no file %s)\n", a, a, a);
+        return 2;
+      }
       if (netcfg_load(&cfg, a, err, sizeof err)) {
         SAY("asw net: %s\n", err);
         return 2;
@@ -213,6 +229,11 @@ static int net_main(int argc, char **argv, net_proc *pr) {
 #endif
     return 2;
   }
+  /* Fail fast: every output is checked before the run (on every rank, so that
+   * all of them stop; rank 0 says why). */
+  const char *outs[3][2] = {{"--json", json}, {"--csv", csv}, {"--trace-out", trace_out}};
+  for (int k = 0; k < 3; k++)
+    if (outs[k][1] && cli_check_out("net", outs[k][0], outs[k][1], pr->rank != 0)) return 2;
   double t0 = now_seconds();
   net *n = pr->ranks > 1 ? net_new_part(&cfg, &pr->comm, err, sizeof err)
                          : net_new(&cfg, err, sizeof err);
@@ -237,11 +258,13 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     net_free(n);
     return 2;
   }
-  progress_state ps = {t0, 0};
-  int tty = !quiet && pr->rank == 0 && isatty(2);
-  int st = net_run(n, tty ? progress_cb : NULL, &ps);
+  /* progress: a bar on a terminal, a line every 10 s otherwise (rank 0, not --quiet) */
+  cli_progress ps;
+  cli_progress_init(&ps, "net");
+  int show = !quiet && pr->rank == 0;
+  int st = net_run(n, show ? cli_progress_cb : NULL, &ps);
   double wall = now_seconds() - t0;
-  if (tty) fprintf(stderr, "\r%80s\r", "");
+  cli_progress_end(&ps);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   long rss_kb = ru.ru_maxrss, rss_sum_kb = ru.ru_maxrss;
@@ -305,6 +328,13 @@ static int net_main(int argc, char **argv, net_proc *pr) {
   }
   net_results nr;
   net_get_results(n, &nr);
+  if (st == NET_RUN_OK && !nr.packets_measured) { /* nothing was measured: not a result */
+    SAY("asw net: no packet was delivered in the measurement window (cycles %llu..%llu, "
+        "after warmup=%llu): nothing was measured; raise load or cycles, or lower warmup\n",
+        (unsigned long long)cfg.warmup, (unsigned long long)(cfg.warmup + cfg.cycles),
+        (unsigned long long)cfg.warmup);
+    rc = rc ? rc : 1;
+  }
   if (!quiet && !(json && !strcmp(json, "-")) && !(csv && !strcmp(csv, "-"))) {
     net_write_text(n, stdout);
     if (pr->ranks > 1)

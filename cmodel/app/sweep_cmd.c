@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../net/netcfg.h"
+#include "cli.h"
 #include "commands.h"
 
 enum { MAX_DIMS = 8, MAX_VALS = 64, MAX_FIXED = 128 };
@@ -239,6 +240,11 @@ static int sweep_main(int argc, char **argv, int merging) {
   if (mkdir(dir, 0777) && errno != EEXIST) {
     fprintf(stderr, "asw sweep: --dir: cannot create %s (%s)\n", dir, strerror(errno));
     return 2;
+  }
+  { /* fail fast: the folder takes files before any run starts */
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/results.json", dir);
+    if (cli_check_out("sweep", "--dir", probe, 0)) return 2;
   }
   unsigned nruns = 1;
   for (unsigned d = 0; d < ndims; d++) nruns *= dims[d].nvals;

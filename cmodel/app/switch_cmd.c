@@ -25,7 +25,8 @@ static void help(void) {
       "Latency: cycle the tail leaves the switch minus the cycle the packet was\n"
       "generated (zero-load: 5 + len - 1). Throughput: flits per output per\n"
       "cycle over the window [warmup, cycles).\n\n"
-      "options (default in brackets):\n"
+      "options (default in brackets; also as key=value with _ for -, asw net's form:\n"
+      "ports=8 buffer_flits=64; docs/options.md gives each name in every tool):\n"
       "  --ports N            P, 2..64 [16]\n"
       "  --vcs N              V, 1..8 [1]\n"
       "  --voq on|off|1|0     virtual output queues [on]\n"
@@ -156,9 +157,18 @@ int cmd_switch(int argc, char **argv) {
   study_params sp;
   study_defaults(&sp);
   const char *json = NULL;
-  int quiet = 0, have_warmup = 0, have_lmax = 0;
+  int quiet = 0, have_warmup = 0, have_lmax = 0, have_buf = 0;
   for (int k = 1; k < argc; k++) {
     const char *v = NULL;
+    const char *as_given = argv[k]; /* for the unknown-option message */
+    if (argv[k][0] != '-' && strchr(argv[k], '=')) { /* key=value (asw net's form): --key=value */
+      char *o = malloc(strlen(argv[k]) + 3);     /* kept: option values point into it */
+      if (!o) return 1;
+      sprintf(o, "--%s", argv[k]);
+      for (char *q = o + 2; *q != '='; q++)
+        if (*q == '_') *q = '-';
+      argv[k] = o;
+    }
     const char *a = argv[k];
     uint64_t u;
     unsigned c;
@@ -206,6 +216,7 @@ int cmd_switch(int argc, char **argv) {
     } else if ((m = OPT("--buffer-flits"))) {
       if (m == 2 || cli_uint("switch", "--buffer-flits", v, 1, 16384, &u)) BAD;
       sp.sw.buf_flits = (unsigned)u;
+      have_buf = 1;
     } else if ((m = OPT("--cycles"))) {
       if (m == 2 || cli_uint("switch", "--cycles", v, 1, 0xFFFFFFFFull, &sp.cycles)) BAD;
     } else if ((m = OPT("--warmup"))) {
@@ -248,7 +259,7 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2) BAD;
       json = v;
     } else {
-      fprintf(stderr, "asw switch: unknown option '%s' (see asw switch --help)\n", a);
+      fprintf(stderr, "asw switch: unknown option '%s' (see asw switch --help)\n", as_given);
       BAD;
     }
   }
@@ -269,11 +280,26 @@ int cmd_switch(int argc, char **argv) {
                       : strstr(err, "FCTH ")           ? "--fcth"
                       : strstr(err, "arn")             ? "--arn"
                                                        : "option";
-    fprintf(stderr, "asw switch: %s: %s\n", opt, err);
+    if (!strcmp(opt, "--buffer-flits") && !have_buf) /* blame what the user set, not the default */
+      fprintf(stderr, "asw switch: %s: LMAX %u flits does not fit the default --buffer-flits %u "
+              "(a whole packet must fit; give --buffer-flits >= %u)\n",
+              have_lmax ? "--max-packet" : "--packet-flits", sp.sw.max_packet, sp.sw.buf_flits,
+              sp.sw.max_packet);
+    else
+      fprintf(stderr, "asw switch: %s: %s\n", opt, err);
     return 2;
   }
+  if (json && cli_check_out("switch", "--json", json, 0)) return 2; /* before the run */
   study_result r;
-  if (study_run(&sp, &r, err, sizeof err)) {
+  cli_progress prog; /* a bar on a terminal, a line every 10 s otherwise (not with --quiet) */
+  cli_progress_init(&prog, "switch");
+  if (!quiet) {
+    sp.progress = cli_progress_cb;
+    sp.progress_ctx = &prog;
+  }
+  const int failed = study_run(&sp, &r, err, sizeof err);
+  cli_progress_end(&prog);
+  if (failed) {
     /* a bad table is a bad option value; anything else is a failed run */
     int table_err = sp.table && !strncmp(err, sp.table, strlen(sp.table));
     fprintf(stderr, "asw switch: %s%s\n", table_err ? "--table: " : "", err);
@@ -295,5 +321,11 @@ int cmd_switch(int argc, char **argv) {
              (unsigned long long)r.packets_adapted, (unsigned long long)r.arn_expired);
   }
   if (json && write_json(json, &sp, &r)) return 1;
+  if (!r.window_packets) { /* nothing was measured: not a result */
+    fprintf(stderr, "asw switch: no packet finished in the measurement window [%llu, %llu) "
+            "(--warmup, --cycles): nothing was measured; raise --load or --cycles\n",
+            (unsigned long long)sp.warmup, (unsigned long long)sp.cycles);
+    return 1;
+  }
   return 0;
 }

@@ -400,6 +400,7 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
   uint64_t cyc;
   for (cyc = 0; cyc < end; cyc++) {
     if (cyc >= sp->cycles && st->in_flight == 0) break;
+    if (sp->progress && !(cyc & 4095)) sp->progress(sp->progress_ctx, cyc, sp->cycles);
     /* sources: generation */
     if (cyc < sp->cycles && p_gen > 0) {
       for (unsigned p = 0; p < P; p++) {

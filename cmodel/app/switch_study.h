@@ -44,6 +44,9 @@ typedef struct {
    * routing packets for a root's destination move to another port of its
    * group), else every port leads down (roots are reported to the sources) */
   unsigned arn, hcdth, lcdth, fcth, crt, arn_ttl, arn_up;
+  /* called every 4096 cycles with the cycle and the last cycle (NULL: none) */
+  void (*progress)(void *ctx, uint64_t cycle, uint64_t total);
+  void *progress_ctx;
 } study_params;
 
 typedef struct {

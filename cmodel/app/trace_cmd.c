@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../net/trace.h"
+#include "cli.h"
 #include "commands.h"
 
 static void trace_usage(FILE *f) {
@@ -120,6 +121,7 @@ int cmd_trace(int argc, char **argv) {
     }
 #undef KEY
   }
+  if (out && cli_check_out("trace", "out", out, 0)) return 2; /* before any work */
   trace *t = NULL;
   if (in) {
     if (pc.pattern || have_nodes || have_size) {

@@ -220,7 +220,7 @@ static const key_desc keys[] = {
      "packets a source can hold over all its admission queues"},
     {"cycles", K_U64, F(cycles), 1, 2e9, NULL,
      "measured cycles (after warmup)"},
-    {"warmup", K_U64, F(warmup), 0, 2e9, NULL, "warm-up cycles"},
+    {"warmup", K_U64, F(warmup), 0, 2e9, NULL, "warm-up cycles (0 with traffic=trace:FILE)"},
     {"window", K_U64, F(window), 1, 2e9, NULL,
      "cycles per window of the CSV series"},
     {"seed", K_U64, F(seed), 0, 1.8e19, NULL, "random seed"},
@@ -314,7 +314,7 @@ void netcfg_default(net_cfg *c) {
   c->source_queue = 4;
   c->source_pool = 1024;
   c->cycles = 20000;
-  c->warmup = 5000;
+  c->warmup = NETCFG_WARMUP;
   c->window = 1000;
   c->seed = 1;
   c->watchdog = 20000;
@@ -495,6 +495,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       return bad(err, errlen, key, value, HS_COUNT_CONFLICT);
     if (k->type == K_UINT) *(unsigned *)(base + k->off) = (unsigned)x;
     else *(uint64_t *)(base + k->off) = x;
+    if (k->off == offsetof(net_cfg, warmup)) c->warmup_given = 1;
     return 0;
   }
   case K_DBL: {
@@ -532,6 +533,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         if (k->off == offsetof(net_cfg, traffic)) { /* not a trace, not a flow */
           memset(c->trace_path, 0, sizeof c->trace_path);
           c->flow_src = c->flow_dst = 0;
+          if (!c->warmup_given) c->warmup = NETCFG_WARMUP;
         }
         return 0;
       }
@@ -539,6 +541,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       if (set_path(c->trace_path, value + 6, key, value, err, errlen)) return -1;
       c->traffic = TRAFFIC_TRACE;
       c->flow_src = c->flow_dst = 0;
+      /* a trace is replayed from its first message: no warm-up unless asked for */
+      if (!c->warmup_given) c->warmup = 0;
       return 0;
     }
     if (!strcmp(key, "traffic") && !strncmp(value, "flow", 4)) { /* traffic=flowS-D */
@@ -550,6 +554,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
       memset(c->trace_path, 0, sizeof c->trace_path);
       c->flow_src = x;
       c->flow_dst = y;
+      if (!c->warmup_given) c->warmup = NETCFG_WARMUP;
       return 0;
     }
     if (!strcmp(key, "topology") && !strncmp(value, "file:", 5)) { /* §16.5 */
@@ -601,6 +606,7 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         c->flow_src = c->flow_dst = 0;
         c->hs_fraction = x / 100.0;
         c->hs_count = y;
+        if (!c->warmup_given) c->warmup = NETCFG_WARMUP;
         return 0;
       }
     }

@@ -28,6 +28,7 @@ typedef enum {
 } traffic_kind;
 
 enum { NETCFG_MAX_PATH = 512 };
+enum { NETCFG_WARMUP = 5000 }; /* default warm-up cycles (synthetic traffic) */
 
 /* §17.7: GAP G (1..15) on output `port` of switch `sw` (asw net port_gap=S:P:G) */
 typedef struct {
@@ -100,6 +101,7 @@ typedef struct {
   unsigned source_queue, source_pool;
   /* run */
   uint64_t cycles, warmup, window, seed, watchdog, starvation, drain_limit;
+  unsigned warmup_given; /* warmup set: else 5000 cycles, 0 with traffic=trace:FILE */
   unsigned check_order; /* 0 off, 1 on, 2 auto */
   unsigned drain;
   /* how, not what: not echoed in the JSON (same results for any value) */

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CLI tests of `asw switch`: every bad option value exits 2 with a message
-# naming the option; --help works; a short run writes the JSON fields.
+# naming the option; --help works; a short run writes the JSON fields. Then the
+# fail-fast checks of asw switch / net / sweep / trace (output files, empty
+# measurement windows, trace replays without warm-up).
 # Usage: test_cli.sh path/to/asw   Prints "cli: N passed, N failed".
 asw=${1:?usage: test_cli.sh ASW}
 pass=0
@@ -40,6 +42,9 @@ bad --ports --ports -3
 bad --vcs --vcs 0
 bad --vcs --vcs 9
 bad --voq --voq maybe
+# the option the user set is named, not the default it collides with (issue 28)
+bad "--packet-flits: LMAX 100 flits does not fit the default --buffer-flits 64" --packet-flits 100
+bad "--max-packet: LMAX 100 flits" --max-packet 100
 # one spelling across the tools: on/off and 1/0 (as asw net voq=, make cosim VOQ=)
 for w in on off 1 0; do
   if "$asw" switch --voq $w --cycles 100 --quiet >"$tmp/out" 2>&1; then pass=$((pass + 1)); else
@@ -137,6 +142,80 @@ else:
 PY
   then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: ARN $mode run: $(cat "$tmp/out")"; fi
 done
+
+# Fail fast (issue 28): an output that cannot be written is refused before the
+# simulation (exit 2 within seconds although the run would take hours), for
+# every command that writes files; an existing output is not truncated by the
+# check; a run whose measurement window saw no packet says so and exits 1; a
+# trace replay has no warm-up unless one is given.
+failfast() { # failfast WORDS cmd args...: exit 2 within 20 s, stderr has WORDS
+  local words=$1
+  shift
+  timeout 20 "$asw" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -eq 2 ]] && grep -qF -- "$words" "$tmp/err" && [[ $(wc -l <"$tmp/err") -eq 1 ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "  FAIL: asw $* -> exit $rc (want 2 at once), stderr: $(head -c 200 "$tmp/err")"
+  fi
+}
+failfast "asw switch: --json: cannot write $tmp/no/r.json" switch --cycles 4294967295 --json "$tmp/no/r.json"
+failfast "asw switch: --json: cannot write $tmp: it is a directory" switch --cycles 4294967295 --json "$tmp"
+failfast "asw net: --json: cannot write $tmp/no/r.json" net cycles=2000000000 warmup=0 --json "$tmp/no/r.json"
+failfast "asw net: --csv: cannot write $tmp/no/r.csv" net cycles=2000000000 warmup=0 --csv "$tmp/no/r.csv"
+failfast "asw net: --trace-out: cannot write $tmp/no/t.txt" net cycles=2000000000 warmup=0 --trace-out "$tmp/no/t.txt"
+failfast "asw trace: out: cannot write $tmp/no/t.txt" trace pattern=alltoall nodes=65536 size=1000000 out="$tmp/no/t.txt"
+mkdir -p "$tmp/ro" && chmod a-w "$tmp/ro"
+if [[ ! -w "$tmp/ro" ]]; then # (root writes anywhere: then this probe says nothing)
+  failfast "asw sweep: --dir: cannot write $tmp/ro/results.json" sweep --dir "$tmp/ro" ports=4 stages=2 cycles=2000000000 --vary load=0.1,0.2
+  failfast "asw net: --json: cannot write $tmp/ro/r.json" net cycles=2000000000 --json "$tmp/ro/r.json"
+fi
+chmod u+w "$tmp/ro"
+# the check neither creates nor truncates: a refused run leaves no file, an existing one intact
+echo keep >"$tmp/old.json"
+"$asw" switch --ports 1 --json "$tmp/old.json" 2>/dev/null
+"$asw" net ports=4 stages=2 cycles=100 warmup=0 load=0 --quiet --csv "$tmp/new.csv" --json "$tmp/old.json" 2>/dev/null
+if [[ $(cat "$tmp/old.json") != keep ]] && grep -q '"config"' "$tmp/old.json" && [[ -s "$tmp/new.csv" ]]; then
+  pass=$((pass + 1)) # written after the run (load=0: exit 1, but the results are kept)
+else
+  fail=$((fail + 1)); echo "  FAIL: outputs after a run: $(head -c 100 "$tmp/old.json")"
+fi
+echo keep >"$tmp/old2.json"
+"$asw" switch --ports 99 --json "$tmp/old2.json" 2>/dev/null
+"$asw" switch --json "$tmp/missing.json" --cycles 0 2>/dev/null
+if [[ $(cat "$tmp/old2.json") == keep && ! -e "$tmp/missing.json" ]]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "  FAIL: a refused run touched its output files"; fi
+# both forms in both commands: asw switch key=value, asw net --key value / --key=value
+if "$asw" switch ports=8 buffer_flits=32 packet_flits=4 cycles=3000 --quiet --json "$tmp/kv.json" &&
+   python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; assert (c["ports"], c["buffer_flits"], c["packet_flits"]) == (8, 32, 4), c' "$tmp/kv.json" &&
+   [[ "$("$asw" net --ports 4 --stages 2 --buffer-flits=32 --packet-flits 8 --print-config | grep -E '^(ports|stages|buffer_flits|packet_flits) ' | tr '\n' ' ')" == "ports = 4 stages = 2 buffer_flits = 32 packet_flits = 8 " ]]
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: key=value in asw switch / --key value in asw net"; fi
+"$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
+"$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
+if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -q "unknown option 'prots=4'" "$tmp/err" && grep -q "unknown option --prots" "$tmp/err2"; then
+  pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: unknown key in the other form: $(cat "$tmp/err" "$tmp/err2")"; fi
+# asw net: a key without its value is not taken for a missing config file
+"$asw" net ports 8 >"$tmp/out" 2>"$tmp/err"
+if [[ $? -eq 2 ]] && grep -q "ports: a key needs its value, ports=VALUE" "$tmp/err"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "  FAIL: asw net ports 8: $(head -c 200 "$tmp/err")"; fi
+# nothing measured: said, exit 1
+for cmd in "switch --load 0 --cycles 3000" "net ports=4 stages=2 load=0 warmup=0 cycles=100" \
+           "net ports=4 stages=2 load=0 cycles=3000"; do
+  # shellcheck disable=SC2086
+  "$asw" $cmd --quiet >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [[ $rc -eq 1 ]] && grep -q "no packet .* measurement window" "$tmp/err"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "  FAIL: asw $cmd (nothing measured) -> exit $rc: $(head -c 200 "$tmp/err")"; fi
+done
+# a trace replay: warm-up 0 by default (its packets are measured), warmup= still honoured
+"$asw" trace pattern=alltoall nodes=8 size=256 out="$tmp/a2a.txt" >/dev/null
+if "$asw" net ports=4 stages=2 traffic=trace:"$tmp/a2a.txt" --print-config | grep -qx 'warmup = 0' &&
+   "$asw" net ports=4 stages=2 warmup=9 traffic=trace:"$tmp/a2a.txt" --print-config | grep -qx 'warmup = 9' &&
+   "$asw" net ports=4 stages=2 traffic=trace:"$tmp/a2a.txt" traffic=uniform --print-config | grep -qx 'warmup = 5000' &&
+   "$asw" net ports=4 stages=2 traffic=trace:"$tmp/a2a.txt" cycles=20000 --quiet --json "$tmp/tr.json" &&
+   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["packets_measured"] == 56, r["packets_measured"]' "$tmp/tr.json"
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: trace replay without warm-up"; fi
 
 echo "cli: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -128,6 +128,10 @@ def default_config():
     return {n: getattr(c, n) for n in CONFIG_FIELDS}
 
 
+# Vocabulary name -> asw_config field where they differ (Switch takes both).
+VOCABULARY_FIELDS = {"buffer_flits": "buf_flits"}
+
+
 class Switch:
     """One golden-model switch. Switch(cfg_dict) or Switch(ports=..., vcs=..., ...):
     fields of asw_config (CONFIG_FIELDS), the others at asw_config_default."""
@@ -135,6 +139,14 @@ class Switch:
     def __init__(self, cfg=None, **kw):
         merged = dict(cfg or {})
         merged.update(kw)
+        # the vocabulary's names (docs/options.md) for the fields that asw_config spells
+        # otherwise: Switch(buffer_flits=8) as Network(buffer_flits=8)
+        for name, field in VOCABULARY_FIELDS.items():
+            if name in merged:
+                if field in merged and merged[field] != merged[name]:
+                    raise ValueError("%s=%r and %s=%r name the same field" % (
+                        name, merged[name], field, merged[field]))
+                merged[field] = merged.pop(name)
         c = _lib.AswConfig()
         _C.asw_config_default(ctypes.byref(c))
         for k, v in merged.items():
@@ -293,6 +305,9 @@ class Network:
     figures, which differ from run to run, under "wall")."""
 
     def __init__(self, config_file=None, **keys):
+        for field, name in ((f, n) for n, f in VOCABULARY_FIELDS.items()):
+            if field in keys:  # asw_config's spelling: the vocabulary's name here
+                raise ValueError("%s: renamed to %s (docs/options.md)" % (field, name))
         self.config_file = config_file
         self.keys = keys
 

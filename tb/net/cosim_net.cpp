@@ -470,7 +470,7 @@ int Harness::run() {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: cosim_net [--window N] [--fst FILE] [--label S] key=value ...\n"
+               "usage: cosim_net [--window N] [--fst FILE] [--label S] [--progress S] key=value ...\n"
                "  key=value: the network's settings (see `asw net --help`)\n");
 }
 
@@ -483,9 +483,10 @@ int main(int argc, char **argv) {
   std::vector<char *> settings;
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
-    if ((a == "--window" || a == "--fst" || a == "--label") && i + 1 < argc) {
+    if ((a == "--window" || a == "--fst" || a == "--label" || a == "--progress") && i + 1 < argc) {
       const char *v = argv[++i];
       if (a == "--window") window = std::strtoull(v, nullptr, 0);
+      else if (a == "--progress") netref_progress(std::strtod(v, nullptr));
       else if (a == "--fst") fst = v;
       else label = v;
     } else if (a.find('=') != std::string::npos && a[0] != '-') {

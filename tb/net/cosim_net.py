@@ -126,19 +126,23 @@ def build(cfg, traced=False):
     return exe
 
 
-def run_net(settings, label):
+def run_net(settings, label, live=False):
+    """live (make cosim-net): the configuration first, progress and messages on stderr."""
     cfg = probe(settings)
+    if live:
+        print(f"make cosim-net: NET=\"{' '.join(settings)}\" -> switch parameters {tag(cfg)}",
+              flush=True)
     exe = build(cfg)
     fst_dir = os.path.join(BUILD, "fst")
     os.makedirs(fst_dir, exist_ok=True)
     cmd = [exe, "--label", label, "--fst", os.path.join(fst_dir, f"fail_{label}.fst")]
-    r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
+    cmd += ["--progress", cosim.progress_every()] if live else []
+    err = None if live else subprocess.STDOUT
+    r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=err, text=True)
     if r.returncode != 0 and re.search(r"^MISMATCH", r.stdout, re.M):
         # the same run on the traced model: same failure, plus the waveform before it
         cmd[0] = build(cfg, traced=True)
-        r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
+        r = subprocess.run(cmd + list(settings), stdout=subprocess.PIPE, stderr=err, text=True)
     return r.returncode, r.stdout
 
 
@@ -157,8 +161,29 @@ def parse(out):
     return f
 
 
+def check_cmdline(given):
+    """make cosim-net takes NET="<asw net settings>" (and make's own variables) only."""
+    for name in given:
+        if name == "NET" or name in cosim.MAKE_GLOBALS:
+            continue
+        if name in cosim.CMD_KNOBS["cosim"] or name in cosim.ALIASES or name.islower():
+            cosim.fail("cosim-net", f"{name}: unknown variable: make cosim-net takes the settings "
+                                    f"of asw net in NET, e.g. NET=\"{name.lower()}=... stages=2 ...\"")
+        cosim.fail("cosim-net", f"{name}: unknown variable (make cosim-net takes NET=\"<asw net "
+                                f"settings>\"; build/asw net --help lists them)")
+
+
 def cmd_cosim(settings):
-    rc, out = run_net(settings, "cosim_net")
+    if settings and settings[0].startswith("--cmdline="):
+        check_cmdline(settings[0].split("=", 1)[1].split())
+        settings = settings[1:]
+    if not settings:
+        cosim.fail("cosim-net", "NET is empty: give the network, e.g. NET=\"ports=4 stages=2 "
+                                "traffic=hs25-1 cycles=20000\" (build/asw net --help)")
+    for w in settings:
+        if "=" not in w or w.startswith("-"):
+            cosim.fail("cosim-net", f"NET: '{w}' is not a key=value setting of asw net")
+    rc, out = run_net(settings, "cosim_net", live=True)
     print(out, end="")
     return rc
 

@@ -10,7 +10,7 @@ int main(int argc, char **argv) {
   char err[4096] = "";
   netref *r = netref_new(argc - 1, argv + 1, NULL, err, sizeof err);
   if (!r) {
-    fprintf(stderr, "cosim_net: %s\n", err);
+    fprintf(stderr, "make cosim-net: NET: %s\n", err);
     return 2;
   }
   asw_config c;

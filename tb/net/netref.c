@@ -1,8 +1,11 @@
 /* netref.c — see netref.h. */
 #include "netref.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "net/netcfg.h"
 #include "net/topo.h"
@@ -40,8 +43,45 @@ void netref_switch_config(const netref *r, asw_config *cfg) { net_switch_config(
 unsigned netref_switches(const netref *r) { return topo_switches(net_topo(r->n)); }
 unsigned netref_stage(const netref *r, unsigned s) { return topo_level(net_topo(r->n), s); }
 
+static double progress_every; /* netref_progress(): seconds between reports (0: none) */
+
+void netref_progress(double every_s) { progress_every = every_s; }
+
+typedef struct {
+  struct timespec t0;
+  double last;
+  int tty, drawn;
+} progress_state;
+
+/* A bar on a terminal, else a line every progress_every seconds (stderr). */
+static void progress_cb(void *ctx, uint64_t cycle, uint64_t total) {
+  progress_state *ps = ctx;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  const double el = (double)(t.tv_sec - ps->t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - ps->t0.tv_nsec);
+  if (el - ps->last < progress_every || !cycle) return;
+  ps->last = el;
+  const double frac = total ? (double)(cycle > total ? total : cycle) / (double)total : 1.0;
+  const double left = frac > 0 ? el * (1 - frac) / frac : 0;
+  if (ps->tty) {
+    char bar[31];
+    for (int i = 0; i < 30; i++) bar[i] = i < (int)(frac * 30) ? '#' : '.';
+    bar[30] = 0;
+    fprintf(stderr, "\r[%s] %5.1f %% cycle %llu/%llu, %.0f s left ", bar, 100 * frac,
+            (unsigned long long)cycle, (unsigned long long)total, left);
+    ps->drawn = 1;
+  } else {
+    fprintf(stderr, "cosim_net: cycle %llu of %llu (%.0f %%), %.0f s left\n",
+            (unsigned long long)cycle, (unsigned long long)total, 100 * frac, left);
+  }
+  fflush(stderr);
+}
+
 int netref_run(netref *r, char *err, size_t errlen) {
-  int st = net_run(r->n, NULL, NULL);
+  progress_state ps = {.tty = isatty(2)};
+  clock_gettime(CLOCK_MONOTONIC, &ps.t0);
+  int st = net_run(r->n, progress_every > 0 ? progress_cb : NULL, &ps);
+  if (ps.drawn) fputc('\n', stderr);
   if (st == NET_RUN_OK) return 0;
   snprintf(err, errlen, "%s", st == NET_RUN_WATCHDOG ? net_watchdog_report(r->n) : net_error(r->n));
   return -1;

@@ -40,6 +40,10 @@ unsigned netref_stage(const netref *r, unsigned s);
  * stop, a protocol error, the drain limit or the watchdog report). */
 int netref_run(netref *r, char *err, size_t errlen);
 
+/* Progress of every later netref_run on stderr (make cosim-net): a bar on a terminal,
+ * else a line every every_s seconds; 0 (the default): none. */
+void netref_progress(double every_s);
+
 /* One more cycle of C switch s after netref_run (asw_switch_step), e.g. the
  * register reads the harness makes of every switch and its twin at the end. */
 int netref_step(netref *r, unsigned s, const asw_inputs *in, asw_outputs *out);

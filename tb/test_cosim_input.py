@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Bad input to `make cosim`, `make cosim-net`, `make soak` and `make coverage` (make
+test-cosim-input): every probe must exit 2 with one line naming what is wrong, before
+anything is built or run (no Verilator build, no simulation). Then the knobs that exist
+under asw's names are accepted, the resolved configuration is the first line of a run and
+a run reports progress while it goes (C side alone, REFONLY=1: no Verilator either).
+
+Each probe runs `make -s <target> <variables>` from the repository root with make's
+inherited MAKEFLAGS removed (so an outer `make test X=1` does not change what it sees)."""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (target, variables, words the message must contain). Every probe of issue 28 and more.
+BAD = [
+    ("cosim", ["PROTS=4"], ["make cosim: PROTS: unknown variable"]),
+    ("cosim", ["prots=4"], ["make cosim: prots: unknown variable", "ports"]),
+    ("cosim", ["packet_flits=4"], ["make cosim: packet_flits: unknown variable", "max_packet"]),
+    ("cosim", ["load=0.2"], ["make cosim: load: unknown variable"]),
+    ("cosim", ["buf=16"], ["make cosim: buf: renamed to buffer_flits (make variable BUF)"]),
+    ("cosim", ["pkt=4"], ["make cosim: pkt: renamed to max_packet (make variable PKT)"]),
+    ("cosim", ["lmax=4"], ["make cosim: lmax: renamed to max_packet"]),
+    ("cosim", ["buf_flits=16"], ["make cosim: buf_flits: renamed to buffer_flits"]),
+    ("cosim", ["p=8"], ["make cosim: p: renamed to ports (make variable P)"]),
+    ("cosim", ["ttl=100"], ["make cosim: ttl: renamed to arn_ttl (make variable TTL)"]),
+    ("cosim", ["warmup=100"], ["make cosim: warmup: unknown variable"]),
+    ("cosim", ["hcdth=abc"], ["make cosim: hcdth: 'abc' is not an integer in 0..65535"]),
+    ("cosim", ["hcdth=50", "lcdth=60", "ARN=afi", "CYCLES=1000"], ["HCDTH"]),  # C model's rule
+    ("cosim", ["trigger=sometimes"], ["make cosim: trigger: 'sometimes' is not one of noth, th, 2th"]),
+    ("cosim", ["trigger=th", "ROUTING=det"], ["trigger=th", "ROUTING=det"]),
+    ("cosim", ["CYCLES=99999999999999999999999"],
+     ["make cosim: CYCLES: '99999999999999999999999' is not an integer in 1..4294967295"]),
+    ("cosim", ["CYCLES=abc"], ["make cosim: CYCLES: 'abc' is not an integer in 1..4294967295"]),
+    ("cosim", ["CYCLES=-5"], ["make cosim: CYCLES: '-5' is not an integer in 1..4294967295"]),
+    ("cosim", ["CYCLES=0"], ["make cosim: CYCLES: '0' is not an integer in 1..4294967295"]),
+    ("cosim", ["cycles=0"], ["make cosim: cycles: '0' is not an integer in 1..4294967295"]),
+    ("cosim", ["CYCLES=1e6"], ["make cosim: CYCLES: '1e6' is not an integer"]),
+    ("cosim", ["SEED=-1"], ["make cosim: SEED: '-1' is not an integer in 0..18446744073709551615"]),
+    ("cosim", ["SEED=18446744073709551616"], ["make cosim: SEED: '18446744073709551616'"]),
+    ("cosim", ["P=1"], ["make cosim: P: '1' is not an integer in 2..64"]),
+    ("cosim", ["P=65"], ["make cosim: P: '65' is not an integer in 2..64"]),
+    ("cosim", ["ports=4294967297"], ["make cosim: ports: '4294967297' is not an integer in 2..64"]),
+    ("cosim", ["V=9"], ["make cosim: V: '9' is not an integer in 1..8"]),
+    ("cosim", ["BUF=x"], ["make cosim: BUF: 'x' is not an integer"]),
+    ("cosim", ["PKT=0"], ["make cosim: PKT: '0' is not an integer in 1..255"]),
+    ("cosim", ["ITERS=5"], ["make cosim: ITERS: '5' is not an integer in 1..4"]),
+    ("cosim", ["AE=33"], ["make cosim: AE: '33' is not an integer in 0..32"]),
+    ("cosim", ["OMIT=32"], ["make cosim: OMIT: '32' is not an integer in 0..31"]),
+    ("cosim", ["TTL=16777216"], ["make cosim: TTL: '16777216' is not an integer in 0..16777215"]),
+    ("cosim", ["STAGE=16"], ["make cosim: STAGE: '16' is not an integer in 0..15"]),
+    ("cosim", ["VOQ=maybe"], ["make cosim: VOQ: 'maybe' is not one of on, off, 1, 0"]),
+    ("cosim", ["voq=yes"], ["make cosim: voq: 'yes' is not one of on, off, 1, 0"]),
+    ("cosim", ["QCN=2"], ["make cosim: QCN: '2' is not one of on, off, 1, 0"]),
+    ("cosim", ["REFONLY=yes"], ["make cosim: REFONLY: 'yes' is not one of on, off, 1, 0"]),
+    ("cosim", ["ROUTING=fast"], ["make cosim: ROUTING: 'fast' is not one of"]),
+    ("cosim", ["VCMAP=x"], ["make cosim: VCMAP: 'x' is not one of"]),
+    ("cosim", ["SCEN=x"], ["make cosim: SCEN: 'x' is not one of"]),
+    ("cosim", ["ARN=on"], ["make cosim: ARN: 'on' is not one of off, arn, afi, adaptive-th-afi"]),
+    ("cosim", ["LINKFAULT=2"], ["make cosim: LINKFAULT: '2' is not a number in 0..1"]),
+    ("cosim", ["LINKFAULT=nan"], ["make cosim: LINKFAULT: 'nan' is not a number in 0..1"]),
+    ("cosim", ["PFC=0x100"], ["make cosim: PFC: '0x100' is not a mask of ports < P = 4"]),
+    ("cosim", ["SAR=1"], ["make cosim: SAR=1 needs SE >= 1"]),
+    ("cosim", ["VCMAP=afi", "V=1"], ["make cosim: VCMAP=afi needs V >= 2"]),
+    ("cosim", ["SCEN=consume"], ["make cosim: SCEN=consume is a directed §15 scenario"]),
+    ("cosim", ["SOAK_SEEDS=2"], ["make cosim: SOAK_SEEDS: not a variable of make cosim",
+                                 "make soak's"]),
+    ("cosim", ["ports=8", "P=4"], ["ports=8 and P=4 name the same knob"]),
+    ("soak", ["P=8"], ["make soak: P: not a variable of make soak"]),
+    ("soak", ["SOAK_CYCLES=0"], ["make soak: SOAK_CYCLES: '0' is not an integer in 200000..4294967295"]),
+    ("soak", ["SOAK_CYCLES=1000"], ["make soak: SOAK_CYCLES: '1000' is not an integer in 200000.."]),
+    ("soak", ["SOAK_CYCLES=99999999999999999999999"], ["make soak: SOAK_CYCLES: '9999"]),
+    ("soak", ["SOAK_SEEDS=abc"], ["make soak: SOAK_SEEDS: 'abc' is not an integer in 1..100000"]),
+    ("soak", ["SOAK_SEEDS=0"], ["make soak: SOAK_SEEDS: '0' is not an integer in 1..100000"]),
+    ("soak", ["SEED=-5"], ["make soak: SEED: '-5' is not an integer"]),
+    ("soak", ["soak_seeds=3"], ["make soak: soak_seeds: unknown variable", "SOAK_SEEDS"]),
+    ("coverage", ["COV_SCALE=0"], ["make coverage: COV_SCALE: '0' is not a number in 0.001..100"]),
+    ("coverage", ["CYCLES=100"], ["make coverage: CYCLES: not a variable of make coverage"]),
+    ("cosim-net", ["ports=4"], ["make cosim-net: ports: unknown variable", "NET="]),
+    ("cosim-net", ["PROTS=4"], ["make cosim-net: PROTS: unknown variable"]),
+    ("cosim-net", [], ["make cosim-net: NET is empty"]),
+    ("cosim-net", ["NET=ports=4 stages=2 prots=3"], ["prots: unknown key"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=0"], ["cycles: bad value '0'"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=99999999999999999999999"],
+     ["cycles: bad value '99999999999999999999999'"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=abc"], ["cycles: bad value 'abc'"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=-5"], ["cycles: bad value '-5'"]),
+    ("cosim-net", ["NET=ports=4 stages=2 hcdth=500"], ["hcdth"]),
+    ("cosim-net", ["NET=ports=4 stages=2 --seed 3"], ["NET: '--seed' is not a key=value setting"]),
+]
+# Real knobs under asw's names (and the resolved configuration as the first line): run on
+# the C side alone. (variables, words of the configuration line)
+GOOD = [
+    (["trigger=th", "ports=8", "vcs=4", "buffer_flits=16", "max_packet=8", "voq=off"],
+     ["ROUTING=th", "P=8", "V=4", "BUF=16", "PKT=8", "VOQ=0"]),
+    (["routing=adaptive", "trigger=2th", "iters=2", "seed=5"], ["ROUTING=2th", "ITERS=2", "SEED=5"]),
+    (["arn=afi", "hcdth=6", "lcdth=3", "fcth=2", "crt=16", "arn_ttl=200"],
+     ["ARN=afi", "AE=4", "HCDTH=6", "LCDTH=3", "FCTH=2", "CRT=16", "TTL=200", "VCMAP=afi"]),
+    (["CYCLES=0x10"], ["CYCLES=16"]),
+]
+
+
+# The same settings given to every front end under the vocabulary's names (tb/options.py)
+# must resolve to the same configuration: make cosim's first line, asw switch's JSON
+# "config", asw net --print-config. (name, value, value as resolved)
+AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", "2", "2"),
+         ("buffer_flits", "32", "32"), ("max_packet", "8", "8"), ("routing", "adaptive", "adaptive"),
+         ("trigger", "th", "th"), ("seed", "7", "7"), ("cycles", "3000", "3000"),
+         ("arn_entries", "4", "4"), ("crt", "100", "100"), ("arn_ttl", "300", "300")]
+COSIM_WORDS = {"ada": "adaptive", "det": "det", "obl": "oblivious", "th": "adaptive"}
+
+
+def agreement(asw, tmp):
+    """(ok, detail): every AGREE name resolved alike by the front ends that have it."""
+    import json
+    sys.path.insert(0, os.path.join(ROOT, "tb"))
+    import options
+    spell = {c[0]: c[3:6] for c in options.CONCEPTS}
+    r = make("cosim", ["REFONLY=1"] + [f"{n}={v}" for n, v, _ in AGREE])
+    first = r.stdout.splitlines()[0] if r.stdout else ""
+    cos = dict(w.split("=", 1) for w in first.split()[2:] if "=" in w)
+    sw_args = []
+    for n, v, _ in AGREE:
+        if spell[n][1]:
+            sw_args += [spell[n][1], v]
+    js = os.path.join(tmp, "agree.json")
+    subprocess.run([asw, "switch", *sw_args, "--quiet", "--json", js], capture_output=True)
+    swc = json.load(open(js))["config"] if os.path.exists(js) else {}
+    # (asw net's packets have a fixed length: one that fits the buffer)
+    net = subprocess.run([asw, "net", "packet_flits=8"] + [f"{n}={v}" for n, v, _ in AGREE
+                                                         if spell[n][2]] + ["--print-config"],
+                         capture_output=True, text=True).stdout
+    netc = dict(ln.split(" = ", 1) for ln in net.splitlines() if " = " in ln)
+    bad = []
+    for n, v, want in AGREE:
+        var, sw, nk = spell[n]
+        got = {}
+        if var:
+            x = cos.get(var)
+            got["make cosim"] = COSIM_WORDS.get(x, x) if n == "routing" else x
+        if n == "trigger" and "ROUTING" in cos:  # make cosim: the trigger is in ROUTING
+            got["make cosim"] = cos["ROUTING"]
+        if sw and n in swc:  # (its JSON echoes no §15 timers)
+            got["asw switch"] = str(swc[n])
+        if nk:
+            got["asw net"] = netc.get(nk)
+        wrong = {k: x for k, x in got.items() if x != want}
+        if wrong:
+            bad.append(f"{n}={v}: want {want}, got {wrong}")
+    return not bad and r.returncode == 0, "; ".join(bad) or f"make cosim exit {r.returncode}"
+
+
+def make(target, variables, extra_env=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env.update(extra_env or {})
+    return subprocess.run(["make", "-s", "--no-print-directory", target] + variables, cwd=ROOT,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def main(argv):
+    import tempfile
+    asw = os.path.abspath(argv[0]) if argv else os.path.join(ROOT, "build", "asw")
+    passed = failed = 0
+
+    def report(ok, what, detail=""):
+        nonlocal passed, failed
+        print(f"{'PASS' if ok else 'FAIL'} {what}" + ("" if ok else f"\n    {detail}"), flush=True)
+        passed += ok
+        failed += not ok
+
+    for target, variables, words in BAD:
+        r = make(target, variables)
+        out = r.stdout + r.stderr
+        msgs = [ln for ln in r.stderr.splitlines() if not ln.startswith("make: ***")]
+        built = re.search(r"building|built in|^cycles \d+", out, re.M)
+        ok = (r.returncode == 2 and len(msgs) == 1 and all(w in msgs[0] for w in words)
+              and not built)
+        report(ok, f"make {target} {' '.join(variables)}: exit {r.returncode}: "
+                   f"{msgs[0] if msgs else '(no message)'}",
+               f"want exit 2, one line with {words}, nothing built; got:\n    "
+               + "\n    ".join(out.splitlines()[-6:]))
+    for variables, words in GOOD:
+        r = make("cosim", ["REFONLY=1", "CYCLES=2000"] + variables)
+        first = r.stdout.splitlines()[0] if r.stdout else ""
+        ok = (r.returncode == 0 and first.startswith("make cosim: ")
+              and all(f" {w} " in first + " " for w in words) and r.stdout.rstrip().endswith("PASS"))
+        report(ok, f"make cosim REFONLY=1 {' '.join(variables)}: accepted, first line has "
+                   f"{' '.join(words)}", f"exit {r.returncode}, first line: {first!r}, stderr: "
+               f"{r.stderr.strip()[-300:]}")
+    # Progress while a run goes (not a terminal here: lines), COSIM_PROGRESS seconds apart.
+    r = make("cosim", ["REFONLY=1", "CYCLES=400000"], {"COSIM_PROGRESS": "0.001"})
+    lines = re.findall(r"^refsim: cycle (\d+) of 400000 \(\d+ %\)", r.stderr, re.M)
+    ok = r.returncode == 0 and len(lines) >= 3 and r.stdout.startswith("make cosim: ")
+    report(ok, f"make cosim REFONLY=1 CYCLES=400000: configuration first, {len(lines)} progress "
+               "lines on stderr while it runs", f"exit {r.returncode}, stderr {r.stderr[-300:]!r}")
+    # One vocabulary (tb/options.py): docs/options.md generated from it is up to date, mk/tb.mk
+    # copies the same asw names, every front end takes the names the table gives it, and the
+    # same settings resolve alike everywhere.
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tb", "options.py"), "--check", asw],
+                       capture_output=True, text=True)
+    report(r.returncode == 0, "docs/options.md is tb/options.py's page", r.stderr.strip())
+    sys.path.insert(0, os.path.join(ROOT, "tb"))
+    import options
+    mk = open(os.path.join(ROOT, "mk", "tb.mk")).read()
+    m = re.search(r"^COSIM_ALIASES := ((?:.*\\\n)*.*)$", mk, re.M)
+    mk_alias = dict(w.split(":") for w in m.group(1).replace("\\\n", " ").split()) if m else {}
+    table = {c[0]: c[3] for c in options.CONCEPTS if c[3]}
+    report(mk_alias == table, "mk/tb.mk COSIM_ALIASES = the vocabulary's make cosim names",
+           f"only in mk: {set(mk_alias.items()) - set(table.items())}, only in the table: "
+           f"{set(table.items()) - set(mk_alias.items())}")
+    sw_help = subprocess.run([asw, "switch", "--help"], capture_output=True, text=True).stdout
+    net_help = subprocess.run([asw, "net", "--help"], capture_output=True, text=True).stdout
+    sys.path.insert(0, os.path.join(ROOT, "tb"))
+    import cosim
+    missing = [f"make cosim {c[3]}" for c in options.CONCEPTS if c[3] and c[3] not in cosim.CMD_KNOBS["cosim"]]
+    missing += [f"asw switch {c[4]}" for c in options.CONCEPTS
+                if c[4] and not re.search(rf"(^|\s){c[4].split()[0]}\b", sw_help, re.M)]
+    missing += [f"asw net {k}" for c in options.CONCEPTS if c[5] for k in c[5].split(", ")
+                if not re.search(rf"^\s+{k}\s", net_help, re.M)]
+    report(not missing, f"every front end takes the vocabulary's names ({len(options.CONCEPTS)} "
+                        "concepts)", f"missing: {missing}")
+    with tempfile.TemporaryDirectory() as tmp:
+        ok, detail = agreement(asw, tmp)
+    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net: "
+               f"{' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+    print(f"test-cosim-input: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
