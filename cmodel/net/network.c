@@ -894,6 +894,7 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   sc.voq = c->voq;
   sc.iters = c->iters;
   sc.arn_entries = c->arn_entries;
+  asw_config_set_features(&sc, ASW_FEAT_ALL); /* §1: the simulator's switches build them all */
   n->lane = c->qcn && (c->cnm_path == 1 || (c->cnm_path == 2 && c->switch_ar)); /* §17.9 */
   sc.sar_entries = n->lane ? c->sar_entries : 0;
   if (n->lane) { /* the AR timer in ticks of 2^TS cycles, TTL < 2^24 */
