@@ -19,3 +19,9 @@ test-fpga: deps
 # The former Yosys-only report is part of the flow now.
 synth: fpga
 TEST_TARGETS += test-fpga
+# A feature that is off has none of its cells (contract §1): Yosys, each feature alone on
+# against all off (synth/feature_cells.py, about a minute).
+.PHONY: test-features
+test-features: deps
+	@$(PYTHON) synth/feature_cells.py
+TEST_TARGETS += test-features
