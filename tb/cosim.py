@@ -253,9 +253,9 @@ def check_config(cfg, arn=None):
     if arn is not None:
         extra = [arn["ARN"]] + ["-" if arn.get(k) is None else str(arn[k]) for k, _ in ARN_OPTS]
     m = switch_configs.feature_mask(cfg)
-    omit = ["--features", str(m)] if m else []
-    omit += ["--se", str(cfg["SE"])] if cfg.get("SE") else []
-    r = subprocess.run([exe] + omit + [str(cfg[k]) for k in PARAMS] + extra)
+    opts = ["--features", str(m)] if m else []
+    opts += ["--se", str(cfg["SE"])] if cfg.get("SE") else []
+    r = subprocess.run([exe] + opts + [str(cfg[k]) for k in PARAMS] + extra)
     if r.returncode != 0:
         sys.exit(2)
 
