@@ -32,7 +32,7 @@ $(foreach a,$(COSIM_ALIASES),$(eval _lo := $(word 1,$(subst :, ,$(a))))$(eval _u
   $(if $($(_lo)),$(if $(and $($(_up)),$(filter-out $($(_lo)),$($(_up)))),\
     $(error cosim: $(_lo)=$($(_lo)) and $(_up)=$($(_up)) name the same knob with different values),\
     $(eval $(_up) := $($(_lo))))))
-cosim_args = $(foreach v,$(COSIM_VARS),$(if $($(v)),--$(v)=$($(v))))
+cosim_args = $(foreach v,$(COSIM_VARS),$(if $($(v)),"--$(v)=$($(v))"))
 
 .PHONY: cosim cosim-help soak coverage test-cosim test-gate
 cosim-help:
