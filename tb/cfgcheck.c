@@ -37,7 +37,12 @@ int main(int argc, char **argv) {
   unsigned long long feats = 0; /* §1 features built (ASW_FEAT_* bits; 0: none) */
   unsigned long long se = 0;   /* §1 SE (0: no Switch AR) */
   if (argc > 2 && !strcmp(argv[1], "--features")) {
-    if (number("features", argv[2], &feats) || feats > ASW_FEAT_ALL) return 2;
+    if (number("features", argv[2], &feats)) return 2;
+    if (feats > ASW_FEAT_ALL) {
+      fprintf(stderr, "cfgcheck: features=%s is not a mask of the %u features (0..%u)\n", argv[2],
+              ASW_FEAT_COUNT, ASW_FEAT_ALL);
+      return 2;
+    }
     argv += 2;
     argc -= 2;
   }
