@@ -1,5 +1,5 @@
 /* asw_regmap.h — the switch's definitions below its API (contract §1, §2, §11,
- * §15-§18): error codes, the elaboration parameters (asw_config, OMIT bits),
+ * §15-§18): error codes, the elaboration parameters (asw_config, feature bits),
  * the flit header's fields, register addresses, counter indices, field encoders
  * and message formats (ARN, CNM). The blocks (one .c per block in cmodel/) include it,
  * never the public asw_switch.h, which includes it for its users. The addresses
@@ -35,20 +35,40 @@ typedef struct {
   unsigned voq;           /* 0 or 1 */
   unsigned iters;         /* ITERS: 1..4 */
   unsigned arn_entries;   /* AE: ARN-table entries 0..32 (0: no ARN, §15) */
-  unsigned omit;          /* OMIT: hardware left out, 0..31 (§1): ASW_OMIT_* bits; 0 (all
-                           * present) in a zero-initialised config */
   unsigned sar_entries;   /* SE: Switch AR table entries 0..32 (0: no Switch AR, §17.8;
-                           * none either with ASW_OMIT_QCN); 0 in a zero-initialised config */
+                           * none either without qcn); 0 in a zero-initialised config */
+  /* Optional hardware (§1), one setting per feature: 1 built, 0 left out (no logic, its
+   * registers unmapped: read 0, writes illegal, as §15's with AE = 0). All 0 (off) in
+   * asw_config_default and in a zero-initialised config. */
+  unsigned bubble;        /* §16.1 bubble flow control, §16.2 registers */
+  unsigned pfc;           /* §17.1 PFC link mode, §17.2 registers */
+  unsigned qcn;           /* §17.4 QCN congestion point (also needed by Switch AR, §17.8) */
+  unsigned route_hash;    /* §17.6 ROUTE_HASH (off: oblivious routes from the LFSR only) */
+  unsigned link_faults;   /* §18 link faults (off: links always up, asw_switch_set_link_up
+                           * refuses a link down) */
+  unsigned port_rate;     /* §17.7 output port rate, PORT_GAP registers */
+  unsigned vc_adaptive;   /* §16.3 VC-adaptive routing (off: ROUTE_CTRL mode 3 illegal) */
 } asw_config;
 
-/* OMIT bits (contract §1): the §16 / §17 / §18 registers of omitted hardware are
- * unmapped (read 0, writes illegal), as the §15 ones with AE = 0. */
-#define ASW_OMIT_BUBBLE 1u /* §16.1 bubble flow control */
-#define ASW_OMIT_PFC 2u    /* §17.1 PFC link mode */
-#define ASW_OMIT_QCN 4u    /* §17.4 QCN congestion point and §17.6 ROUTE_HASH */
-#define ASW_OMIT_LINK 8u   /* §18 link faults: links always up (asw_switch_set_link_up
-                            * refuses a link down), §18.4 registers unmapped */
-#define ASW_OMIT_VCADAPT 16u /* §16.3 VC-adaptive routing: ROUTE_CTRL mode 3 illegal */
+/* The features as bits (contract §11: PARAM2 bit 23 + k reads feature k as built). */
+#define ASW_FEAT_BUBBLE 1u
+#define ASW_FEAT_PFC 2u
+#define ASW_FEAT_QCN 4u
+#define ASW_FEAT_LINK_FAULTS 8u
+#define ASW_FEAT_VC_ADAPTIVE 16u
+#define ASW_FEAT_ROUTE_HASH 32u
+#define ASW_FEAT_PORT_RATE 64u
+#define ASW_FEAT_ALL 127u
+#define ASW_FEAT_COUNT 7u
+/* cfg's features as ASW_FEAT_* bits (a field > 1 counts as on). */
+unsigned asw_config_features(const asw_config *cfg);
+/* Sets every feature field of cfg from mask (ASW_FEAT_* bits). */
+void asw_config_set_features(asw_config *cfg, unsigned mask);
+/* The name of feature bit k (0..ASW_FEAT_COUNT-1): "bubble", "pfc", "qcn", "link_faults",
+ * "vc_adaptive", "route_hash", "port_rate"; NULL for other k. */
+const char *asw_feature_name(unsigned k);
+/* Sets the feature named name (asw_feature_name) to on (0/1); ASW_EINVAL if no such name. */
+int asw_config_set_feature(asw_config *cfg, const char *name, unsigned on);
 
 /* Header fields (contract §2). */
 #define ASW_HDR_DEST(h) ((unsigned)((h)&0xFFFFu))
@@ -97,7 +117,7 @@ static inline uint64_t asw_hdr_make(unsigned dest, unsigned src, unsigned sl,
 #define ASW_REG_ARN_COUNTER(p, k) (0x02800u + 16u * (p) + (k))
 #define ASW_REG_ARN_ENTRY(e, w) (0x03000u + 4u * (e) + (w))
 #define ASW_REG_ROOT(o, w) (0x03100u + 2u * (o) + (w))
-/* Direct networks (§16.2), mapped unless cfg.omit has ASW_OMIT_BUBBLE. */
+/* Direct networks (§16.2), mapped only with cfg.bubble. */
 #define ASW_REG_BUBBLE(o) (0x04000u + (o))
 #define ASW_REG_BUBBLE_COUNTER(p, k) (0x04040u + 2u * (p) + (k))
 enum { /* counter index k of ASW_REG_BUBBLE_COUNTER */
@@ -148,7 +168,7 @@ enum { /* counter index k of ASW_REG_LINK_COUNTER (§18.4) */
   ASW_LCNT_FLITS_PADDED = 3,
   ASW_LCNT_NUM = 4
 };
-/* PFC link mode registers (§17.2), mapped unless cfg.omit has ASW_OMIT_PFC. */
+/* PFC link mode registers (§17.2), mapped only with cfg.pfc. */
 #define ASW_REG_PFC_EN(w) (0x00040u + (w))
 #define ASW_REG_PFC_THRESH 0x00042u
 #define ASW_REG_PFC_COUNTER(p, k) (0x06000u + 4u * (p) + (k))
@@ -162,19 +182,19 @@ static inline uint32_t asw_pfc_thresh(unsigned xoff, unsigned xon) {
   return (xoff & 0xFFFFu) | (xon & 0xFFFFu) << 16;
 }
 
-/* QCN congestion point registers (§17.4), mapped unless cfg.omit has ASW_OMIT_QCN. */
+/* QCN congestion point registers (§17.4), mapped only with cfg.qcn. */
 #define ASW_REG_QCN_CTRL 0x00043u
 #define ASW_REG_QCN_QEQ 0x00044u
 #define ASW_REG_QCN_SAMPLE 0x00045u
 #define ASW_REG_QCN_SEED 0x00046u
 #define ASW_REG_QCN_COUNTER(p, k) (0x06200u + 2u * (p) + (k))
 #define ASW_REG_QCN_QLEN(p) (0x06280u + (p))
-#define ASW_REG_ROUTE_HASH 0x00047u /* §17.6, mapped unless cfg.omit has ASW_OMIT_QCN */
+#define ASW_REG_ROUTE_HASH 0x00047u /* §17.6, mapped only with cfg.route_hash */
 /* §17.7 output port rate: PORT_GAP[k], bits 4j+3..4j the GAP of port 8k + j (k 0..7):
- * output o sends at most one flit every GAP + 1 cycles; mapped unless cfg.omit has
- * ASW_OMIT_LINK. */
+ * output o sends at most one flit every GAP + 1 cycles; mapped only with
+ * cfg.port_rate. */
 #define ASW_REG_PORT_GAP(k) (0x00048u + (k))
-/* §17.8 Switch AR (mapped if cfg.sar_entries >= 1 and cfg.omit has no ASW_OMIT_QCN) */
+/* §17.8 Switch AR (mapped if cfg.sar_entries >= 1 and cfg.qcn) */
 #define ASW_REG_SAR_CTRL 0x00050u
 #define ASW_REG_SAR_TTL 0x00051u
 #define ASW_REG_SAR_SEED 0x00052u

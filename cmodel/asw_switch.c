@@ -104,7 +104,7 @@ struct asw_switch {
   uint8_t self_vc[64];  /* ... on this VC */
   asw_qcn_cp qcn;       /* §17.4 QCN congestion points (touched only with QCN_CTRL.en) */
   asw_sar sar;          /* §17.8 Switch AR (touched only with SAR_CTRL.en / steer) */
-  unsigned SE;          /* Switch AR entries present: 0 with OMIT bit 2 */
+  unsigned SE;          /* Switch AR entries present: 0 without cfg.qcn */
   char err[256];
 };
 
@@ -158,8 +158,40 @@ void asw_config_default(asw_config *c) {
   c->voq = 1;
   c->iters = 1;
   c->arn_entries = 8;
-  c->omit = 0;
   c->sar_entries = 0;
+  asw_config_set_features(c, 0); /* §1: every optional feature off */
+}
+
+/* The features in PARAM2 bit order (§11), their names and fields. */
+static const char *const feat_names[ASW_FEAT_COUNT] = {
+    "bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate"};
+
+static unsigned *feat_field(asw_config *c, unsigned k) {
+  unsigned *f[ASW_FEAT_COUNT] = {&c->bubble,      &c->pfc,        &c->qcn,      &c->link_faults,
+                                 &c->vc_adaptive, &c->route_hash, &c->port_rate};
+  return f[k];
+}
+
+const char *asw_feature_name(unsigned k) { return k < ASW_FEAT_COUNT ? feat_names[k] : NULL; }
+
+unsigned asw_config_features(const asw_config *c) {
+  unsigned m = 0;
+  for (unsigned k = 0; k < ASW_FEAT_COUNT; k++)
+    m |= (*feat_field((asw_config *)c, k) != 0) << k;
+  return m;
+}
+
+void asw_config_set_features(asw_config *c, unsigned mask) {
+  for (unsigned k = 0; k < ASW_FEAT_COUNT; k++) *feat_field(c, k) = mask >> k & 1u;
+}
+
+int asw_config_set_feature(asw_config *c, const char *name, unsigned on) {
+  for (unsigned k = 0; k < ASW_FEAT_COUNT; k++)
+    if (name && !strcmp(name, feat_names[k])) {
+      *feat_field(c, k) = on != 0;
+      return ASW_OK;
+    }
+  return ASW_EINVAL;
 }
 
 #define CFG_ERR(...)                                \
@@ -196,10 +228,10 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
   if (c->sar_entries > 32)
     CFG_ERR("SE (sar_entries) = %u out of range 0..32", c->sar_entries);
-  if (c->omit > 31)
-    CFG_ERR("OMIT (omit) = %u out of range 0..31 (bit 0 bubble, bit 1 pfc, bit 2 qcn, bit 3 "
-            "link, bit 4 vcadapt)",
-            c->omit);
+  for (unsigned k = 0; k < ASW_FEAT_COUNT; k++)
+    if (*feat_field((asw_config *)c, k) > 1)
+      CFG_ERR("%s = %u out of range 0..1 (0 off, 1 on)", feat_names[k],
+              *feat_field((asw_config *)c, k));
   return ASW_OK;
 }
 
@@ -260,7 +292,7 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
       asw_arn_init(&sw->arn, sw->P, cfg->arn_entries) ||
       asw_pfc_init(&sw->pfc, sw->P, sw->V, cfg->buf_flits) || asw_qcn_init(&sw->qcn, sw->P))
     goto oom;
-  sw->SE = (cfg->omit & ASW_OMIT_QCN) ? 0 : cfg->sar_entries; /* §1: no §17.8 without §17.4 */
+  sw->SE = cfg->qcn ? cfg->sar_entries : 0; /* §1: no §17.8 without §17.4 */
   if (asw_sar_init(&sw->sar, sw->P, sw->SE)) goto oom;
   asw_switch_reset(sw);
   return sw;
@@ -442,9 +474,9 @@ int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up) { /* §1
     snprintf(sw->err, sizeof sw->err, "link_up/link_rx_up have bits for ports >= P = %u", sw->P);
     return ASW_EINVAL;
   }
-  if ((sw->cfg.omit & ASW_OMIT_LINK) && (up & rx_up) != sw->port_mask) { /* §1 OMIT bit 3 */
+  if (!sw->cfg.link_faults && (up & rx_up) != sw->port_mask) { /* §1 link_faults off */
     snprintf(sw->err, sizeof sw->err,
-             "link_up/link_rx_up: a link down needs the §18 hardware (OMIT has bit 3 set)");
+             "link_up/link_rx_up: a link down needs the §18 hardware (link_faults is off)");
     return ASW_EINVAL;
   }
   sw->link.up = up;
@@ -457,12 +489,12 @@ int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up) { /* §1
 int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   *data = 0;
   if (a >> 20) return ASW_EINVAL;
-  if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_link_owns(a)) { /* §18.4 */
+  if (sw->cfg.link_faults && asw_link_owns(a)) { /* §18.4 */
     *data = asw_link_reg_read(&sw->link, a);
     return ASW_OK;
   }
   if (asw_regs_read(&sw->regs, a, data)) return ASW_OK;
-  if (!(sw->cfg.omit & ASW_OMIT_PFC) && asw_pfc_owns(a, sw->P)) { /* §17.2 */
+  if (sw->cfg.pfc && asw_pfc_owns(a, sw->P)) { /* §17.2 */
     unsigned paused = 0;
     if (a >= ASW_REG_PFC_STATE(0) && (sw->pfc.en >> (a - ASW_REG_PFC_STATE(0)) & 1u))
       for (unsigned v = 0; v < sw->V; v++)
@@ -470,15 +502,15 @@ int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
     *data = asw_pfc_reg_read(&sw->pfc, a, paused);
     return ASW_OK;
   }
-  if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4 */
+  if (sw->cfg.qcn && asw_qcn_owns(a, sw->P)) { /* §17.4 */
     *data = asw_qcn_reg_read(&sw->qcn, a);
     return ASW_OK;
   }
-  if (!(sw->cfg.omit & ASW_OMIT_QCN) && a == ASW_REG_ROUTE_HASH) { /* §17.6 */
+  if (sw->cfg.route_hash && a == ASW_REG_ROUTE_HASH) { /* §17.6 */
     *data = sw->regs.route_hash;
     return ASW_OK;
   }
-  if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_port_gap_owns(a)) { /* §17.7 */
+  if (sw->cfg.port_rate && asw_port_gap_owns(a)) { /* §17.7 */
     *data = asw_port_gap_read(&sw->gap, a);
     return ASW_OK;
   }
@@ -521,18 +553,18 @@ static void apply_write_effects(asw_switch *sw, unsigned fx) {
  * CNT_CLEAR also clears the PFC, QCN and link counters (and returns 1). */
 static int sec17_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (a == ASW_REG_CNT_CLEAR) asw_qcn_clear_counters(&sw->qcn); /* §17.4 */
-  if (!(sw->cfg.omit & ASW_OMIT_QCN) && asw_qcn_owns(a, sw->P)) { /* §17.4, same rules */
+  if (sw->cfg.qcn && asw_qcn_owns(a, sw->P)) { /* §17.4, same rules */
     int rc = asw_qcn_reg_write(&sw->qcn, a, d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     return rc;
   }
-  if (!(sw->cfg.omit & ASW_OMIT_QCN) && a == ASW_REG_ROUTE_HASH) { /* §17.6, as §17.4 */
+  if (sw->cfg.route_hash && a == ASW_REG_ROUTE_HASH) { /* §17.6, as §17.4 */
     int rc = asw_route_hash_check(d, err, errlen);
     if (rc) sw->regs.reg_errors++;
     else sw->regs.route_hash = d;
     return rc;
   }
-  if (!(sw->cfg.omit & ASW_OMIT_LINK) && asw_port_gap_owns(a)) { /* §17.7 */
+  if (sw->cfg.port_rate && asw_port_gap_owns(a)) { /* §17.7 */
     int rc = asw_port_gap_write(&sw->gap, a, d, sw->P, err, errlen);
     if (rc) sw->regs.reg_errors++;
     return rc;
@@ -545,7 +577,7 @@ static int sec17_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t
   }
   if (a == ASW_REG_CNT_CLEAR) asw_pfc_clear_counters(&sw->pfc);
   if (a == ASW_REG_CNT_CLEAR) asw_link_clear_counters(&sw->link); /* §18.4 */
-  if ((sw->cfg.omit & ASW_OMIT_PFC) || !asw_pfc_owns(a, sw->P)) return 1; /* OMIT: unmapped */
+  if (!sw->cfg.pfc || !asw_pfc_owns(a, sw->P)) return 1; /* pfc off: unmapped */
   uint64_t changed;
   int rc = asw_pfc_reg_write(&sw->pfc, a, d, &changed, err, errlen);
   if (rc) sw->regs.reg_errors++;
@@ -557,7 +589,7 @@ static int sec17_write(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t
  * illegal, counted in REG_ERRORS, err set if given) if writing d at a would join them. */
 static int vca_qcn_excluded(asw_switch *sw, uint32_t a, uint32_t d, char *err, size_t errlen) {
   if (!((a == ASW_REG_ROUTE_CTRL && (d & 3u) == ASW_ROUTE_VCADAPT && sw->qcn.en) ||
-        (a == ASW_REG_QCN_CTRL && (d & 1u) && !(sw->cfg.omit & ASW_OMIT_QCN) &&
+        (a == ASW_REG_QCN_CTRL && (d & 1u) && sw->cfg.qcn &&
          sw->regs.route_mode == ASW_ROUTE_VCADAPT)))
     return 0;
   if (err && errlen)

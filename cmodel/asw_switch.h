@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* Fills a legal default configuration (P=8, V=2, BUF=32, LMAX=16, PW=32,
- * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8, OMIT=0). */
+ * DW=16, TABLE=256, VOQ=1, ITERS=1, AE=8, SE=0, every optional feature off). */
 void asw_config_default(asw_config *cfg);
 
 /* Checks cfg. On error returns ASW_EINVAL and writes a message naming the
@@ -163,7 +163,7 @@ int asw_switch_queue_head(const asw_switch *sw, unsigned in, unsigned vc, unsign
 /* §18.1: the link-state pins, levels held from this call on (after reset
  * all up: the switch of §1-§17). up, bit p: output p's link is up (link_up);
  * rx_up, bit p: input p's link is up (link_rx_up). Bits >= P: ASW_EINVAL,
- * nothing changed; a link down on a switch with cfg.omit & ASW_OMIT_LINK (no §18
+ * nothing changed; a link down on a switch without cfg.link_faults (no §18
  * hardware, §1): ASW_EINVAL, nothing changed (all up is accepted). */
 int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up);
 

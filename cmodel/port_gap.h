@@ -7,7 +7,7 @@
  *
  * Internal to the C model; the hooks are in asw_switch.c (marked "§17.7").
  * With every GAP 0 (reset) no counter is ever set and the block does nothing.
- * Left out with the §18 link hardware (OMIT bit 3): then unmapped.
+ * Built only with the port_rate feature (§1); otherwise unmapped.
  */
 #ifndef ASW_PORT_GAP_H
 #define ASW_PORT_GAP_H

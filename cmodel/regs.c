@@ -142,8 +142,8 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     unsigned mode = d & 3u, trig = d >> 2 & 3u, stage = d >> 12 & 0xFu;
     if (mode == 3 && c->voq)
       REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) needs VOQ = 0");
-    if (mode == 3 && (c->omit & ASW_OMIT_VCADAPT))
-      REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) is omitted (OMIT bit 4)");
+    if (mode == 3 && !c->vc_adaptive)
+      REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) is not built (vc_adaptive off)");
     if (trig == 3) REJECT("ROUTE_CTRL: trigger 3 is illegal (0 NoTH, 1 TH, 2 2TH)");
     if (stage == 0) REJECT("ROUTE_CTRL: STAGE 0 is illegal (1..15)");
     r->route_mode = mode;
@@ -191,8 +191,8 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   }
   int arc = arn_write(r, a, d, fx, err, errlen);
   if (arc != 1) return arc;
-  int brc = (c->omit & ASW_OMIT_BUBBLE) ? 1 /* OMIT: unmapped */
-                                         : asw_bubble_write(&r->bubble, a, d, err, errlen); /* §16.2 */
+  int brc = !c->bubble ? 1 /* bubble off: unmapped */
+                       : asw_bubble_write(&r->bubble, a, d, err, errlen); /* §16.2 */
   if (brc < 0) {
     r->reg_errors++;
     return ASW_EINVAL;
@@ -249,8 +249,10 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
          c->max_packet << 16 | c->payload_bits << 24;
     return 1;
   case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
-  case ASW_REG_PARAM2: *d = c->table_entries | c->arn_entries << 17 | c->omit << 23; return 1;
-  case ASW_REG_PARAM3: *d = (c->omit & ASW_OMIT_QCN) ? 0 : c->sar_entries; return 1; /* §17.8 */
+  case ASW_REG_PARAM2: /* §11: [29:23] the features built */
+    *d = c->table_entries | c->arn_entries << 17 | asw_config_features(c) << 23;
+    return 1;
+  case ASW_REG_PARAM3: *d = c->qcn ? c->sar_entries : 0; return 1; /* §17.8 */
   case ASW_REG_ROUTE_CTRL:
     *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12;
     return 1;
@@ -281,7 +283,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     *d = r->fwd[a - ASW_REG_FWD(0)];
     return 1;
   }
-  if (!(c->omit & ASW_OMIT_BUBBLE) && asw_bubble_read(&r->bubble, a, d)) return 1; /* §16.2 */
+  if (c->bubble && asw_bubble_read(&r->bubble, a, d)) return 1; /* §16.2 */
   if (!c->arn_entries) return 0;
   switch (a) {
   case ASW_REG_ARN_CTRL: *d = r->arn_mode | r->mark_adapted << 2; return 1;

@@ -20,7 +20,10 @@ module tb_dpi #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,  // hardware left out (§1)
+  // optional hardware built (contract §1, asw_switch): every feature off by default
+  parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
+  parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
+  parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned Drain = 200  // cycles without new packets at the end
 );
@@ -51,7 +54,8 @@ module tb_dpi #(
 
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
+    .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
   ) u_dut (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),
@@ -77,7 +81,8 @@ module tb_dpi #(
 
   asw_dpi_checker #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
+    .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
   ) u_check (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),

@@ -26,13 +26,18 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/asw: $(CMODEL_OBJS) $(ASW_APP_OBJS) $$(ASW_EXTRA_SRCS) $$(wildcard cmodel/*.h cmodel/app/*.h cmodel/net/*.h)
 	$(CC) $(ASW_CFLAGS) -o $@ $(CMODEL_OBJS) $(ASW_APP_OBJS) $(ASW_EXTRA_SRCS) $(ASW_LDLIBS)
 
-# Unit and system tests, built plain (optimised) and with ASan+UBSan.
-$(BUILD)/cmodel/test_cmodel: $(ASW_TEST_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h cmodel/tests/*.h)
+# Unit and system tests, built plain (optimised) and with ASan+UBSan. The named
+# configurations of configs/switch_configs.toml reach them as a generated header.
+ASW_NAMED_HDR := $(BUILD)/cmodel/gen/switch_configs_gen.h
+$(ASW_NAMED_HDR): configs/switch_configs.toml configs/switch_configs.py
 	@mkdir -p $(dir $@)
-	$(CC) $(ASW_CFLAGS) -Icmodel/tests -o $@ $(ASW_TEST_SRCS) $(ASW_LDLIBS)
-$(BUILD)/cmodel/test_cmodel_san: $(ASW_TEST_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h cmodel/tests/*.h)
+	$(PYTHON) configs/switch_configs.py c-header > $@.tmp && mv $@.tmp $@
+$(BUILD)/cmodel/test_cmodel: $(ASW_TEST_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h cmodel/tests/*.h) $(ASW_NAMED_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -Icmodel/tests -o $@ $(ASW_TEST_SRCS) $(ASW_LDLIBS)
+	$(CC) $(ASW_CFLAGS) -Icmodel/tests -I$(dir $(ASW_NAMED_HDR)) -o $@ $(ASW_TEST_SRCS) $(ASW_LDLIBS)
+$(BUILD)/cmodel/test_cmodel_san: $(ASW_TEST_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h cmodel/tests/*.h) $(ASW_NAMED_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASW_CFLAGS) $(ASW_SAN_FLAGS) -Icmodel/tests -I$(dir $(ASW_NAMED_HDR)) -o $@ $(ASW_TEST_SRCS) $(ASW_LDLIBS)
 $(BUILD)/cmodel/bench_switch: cmodel/bench/bench_switch.c $(ASW_LIB_SRCS) $(wildcard cmodel/*.h cmodel/app/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASW_CFLAGS) -o $@ cmodel/bench/bench_switch.c $(ASW_LIB_SRCS) $(ASW_LDLIBS)

@@ -13,7 +13,9 @@
 #   make cosim P=8 GAP=1       (§17.7 PORT_GAP programmed and rewritten: slowed outputs)
 #   make cosim P=5 V=3 VOQ=0 VCADAPT=1   (§16.3 ROUTE_CTRL mode 3: FWD amask/vlo/vn, VC_CTRL
 #        fb/fb_same/esc_vc programmed and rewritten)
-#   make cosim OMIT=15         (switch parameter OMIT, contract §1: without the §16.1/§17.1/§17.4+§17.6/§18 hardware)
+#   make cosim FEATURES="bubble pfc"  (contract §1 optional hardware built: all, none or feature names;
+#        every feature off unless given here or needed by a run option: BUBBLE PFC QCN HASH GAP
+#        LINKFAULT VCADAPT SAR)
 #   make cosim P=8 V=4 BUF=16 PKT=8 SE=4 SAR=1 QCN=1   (§17.8 Switch AR: SAR_CTRL/SAR_TTL/SAR_SEED
 #        programmed and rewritten, CNM lane words, steering in mode 0; cnm_out compared)
 #   make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10
@@ -21,14 +23,14 @@
 # validate(): unknown names, out-of-range or overflowing numbers and CYCLES=0 are refused
 # in one line, exit 2, before any build); make test-cosim-input probes that.
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING TRIGGER VCMAP SCEN SEED CYCLES \
-              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT OMIT LINKFAULT SE SAR \
+              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT FEATURES LINKFAULT SE SAR \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE COV_OPT
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.
 # A knob given both ways must agree. `make cosim-help` lists every knob.
 COSIM_ALIASES := ports:P vcs:V buffer_flits:BUF max_packet:PKT voq:VOQ iters:ITERS \
                  arn_entries:AE routing:ROUTING seed:SEED cycles:CYCLES arn:ARN \
-                 arn_ttl:TTL bubble:BUBBLE omit:OMIT qcn:QCN hcdth:HCDTH lcdth:LCDTH \
+                 arn_ttl:TTL bubble:BUBBLE features:FEATURES qcn:QCN hcdth:HCDTH lcdth:LCDTH \
                  fcth:FCTH crt:CRT trigger:TRIGGER
 $(foreach a,$(COSIM_ALIASES),$(eval _lo := $(word 1,$(subst :, ,$(a))))$(eval _up := $(word 2,$(subst :, ,$(a))))\
   $(if $($(_lo)),$(if $(and $($(_up)),$(filter-out $($(_lo)),$($(_up)))),\

@@ -2,8 +2,8 @@
 // computation, iSLIP allocator, credit counters, crossbar (ST), output registers and
 // register block (docs/microarchitecture.md). Ports are the link interface of §3
 // flattened per port (port p at [p*W +: W]) plus the register bus of §10 and the §18 link
-// state pins (rtl/link_fault.sv; tie both to '1 where links never fail; ignored with OMIT
-// bit 3).
+// state pins (rtl/link_fault.sv; tie both to '1 where links never fail; ignored without
+// LinkFaultEn).
 // Payload ports are max(PW,1) bits wide; with PW = 0 the single bit is ignored/0.
 module asw_switch #(
   parameter int unsigned P = 8,
@@ -16,16 +16,30 @@ module asw_switch #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  // OMIT: optional hardware left out (§1): bit 0 the §16.1 bubble rule, bit 1 the §17.1
-  // PFC link mode, bit 2 the §17.4 QCN congestion point and the §17.6 ROUTE_HASH register
-  // (oblivious routes from the LFSR only), bit 3 the §18 link-fault block
-  // (link pins ignored: links always up), bit 4 the §16.3 VC-adaptive routing (ROUTE_CTRL
-  // mode 3 illegal; its hardware exists only with VOQ = 0 anyway); their registers are
-  // then unmapped (§11 rules), as §15's with AE = 0
-  parameter int unsigned OMIT = 0,
-  // SE: Switch AR table entries (§17.8), 0..32; 0 (or OMIT bit 2): no Switch AR hardware,
-  // its registers unmapped, cnm_in ignored, cnm_out 0
+  // SE: Switch AR table entries (§17.8), 0..32; 0 (or QcnEn = 0: Switch AR forwards the
+  // congestion point's CNMs): no Switch AR hardware, its registers unmapped, cnm_in
+  // ignored, cnm_out 0
   parameter int unsigned SE = 0,
+  // Optional hardware (§1), each off by default and then not built at all (no cells): its
+  // registers unmapped (§11 rules: read 0, writes illegal), as §15's with AE = 0. Read
+  // back in PARAM2[29:23] (bit 23 BubbleEn .. bit 29 PortRateEn).
+  // BubbleEn: the §16.1 bubble rule and its §16.2 registers (tori: ring deadlock freedom)
+  parameter bit BubbleEn = 1'b0,
+  // PfcEn: the §17.1 PFC link mode and its §17.2 registers (every port a credit port if 0)
+  parameter bit PfcEn = 1'b0,
+  // QcnEn: the §17.4 QCN congestion point (cnm_valid_o/cnm_data_o 0 if 0); Switch AR
+  // (SE >= 1) needs it
+  parameter bit QcnEn = 1'b0,
+  // RouteHashEn: the §17.6 ROUTE_HASH register (oblivious routes from the LFSR only if 0)
+  parameter bit RouteHashEn = 1'b0,
+  // LinkFaultEn: the §18 link-fault block (link_up_i/link_rx_up_i ignored, links always
+  // up, if 0)
+  parameter bit LinkFaultEn = 1'b0,
+  // PortRateEn: the §17.7 output port rate, PORT_GAP registers
+  parameter bit PortRateEn = 1'b0,
+  // VcAdaptEn: the §16.3 VC-adaptive routing (ROUTE_CTRL mode 3 illegal if 0; its hardware
+  // exists only with VOQ = 0 anyway)
+  parameter bit VcAdaptEn = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
   input  logic            clk_i,
@@ -111,9 +125,6 @@ module asw_switch #(
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
   end
-  if (OMIT > 31) begin : gen_bad_omit
-    $fatal(1, "asw_switch: parameter OMIT=%0d out of range 0..31", OMIT);
-  end
   if (SE > 32) begin : gen_bad_se
     $fatal(1, "asw_switch: parameter SE=%0d out of range 0..32", SE);
   end
@@ -127,10 +138,10 @@ module asw_switch #(
   localparam int unsigned AEE = (AE == 0) ? 1 : AE;
   localparam int unsigned EXW = asw_pkg::cnt_w(AEE);
   localparam int unsigned FWW = 16 + asw_pkg::amask_w(P);  // forwarding-table word
-  // §16.3 hardware (mode-3 search in RC, fallback routes in SA): VOQ = 0, OMIT bit 4 clear
-  localparam bit VCA = (VOQ == 0) && ((OMIT & 16) == 0);
-  // §17.8 hardware (Switch AR table, CNM lane, RC steering): SE >= 1, OMIT bit 2 clear
-  localparam bit SAR = (SE >= 1) && ((OMIT & 4) == 0);
+  // §16.3 hardware (mode-3 search in RC, fallback routes in SA): VOQ = 0 and VcAdaptEn
+  localparam bit VCA = (VOQ == 0) && VcAdaptEn;
+  // §17.8 hardware (Switch AR table, CNM lane, RC steering): SE >= 1 and QcnEn
+  localparam bit SAR = (SE >= 1) && QcnEn;
 
   // ---- register block ----------------------------------------------------------
   logic [1:0]  mode;
@@ -226,18 +237,20 @@ module asw_switch #(
   logic [P*PIW-1:0] qcn_rq_oport;
   logic [P*8-1:0]   qcn_rq_len;
   logic [P*16-1:0]  qcn_rq_src, qcn_rq_dest;
-  // §17.6 ROUTE_HASH (rtl/route_hash.sv): register hook and value (0 with OMIT bit 2)
+  // §17.6 ROUTE_HASH (rtl/route_hash.sv): register hook and value (0 without RouteHashEn)
   logic         rh_own, rh_wr_ok;
   logic [31:0]  rh_rd;
   logic [11:0]  route_hash;
-  // §17.7 PORT_GAP (rtl/port_gap.sv): register hook, outputs that wait (0 with OMIT bit 3)
+  // §17.7 PORT_GAP (rtl/port_gap.sv): register hook, outputs that wait (0 without PortRateEn)
   logic         gp_own, gp_wr_ok;
   logic [31:0]  gp_rd;
   logic [P-1:0] gap_wait;
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT), .SE(SE)
+    .ITERS(ITERS), .AE(AE), .SE(SE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn),
+    .RouteHashEn(RouteHashEn), .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn),
+    .VcAdaptEn(VcAdaptEn)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -336,9 +349,9 @@ module asw_switch #(
 
   // ---- §18 link faults: padding (IW), crossbar flits sent or discarded (ST) ---------------
   logic [P-1:0]     self_cr, pad_valid, pad_tail;
-  // §18.5 RC's view of link_up_i: all up with OMIT bit 3 (no §18 hardware, pins ignored)
+  // §18.5 RC's view of link_up_i: all up without LinkFaultEn (no §18 hardware, pins ignored)
   logic [P-1:0]     rc_link_up;
-  assign rc_link_up = ((OMIT & 8) == 0) ? link_up_i : '1;
+  assign rc_link_up = LinkFaultEn ? link_up_i : '1;
   logic [P*VW-1:0]  pad_vc;
   logic [P-1:0]     xb_valid, xb_head, xb_tail;  // flit ST hands output o (sent or discarded)
   logic [P-1:0]     xb_send;                     // ... and goes into the output register
@@ -395,7 +408,7 @@ module asw_switch #(
     assign iw_payload = pad_valid[i] ? {PWE{PW != 0}} : in_payload_i[i*PWE +: PWE];
 
     route_compute #(
-      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH((OMIT & 4) == 0), .VCA(VCA),
+      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH(RouteHashEn), .VCA(VCA),
       .SAR(SAR)
     ) u_rc (
       .clk_i,
@@ -620,7 +633,7 @@ module asw_switch #(
       match_ovc_flat[i*VW +: VW] = match_ovc[i];
     end
   end
-  if ((OMIT & 1) == 0) begin : gen_bubble  // OMIT bit 0: no §16.1 hardware
+  if (BubbleEn) begin : gen_bubble  // §16.1 hardware only with BubbleEn
   bubble #(.P(P), .V(V)) u_bubble (
     .clk_i,
     .rst_ni,
@@ -725,7 +738,7 @@ module asw_switch #(
       in_len[i*8 +: 8] = in_hdr_i[i*64 + 36 +: 8];
     end
   end
-  if ((OMIT & 2) == 0) begin : gen_pfc  // OMIT bit 1: no §17.1 hardware
+  if (PfcEn) begin : gen_pfc  // §17.1 hardware only with PfcEn
   pfc #(.P(P), .V(V), .BUF(BUF)) u_pfc (
     .clk_i,
     .rst_ni,
@@ -762,7 +775,7 @@ module asw_switch #(
   end
 
   // ---- §18 link faults (rtl/link_fault.sv) ------------------------------------------
-  if ((OMIT & 8) == 0) begin : gen_link  // OMIT bit 3: no §18 hardware
+  if (LinkFaultEn) begin : gen_link  // §18 hardware only with LinkFaultEn
   link_fault #(.P(P), .V(V)) u_link (
     .clk_i,
     .rst_ni,
@@ -785,7 +798,19 @@ module asw_switch #(
     .reg_addr_i,
     .rdata_o     (lf_rdata)
   );
-  // §17.7 output port rate, link hardware too: left out with it
+  end else begin : gen_no_link  // links always up, §18.4 registers unmapped
+    assign xb_send = xb_valid;
+    assign self_cr = '0;
+    assign pad_valid = '0;
+    assign pad_tail = '0;
+    assign pad_vc = '0;
+    assign lf_rdata = '0;
+    logic unused_link;  // the link pins and the IW view the block would have seen
+    assign unused_link = ^{link_up_i, link_rx_up_i, xb_head, xb_tail, in_head_i, in_len};
+  end
+
+  // ---- §17.7 output port rate (rtl/port_gap.sv) -------------------------------------
+  if (PortRateEn) begin : gen_port_gap  // §17.7 hardware only with PortRateEn
   port_gap #(.P(P)) u_port_gap (
     .clk_i,
     .rst_ni,
@@ -799,23 +824,15 @@ module asw_switch #(
     .sent_i  (xb_valid),
     .wait_o  (gap_wait)
   );
-  end else begin : gen_no_link  // links always up, §18.4 and §17.7 registers unmapped
-    assign xb_send = xb_valid;
-    assign self_cr = '0;
-    assign pad_valid = '0;
-    assign pad_tail = '0;
-    assign pad_vc = '0;
-    assign lf_rdata = '0;
+  end else begin : gen_no_port_gap  // PORT_GAP registers unmapped, no output waits
     assign gp_own = 1'b0;
     assign gp_wr_ok = 1'b0;
     assign gp_rd = '0;
     assign gap_wait = '0;
-    logic unused_link;  // the link pins and the IW view the block would have seen
-    assign unused_link = ^{link_up_i, link_rx_up_i, xb_head, xb_tail, in_head_i, in_len};
   end
 
   // ---- §17.4 QCN congestion point ------------------------------------------------------
-  if ((OMIT & 4) == 0) begin : gen_qcn  // OMIT bit 2: no §17.4 and §17.6 hardware
+  if (QcnEn) begin : gen_qcn  // §17.4 hardware only with QcnEn
   qcn_cp #(.P(P), .V(V), .BUF(BUF)) u_qcn (
     .clk_i,
     .rst_ni,
@@ -837,7 +854,19 @@ module asw_switch #(
     .cnm_valid_o,
     .cnm_data_o
   );
-  // §17.6 ROUTE_HASH, seed 004's other piece of hardware: left out with it
+  end else begin : gen_no_qcn  // §17.4 registers unmapped, no CNM
+    assign qcn_own = 1'b0;
+    assign qcn_wr_ok = 1'b0;
+    assign qcn_rd = '0;
+    assign qcn_en = 1'b0;
+    assign cnm_valid_o = '0;
+    assign cnm_data_o = '0;
+    logic unused_qcn_ev;  // the RQ and ST events the block would have seen
+    assign unused_qcn_ev = ^{qcn_rq_valid, qcn_rq_oport, qcn_rq_len, qcn_rq_src, qcn_rq_dest};
+  end
+
+  // ---- §17.6 ROUTE_HASH (rtl/route_hash.sv) ------------------------------------------
+  if (RouteHashEn) begin : gen_route_hash  // §17.6 hardware only with RouteHashEn
   route_hash u_route_hash (
     .clk_i,
     .rst_ni,
@@ -850,23 +879,15 @@ module asw_switch #(
     .rd_o        (rh_rd),
     .route_hash_o(route_hash)
   );
-  end else begin : gen_no_qcn  // §17.4 and §17.6 registers unmapped, no CNM, LFSR only
+  end else begin : gen_no_route_hash  // ROUTE_HASH unmapped, oblivious routes from the LFSR
     assign rh_own = 1'b0;
     assign rh_wr_ok = 1'b0;
     assign rh_rd = '0;
     assign route_hash = '0;
-    assign qcn_own = 1'b0;
-    assign qcn_wr_ok = 1'b0;
-    assign qcn_rd = '0;
-    assign qcn_en = 1'b0;
-    assign cnm_valid_o = '0;
-    assign cnm_data_o = '0;
-    logic unused_qcn_ev;  // the RQ and ST events the block would have seen
-    assign unused_qcn_ev = ^{qcn_rq_valid, qcn_rq_oport, qcn_rq_len, qcn_rq_src, qcn_rq_dest};
   end
 
   // ---- §17.8 Switch AR ---------------------------------------------------------------
-  if (SAR) begin : gen_sar  // SE >= 1 and OMIT bit 2 clear
+  if (SAR) begin : gen_sar  // SE >= 1 and QcnEn
   sar_table #(.P(P), .TABLE(TABLE), .SE(SE)) u_sar (
     .clk_i,
     .rst_ni,

@@ -3,7 +3,7 @@
 // An output whose counter is not 0 takes no flit this cycle (wait_o: the streaming input
 // holds, asw_switch.sv / input_buffer.sv); an output ST hands a flit (sent or discarded,
 // §18.2) reloads its counter with GAP as at the start of the cycle, the others count down.
-// Present unless OMIT bit 3 is set (with the §18 link hardware).
+// Present only with the PortRateEn parameter (contract §1).
 module port_gap #(
   parameter int unsigned P = 4  // ports (2..64)
 ) (

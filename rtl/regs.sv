@@ -12,9 +12,16 @@ module regs #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,  // hardware left out (§1), read in PARAM2[27:23]
   parameter int unsigned SE = 0,    // Switch AR table entries (§17.8), read in PARAM3[5:0]
-                                    // (0 if OMIT bit 2: no §17.8 hardware)
+                                    // (0 without QcnEn: no §17.8 hardware)
+  // the optional hardware built (§1, asw_switch), read in PARAM2[29:23]
+  parameter bit BubbleEn = 1'b0,
+  parameter bit PfcEn = 1'b0,
+  parameter bit QcnEn = 1'b0,
+  parameter bit RouteHashEn = 1'b0,
+  parameter bit LinkFaultEn = 1'b0,
+  parameter bit PortRateEn = 1'b0,
+  parameter bit VcAdaptEn = 1'b0,
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
@@ -211,8 +218,11 @@ module regs #(
       amask_legal[b] = (b < P);
     end
   end
-  // §16.3: ROUTE_CTRL mode 3 exists only without VOQs and with OMIT bit 4 clear
-  localparam bit VcAdaptOk = (VOQ == 0) && ((OMIT & 16) == 0);
+  // §16.3: ROUTE_CTRL mode 3 exists only without VOQs and with VcAdaptEn
+  localparam bit VcAdaptOk = (VOQ == 0) && VcAdaptEn;
+  // §11 PARAM2[29:23]: the features built, in the order of asw_config_features (C model)
+  localparam logic [6:0] Features = {PortRateEn, RouteHashEn, VcAdaptEn, LinkFaultEn, QcnEn,
+                                     PfcEn, BubbleEn};
 
   // §15.8 registers (driven by gen_arn; constant 0 with AE = 0: unmapped)
   logic        arn_wr_reg;   // address of a writable ARN register
@@ -368,9 +378,9 @@ module regs #(
     end else if (a == RegParam1) begin
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
-      rd = {4'h0, 5'(OMIT), 6'(AE), 17'(TABLE)};
+      rd = {2'h0, Features, 6'(AE), 17'(TABLE)};
     end else if (a == RegParam3) begin
-      rd = {26'h0, 6'(((OMIT & 4) != 0) ? 0 : SE)};
+      rd = {26'h0, 6'(QcnEn ? SE : 0)};
     end else if (a == RegRouteCtrl) begin
       rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin

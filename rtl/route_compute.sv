@@ -12,9 +12,9 @@ module route_compute #(
   parameter int unsigned BUF = 32,
   parameter int unsigned TABLE = 256,
   parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
-  parameter bit HASH = 1'b1,          // §17.6 hardware present (0 with OMIT bit 2: no product)
-  parameter bit VCA = 1'b0,           // §16.3 hardware present (VOQ = 0 and OMIT bit 4 clear)
-  parameter bit SAR = 1'b0,           // §17.8 hardware present (SE >= 1, OMIT bit 2 clear)
+  parameter bit HASH = 1'b1,          // §17.6 hardware present (RouteHashEn; 0: no product)
+  parameter bit VCA = 1'b0,           // §16.3 hardware present (VOQ = 0 and VcAdaptEn)
+  parameter bit SAR = 1'b0,           // §17.8 hardware present (SE >= 1 and QcnEn)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned SW = asw_pkg::slot_w(V, BUF),
   localparam int unsigned PIW = asw_pkg::idx_w(P),

@@ -3,7 +3,7 @@
 // (§7.3 unchanged), written through the register bus with the §17.6 legality rules. The
 // 16-bit value it selects for an oblivious route is computed by each input's
 // route_compute.sv from the header (the flow hash's product is taken in the IW cycle).
-// Present unless OMIT bit 2 is set (with the §17.4 congestion point: seed 004 hardware).
+// Present only with the RouteHashEn parameter (contract §1).
 module route_hash (
   input  logic        clk_i,
   input  logic        rst_ni,

@@ -53,38 +53,44 @@ def test_param_registers():
         assert sw.reg_read(asw.REG_PARAM1) & 0xFFFF == 12
 
 
-def test_omit():
-    """OMIT (contract §1): the omitted §16.2/§17.2/§17.4/§18.4 registers read 0 and every
-    write to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[26:23] reads OMIT.
-    (The §18.4 registers are RO: a write is refused with or without the hardware.)"""
-    regs = {asw.OMIT_BUBBLE: (asw.REG_BUBBLE0, 1 << 6 | 1 << 8, False),
-            asw.OMIT_PFC: (asw.REG_PFC_THRESH, 2 << 16 | 4, False),
-            asw.OMIT_QCN: (asw.REG_QCN_QEQ, 17, False),
-            asw.OMIT_LINK: (asw.REG_LINK_DOWN0, 1, True)}
-    for omit in range(32):
-        with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, omit=omit) as sw:
-            assert sw.config["omit"] == omit
-            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 31 == omit
+def test_features():
+    """The optional features (contract §1): the registers of a feature not built read 0
+    and every write to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[29:23]
+    reads the features built. (The §18.4 registers are RO: a write is refused with or
+    without the hardware.)"""
+    regs = {"bubble": (asw.REG_BUBBLE0, 1 << 6 | 1 << 8, False),
+            "pfc": (asw.REG_PFC_THRESH, 2 << 16 | 4, False),
+            "qcn": (asw.REG_QCN_QEQ, 17, False),
+            "route_hash": (0x00047, 2 << 0 | 1 << 4 | 1 << 8, False),
+            "port_rate": (0x00048, 3, False),
+            "link_faults": (asw.REG_LINK_DOWN0, 1, True)}
+    for mask in range(128):
+        on = {f: mask >> k & 1 for k, f in enumerate(asw.FEATURES)}
+        with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, **on) as sw:
+            assert all(sw.config[f] == v for f, v in on.items())
+            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 127 == mask
             errors = 0
-            for bit, (addr, value, ro) in regs.items():
+            for feat, (addr, value, ro) in regs.items():
                 before = sw.reg_read(addr)
                 try:
                     sw.reg_write(addr, value)
                     refused = False
                 except ValueError:
                     refused = True
-                assert refused == (ro or bool(omit & bit)), (omit, hex(addr))
+                assert refused == (ro or not on[feat]), (mask, hex(addr))
                 if refused:
-                    assert before == 0 and sw.reg_read(addr) == 0, (omit, hex(addr))
+                    assert before == 0 and sw.reg_read(addr) == 0, (mask, hex(addr))
                     errors += 1
                 else:
-                    assert sw.reg_read(addr) == value, (omit, hex(addr), sw.reg_read(addr))
-            assert sw.reg_read(asw.REG_REG_ERRORS) == errors, (omit, errors)
+                    assert sw.reg_read(addr) == value, (mask, hex(addr), sw.reg_read(addr))
+            assert sw.reg_read(asw.REG_REG_ERRORS) == errors, (mask, errors)
+    with asw.Switch() as sw:  # every feature off by default
+        assert sw.reg_read(asw.REG_PARAM2) >> 23 == 0
     try:
-        asw.Switch(omit=32)
-        raise AssertionError("omit=32 accepted")
+        asw.Switch(pfc=2)
+        raise AssertionError("pfc=2 accepted")
     except ValueError as e:
-        assert "OMIT" in str(e) and "0..31" in str(e), e
+        assert "pfc" in str(e) and "0..1" in str(e), e
 
 
 def test_packet_through_switch():

@@ -29,32 +29,31 @@ OUT = os.path.join(fpga.BUILD, "boards")
 # constraints, clock (MHz, the board oscillator: no PLL needed, the system closes timing
 # there), UART divisor (clock / 115 200), switch configuration, flashing command;
 # optionally synth, the synth_<family> options (the device's, fpga.DEVICES, if absent).
-SMALL = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
-# The UP5K's: the smallest switch (one input queue, 2-flit packets, 4 table entries)
-# and none of the optional §16.1 bubble-rule / §17.1 PFC / §17.4 QCN / §18 link-fault /
-# §16.3 VC-adaptive hardware (OMIT=31, contract §1; with the §18 block it needs 5 466 of
-# 5 280 LCs; VOQ = 0 would otherwise bring the §16.3 search and fallback)
-TINY = dict(P=2, V=1, BUF=2, LMAX=2, PW=8, DW=2, TABLE=4, VOQ=0, ITERS=1, AE=0, OMIT=31)
+# The switch configurations: [board] of configs/switch_configs.toml (one file for every flow).
+sys.path.insert(0, os.path.join(ROOT, "configs"))
+import switch_configs  # noqa: E402
+# The board system has no Switch AR (asw_system passes no SE): sar_entries stays 0 there.
+SWITCH = {k: {p: v for p, v in c.items() if p != "SE"}
+          for k, c in switch_configs.section("board").items()}
+assert all(not c.get("SE") for c in switch_configs.section("board").values()), "boards: no sar_entries"
 BOARDS = {
     "icebreaker": dict(device="ice40-up5k", args=["--up5k", "--package", "sg48"],
                        top="icebreaker_top", cons="synth/boards/icebreaker.pcf", mhz=12,
-                       div=104, cfg=TINY, cntw=24, flash="iceprog build/boards/icebreaker.bin",
+                       div=104, cfg=SWITCH["icebreaker"], cntw=24, flash="iceprog build/boards/icebreaker.bin",
                        # abc's -dff (flip-flops optimised with the logic): 5 200 LCs packed
                        # against 5 281 without, which does not fit
                        synth="-dsp -dff"),
     "hx8k": dict(device="ice40-hx8k", args=["--hx8k", "--package", "ct256"],
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
-                 # with both §16.1 and §17.1 blocks it needs 7 958 of 7 680 LCs: PFC left out,
-                 # and the §17.4 QCN block (added later, at 93.4 % without it), and the §18 link-fault
-                 # block (7 166 of 7 680 LCs before it: left out to be safe)
-                 cfg=dict(SMALL, OMIT=14), flash="iceprog -S build/boards/hx8k.bin"),
+                 # PFC, QCN and the link-fault block left out (configs/switch_configs.toml)
+                 cfg=SWITCH["hx8k"], flash="iceprog -S build/boards/hx8k.bin"),
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
                   top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
-                  cfg=dict(P=4, V=2, BUF=8, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+                  cfg=SWITCH["ulx3s"],
                   flash="openFPGALoader -b ulx3s build/boards/ulx3s.bit"),
     "ulx3s-25f": dict(device="ecp5-25", args=["--25k", "--package", "CABGA381", "--speed", "6"],
                       top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
-                      cfg=dict(P=4, V=1, BUF=8, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+                      cfg=SWITCH["ulx3s-25f"],
                       flash="openFPGALoader -b ulx3s build/boards/ulx3s-25f.bit"),
 }
 
@@ -132,7 +131,7 @@ HEAD = ("| board | part | configuration | LUTs (% of device) | FFs | BRAM | DSP 
 
 def row(r):
     c = r["params"]
-    conf = " ".join(f"{k}={c[k]}" for k in fpga.PARAMS) + (f" OMIT={c['OMIT']}" if c.get("OMIT") else "")
+    conf = switch_configs.describe(c)
     if "fmax_mhz" not in r:
         return f"| {r['board']} | {r['part']} | {conf} | {r.get('error', '?')} |||||||"
     return (f"| {r['board']} | {r['part']} | {conf} | {r['luts']} ({100 * r['lut_share']:.1f} %) | "
@@ -150,8 +149,7 @@ def main():
     if ns.cmd == "list":
         for k, b in BOARDS.items():
             print(f"board {k:10s} {fpga.DEVICES[b['device']]['name']:12s} {b['mhz']} MHz  "
-                  + " ".join(f"{p}={b['cfg'][p]}" for p in fpga.PARAMS)
-                  + (f" OMIT={b['cfg']['OMIT']}" if b["cfg"].get("OMIT") else "") + f" CNTW={b.get('cntw', 32)}"
+                  + switch_configs.describe(b["cfg"]) + f" CNTW={b.get('cntw', 32)}"
                   + f"   flash: {b['flash']}" + (f"   ({b['note']})" if "note" in b else ""))
         return 0
     names = [k for k, b in BOARDS.items() if "note" not in b] if ns.all else ns.boards

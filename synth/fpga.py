@@ -8,7 +8,10 @@ synth/ooc_wrap.sv (serial stimulus, XOR-folded outputs). Writes
 build/fpga/<device>_<config>.json and build/fpga/summary.md, prints the summary table and,
 for every run, the critical path with the RTL source lines it crosses.
 
-  fpga.py run [--device D] [--config C] [--freq MHZ] [--seed N]   (default: the target rows)
+  fpga.py run [--device D] [--config C] [--set "k=v ..."] [--freq MHZ] [--seed N]
+                         (default: the target rows; --set: an ad-hoc configuration in the
+                         names of configs/switch_configs.toml on top of --config or the
+                         defaults; an unknown name or a bad value exits 2)
   fpga.py check          (make test: small configurations, fit and Fmax floors)
   fpga.py list           (devices, configurations, targets)
 """
@@ -35,35 +38,13 @@ DEVICES = {
     "ice40-up5k": dict(family="ice40", args=["--up5k", "--package", "sg48"],
                        name="iCE40-UP5K", luts=5280, ffs=5280, bram=30, dsp=8, synth="-dsp"),
 }
-PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
-# OMIT (contract §1, hardware left out) is a parameter too, given only where set.
-DEFAULTS = dict(P=8, V=2, BUF=32, LMAX=16, PW=32, DW=16, TABLE=256, VOQ=1, ITERS=1, AE=0)
-# Named configurations: the targets of issue 9 and the small ones of the make-test guard.
-CONFIGS = {
-    "p8v4": dict(P=8, V=4, BUF=32, LMAX=16, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=2, AE=8),
-    "p4v2a4": dict(P=4, V=2, BUF=32, LMAX=16, PW=32, DW=8, TABLE=256, VOQ=1, ITERS=1, AE=4),
-    "p4v2": dict(P=4, V=2, BUF=16, LMAX=16, PW=16, DW=8, TABLE=64, VOQ=1, ITERS=1, AE=0),
-    # p4v2 without the §17.4 QCN block: the largest core that fits the ECP5-25 (p4v2 itself,
-    # with QCN, needs 103 % of its logic)
-    "p4v2-noqcn": dict(P=4, V=2, BUF=16, LMAX=16, PW=16, DW=8, TABLE=64, VOQ=1, ITERS=1, AE=0,
-                       OMIT=4),
-    "p4v1": dict(P=4, V=1, BUF=16, LMAX=16, PW=8, DW=8, TABLE=64, VOQ=0, ITERS=1, AE=0),
-    # the small boards' core: without the §17.4 QCN block (OMIT bit 2, as on the iCE40
-    # boards); small-qcn is the same core with it
-    "small": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0, OMIT=4),
-    "small-qcn": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
-    # small-qcn with the §17.8 Switch AR (an 8-entry table, the CNM lane, RC steering)
-    "small-sar": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0, SE=8),
-    # five ports, one VC, 16-bit payload: the like-for-like row of synth/compare/
-    "p5v1": dict(P=5, V=1, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
-    # a torus node (2n + 1 = 5 ports) with the §16.3 VC-adaptive routing (VOQ = 0, OMIT bit 4
-    # clear: the P*V = 25-value search per input) and the same core without it (OMIT bit 4);
-    # both without the §17.4 QCN block, which mode 3 excludes anyway
-    "p5v5-vca": dict(P=5, V=5, BUF=8, LMAX=4, PW=16, DW=8, TABLE=64, VOQ=0, ITERS=1, AE=0,
-                     OMIT=4),
-    "p5v5-novca": dict(P=5, V=5, BUF=8, LMAX=4, PW=16, DW=8, TABLE=64, VOQ=0, ITERS=1, AE=0,
-                       OMIT=20),
-}
+# The named configurations: [fpga] of configs/switch_configs.toml (one file for every flow),
+# complete RTL parameter dicts (P, V, ..., SE, BubbleEn, ...) on top of its [defaults].
+sys.path.insert(0, os.path.join(ROOT, "configs"))
+import switch_configs  # noqa: E402
+PARAMS = switch_configs.BASE_PARAMS
+DEFAULTS = switch_configs.defaults()
+CONFIGS = switch_configs.section("fpga")
 # The target rows (device, configuration, target MHz, LUT share limit).
 TARGETS = [("ecp5-85", "p8v4", 125, 0.60), ("ecp5-25", "p4v2a4", 125, None),
            ("ice40-hx8k", "p4v2", 50, None), ("ice40-up5k", "p4v1", 30, None)]
@@ -75,8 +56,15 @@ CHECKS = [("ecp5-25", "small", 65.0), ("ice40-up5k", "small", 14.0),
 
 
 def all_params(cfg):
-    """The parameter names of cfg: PARAMS, and OMIT and SE where the configuration sets them."""
-    return PARAMS + (("OMIT",) if "OMIT" in cfg else ()) + (("SE",) if "SE" in cfg else ())
+    """The parameter names of cfg: PARAMS, SE if set and the §1 features that are on (the
+    others are off by default)."""
+    return (PARAMS + (("SE",) if cfg.get("SE") else ())
+            + tuple(k for k in switch_configs.FEATURE_PARAMS if cfg.get(k)))
+
+
+def describe(cfg):
+    """The configuration in the names of configs/switch_configs.toml."""
+    return switch_configs.describe(cfg)
 
 
 def rtl_files():
@@ -223,15 +211,14 @@ def utilisation(dev, cells, report):
                 lut_share=round(luts / d["luts"], 4), placed=slices, fits=fit)
 
 
-def flow(dev, cname, freq, seed, quiet=False):
-    cfg = CONFIGS[cname]
+def flow(dev, cname, freq, seed, quiet=False, cfg=None):
+    cfg = CONFIGS[cname] if cfg is None else cfg
     os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
     base = os.path.join(OUT, f"{dev}_{cname}")
     res = dict(device=dev, part=DEVICES[dev]["name"], config=cname, params=cfg,
                target_mhz=freq, seed=seed, wrapper=DEVICES[dev]["family"] == "ice40")
     if not quiet:
-        print(f"fpga: {dev} {cname} ({' '.join(f'{k}={cfg[k]}' for k in all_params(cfg))}): Yosys ...",
-              flush=True)
+        print(f"fpga: {dev} {cname} ({describe(cfg)}): Yosys ...", flush=True)
     rc, t_syn = synthesize(dev, cfg, base)
     res["yosys_s"] = round(t_syn, 1)
     if rc != 0:
@@ -307,6 +294,16 @@ def cmd_run(ns):
         bad(f"CONFIG={ns.config} is not one of {' '.join(CONFIGS)}")
     if ns.freq is not None and not (1 <= ns.freq <= 1000):
         bad(f"FREQ={ns.freq} is not in 1..1000 MHz")
+    if ns.set is not None:  # an ad-hoc configuration on top of CONFIG= or the defaults
+        try:
+            cfg = switch_configs.parse_set(ns.set, CONFIGS[ns.config] if ns.config else DEFAULTS)
+        except switch_configs.ConfigError as e:
+            bad(f"SET: {e}")
+        dev = ns.device or "ecp5-25"
+        cname = (ns.config or "default") + "-set"
+        r = flow(dev, cname, ns.freq or 50, ns.seed, cfg=cfg)
+        report([r])
+        return 0 if "error" not in r else 1
     if ns.device or ns.config:
         dev = ns.device or next((d for d, c, _, _ in TARGETS if c == ns.config), "ecp5-25")
         cname = ns.config or next((c for d, c, _, _ in TARGETS if d == dev), "small")
@@ -331,13 +328,17 @@ def cmd_check(ns):
                  f"Fmax {r['fmax_mhz']:.1f} MHz (floor {floor})"), flush=True)
         passed += bool(ok)
         failed += not ok
-    # A bad device or configuration is refused with a message naming it.
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), "run", "--device", "ecp5-999"],
-                       cwd=ROOT, capture_output=True, text=True)
-    ok = r.returncode == 2 and "ecp5-999" in r.stderr
-    print(f"{'PASS' if ok else 'FAIL'} fpga rejects DEVICE=ecp5-999")
-    passed += ok
-    failed += not ok
+    # A bad device, configuration or SET= is refused (exit 2) with a message naming it.
+    for args, word in ((["--device", "ecp5-999"], "ecp5-999"), (["--set", "ports=6 colour=red"], "colour"),
+                       (["--set", "ports=99"], "ports=99"), (["--set", "qcn=maybe"], "qcn=maybe"),
+                       (["--config", "small", "--set", "buffer_flits=2"], "buffer_flits=2")):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "run"] + args,
+                           cwd=ROOT, capture_output=True, text=True)
+        ok = r.returncode == 2 and word in r.stderr
+        print(f"{'PASS' if ok else 'FAIL'} fpga rejects {' '.join(args)}"
+              + ("" if ok else f" (exit {r.returncode}: {r.stderr.strip()[:200]})"))
+        passed += ok
+        failed += not ok
     report(results)
     print(f"test-fpga: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
@@ -347,7 +348,7 @@ def cmd_list(_ns):
     for k, d in DEVICES.items():
         print(f"device {k:11s} {d['name']:12s} {d['luts']} LUTs, {d['bram']} block RAMs")
     for k, c in CONFIGS.items():
-        print(f"config {k:9s} " + " ".join(f"{p}={c[p]}" for p in all_params(c)))
+        print(f"config {k:9s} " + describe(c))
     for d, c, t, share in TARGETS:
         print(f"target {d} {c} >= {t} MHz" + (f", <= {int(share * 100)} % of LUTs" if share else ""))
     return 0
@@ -358,6 +359,8 @@ def main():
     ap.add_argument("cmd", choices=["run", "check", "list"])
     ap.add_argument("--device", default=None)
     ap.add_argument("--config", default=None)
+    ap.add_argument("--set", default=None, help="ad-hoc configuration: \"ports=6 vcs=2 ...\" "
+                    "(configs/switch_configs.toml names) on top of --config or the defaults")
     ap.add_argument("--freq", type=float, default=None, help="clock constraint in MHz")
     ap.add_argument("--seed", type=int, default=1, help="nextpnr placement seed")
     ns = ap.parse_args()

@@ -14,7 +14,8 @@ Generator parameters (the `generate:` entries of arnswitch.core), either
           board system in its top, synthesised as `make bitstream BOARD=...` does
 or
   device: a device of synth/fpga.py DEVICES (ecp5-25, ecp5-85, ice40-hx8k, ice40-up5k)
-  config: a configuration of synth/fpga.py CONFIGS (small, p4v2, ...)
+  config: a configuration of synth/fpga.py CONFIGS ([fpga] of configs/switch_configs.toml:
+          small, p4v2, ...)
   wrap:   true: the core inside synth/ooc_wrap.sv (3 pins) also on ECP5. edalize's
           nextpnr step always writes the ECP5 configuration (--textcfg), which nextpnr
           refuses out of context, so the ECP5 targets place the wrapped core as the iCE40

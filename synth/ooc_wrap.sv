@@ -16,7 +16,10 @@ module ooc_wrap #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,  // hardware left out (§1)
+  // optional hardware built (contract §1, asw_switch): every feature off by default
+  parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
+  parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
+  parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
   parameter int unsigned SE = 0,    // Switch AR table entries (§17.8; 0: none, no lane bits)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned NL = (SE != 0) ? P * 65 : 0,  // §17.8 lane bits, each direction
@@ -55,7 +58,8 @@ module ooc_wrap #(
   end
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT), .SE(SE)
+    .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn), .SE(SE)
   ) u_core (
     .clk_i,
     .rst_ni,

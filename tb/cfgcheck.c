@@ -4,7 +4,8 @@
  * CRT, TTL, ARN_UP, STAGE: each written into a C model instance, so the
  * contract's legality rules decide). Prints a message naming the make
  * variable and exits 2.
- *   cfgcheck [--omit OMIT] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
+ *   cfgcheck [--features MASK] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
+ * MASK: the §1 features built, ASW_FEAT_* bits (PARAM2[29:23] order);
  * ARN is off|arn|afi|adaptive-th-afi; "-" leaves a §15 value unset (drawn per seed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +34,15 @@ static int reject(const char *var, const char *val, const char *why) {
 }
 
 int main(int argc, char **argv) {
-  unsigned long long omit = 0; /* §1 OMIT (0: all hardware present) */
+  unsigned long long feats = 0; /* §1 features built (ASW_FEAT_* bits; 0: none) */
   unsigned long long se = 0;   /* §1 SE (0: no Switch AR) */
-  if (argc > 2 && !strcmp(argv[1], "--omit")) {
-    if (number("OMIT", argv[2], &omit) || omit > 0xFFFFFFFFull) return 2;
+  if (argc > 2 && !strcmp(argv[1], "--features")) {
+    if (number("features", argv[2], &feats)) return 2;
+    if (feats > ASW_FEAT_ALL) {
+      fprintf(stderr, "cfgcheck: features=%s is not a mask of the %u features (0..%u)\n", argv[2],
+              ASW_FEAT_COUNT, ASW_FEAT_ALL);
+      return 2;
+    }
     argv += 2;
     argc -= 2;
   }
@@ -46,7 +52,7 @@ int main(int argc, char **argv) {
     argc -= 2;
   }
   if (argc != 11 && argc != 19) {
-    fprintf(stderr, "usage: cfgcheck [--omit OMIT] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE "
+    fprintf(stderr, "usage: cfgcheck [--features MASK] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE "
                     "[ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]\n");
     return 2;
   }
@@ -57,7 +63,8 @@ int main(int argc, char **argv) {
                   .max_packet = (unsigned)v[3], .payload_bits = (unsigned)v[4],
                   .dest_bits = (unsigned)v[5], .table_entries = (unsigned)v[6],
                   .voq = (unsigned)v[7], .iters = (unsigned)v[8], .arn_entries = (unsigned)v[9],
-                  .omit = (unsigned)omit, .sar_entries = (unsigned)se};
+                  .sar_entries = (unsigned)se};
+  asw_config_set_features(&c, (unsigned)feats);
   char err[256];
   if (asw_config_check(&c, err, sizeof err) != ASW_OK) {
     fprintf(stderr, "make cosim: illegal configuration: %s\n", err);

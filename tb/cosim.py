@@ -17,17 +17,31 @@ BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 # The RTL sources in compilation order: one list, rtl/files.f (also read by mk/rtl.mk, synth/).
 with open(os.path.join(ROOT, "rtl", "files.f")) as _f:
     RTL = [os.path.join(ROOT, "rtl", ln.strip()) for ln in _f if ln.strip() and not ln.startswith("#")]
-PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
-# §1 OMIT (hardware left out: bit 0 the §16.1 bubble rule, bit 1 the §17.1 PFC link mode,
-# bit 2 the §17.4 QCN congestion point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block):
-# a parameter too, absent from a configuration (and from its build tag) when 0. So is §1 SE
-# (Switch AR table entries, §17.8).
+# The named configurations: configs/switch_configs.toml (one file for every flow).
+sys.path.insert(0, os.path.join(ROOT, "configs"))
+import switch_configs  # noqa: E402
+PARAMS = switch_configs.BASE_PARAMS
+# §1 SE (Switch AR table entries, §17.8) and the §1 optional features (BubbleEn ...: 1
+# built) are parameters too, absent from a configuration's build tag when 0; the C side
+# gets the features as one mask (ASW_FEATURES, ASW_FEAT_* bits).
+FEATURE_PARAMS = switch_configs.FEATURE_PARAMS
 
 
 def all_params(cfg):
-    """(name, value) of every switch parameter of cfg, OMIT and SE only when set."""
-    return ([(k, cfg[k]) for k in PARAMS] + ([("OMIT", cfg["OMIT"])] if cfg.get("OMIT") else [])
-            + ([("SE", cfg["SE"])] if cfg.get("SE") else []))
+    """(name, value) of every switch parameter of cfg, SE and the features only when set."""
+    return ([(k, cfg[k]) for k in PARAMS] + ([("SE", cfg["SE"])] if cfg.get("SE") else [])
+            + [(k, cfg[k]) for k in FEATURE_PARAMS if cfg.get(k)])
+
+
+def c_defines(cfg):
+    """-D flags of the C side (cosim_main.cpp, refsim.c): the parameters and ASW_FEATURES."""
+    return ([f"-DASW_{k}={cfg[k]}" for k in PARAMS] + ([f"-DASW_SE={cfg['SE']}"] if cfg.get("SE") else [])
+            + [f"-DASW_FEATURES={switch_configs.feature_mask(cfg)}"])
+
+
+def g_params(cfg):
+    """Verilator / slang -G values: the features as 1'b0 / 1'b1 (`bit` parameters)."""
+    return [(k, f"1'b{v}" if k in FEATURE_PARAMS else v) for k, v in all_params(cfg)]
 # §15 run options of `make cosim` (make variable -> binary option); unset: drawn per seed.
 ARN_OPTS = (("HCDTH", "--hcdth"), ("LCDTH", "--lcdth"), ("FCTH", "--fcth"), ("CRT", "--crt"),
             ("TTL", "--ttl"), ("ARN_UP", "--up"), ("STAGE", "--stage"))
@@ -42,31 +56,10 @@ RTL_DIR = os.environ.get("RTL_DIR", "")
 # fewer instructions and builds faster (docs/results.md, Speed).
 CXX = os.environ.get("COSIM_CXX", "") or "clang++-14"
 
-# Parameter sets built for the matrix (few, because Verilator builds are slow).
-# b and c carry the ARN hardware (AE >= 1) and the Switch AR hardware (SE >= 1): their
-# runs with ARN off / SAR_CTRL = 0 check that both off are the plain switch (every run
-# drives words on the CNM lane, ignored then), the ARN and SAR runs below use them.
-CFG = {
-    "a": dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=0, ITERS=1, AE=0),
-    "b": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, SE=3),
-    "c": dict(P=8, V=4, BUF=16, LMAX=8, PW=64, DW=8, TABLE=256, VOQ=1, ITERS=3, AE=6, SE=4),
-    "d": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0),
-    # above P = 16: route computation's multiplier path (§7.3) and the wide arrays
-    "g": dict(P=20, V=2, BUF=6, LMAX=3, PW=8, DW=6, TABLE=64, VOQ=1, ITERS=1, AE=0),
-    # soak only: the AE extremes
-    "e": dict(P=6, V=3, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=32),
-    "f": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1),
-    # §1 OMIT: b without the §16.1, §17.1, §17.4 and §18 hardware, d without the bubble
-    # rule (PFC and QCN used)
-    "h": dict(P=4, V=2, BUF=8, LMAX=8, PW=32, DW=6, TABLE=64, VOQ=1, ITERS=2, AE=4, OMIT=15),
-    "i": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, OMIT=1),
-    # §16.3 VC-adaptive routing with more VCs (a max_first over P*V = 16 credit values)
-    "j": dict(P=4, V=4, BUF=8, LMAX=4, PW=32, DW=6, TABLE=64, VOQ=0, ITERS=2, AE=0),
-    # §17.8 Switch AR without VOQs (d's parameters with SE = 8); soak only: the SE extremes
-    "k": dict(P=5, V=3, BUF=12, LMAX=6, PW=0, DW=8, TABLE=100, VOQ=0, ITERS=2, AE=0, SE=8),
-    "l": dict(P=6, V=2, BUF=6, LMAX=3, PW=16, DW=7, TABLE=100, VOQ=1, ITERS=1, AE=0, SE=32),
-    "m": dict(P=3, V=2, BUF=5, LMAX=5, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=4, AE=1, SE=1),
-}
+# Parameter sets built for the matrix (few, because Verilator builds are slow): [cosim] of
+# configs/switch_configs.toml (a..m; gate* are the gate-level ones below).
+_COSIM = switch_configs.section("cosim")
+CFG = {k: v for k, v in _COSIM.items() if not k.startswith("gate")}
 # Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
 DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
                       "branch", "hyst", "fcth", "crt", "root", "clear")
@@ -117,8 +110,9 @@ MATRIX = [
     ("d", "det", "sl", "random", 60000, "off", {"bubble": 1}),
     ("d", "th", "id", "full", 40000, "off", {"bubble": 1}),
     ("c", "2th", "obqa-afi", "zerocred", 40000, "afi", {"bubble": 1}),
-    # §1 OMIT: the omitted registers unmapped (random reads and writes of them, REG_ERRORS
-    # compared), the rest of the switch unchanged (ARN+AFI on h, PFC ports on i)
+    # §1 features not built: their registers unmapped (random reads and writes of them,
+    # REG_ERRORS compared), the rest of the switch unchanged (h: none built, ARN+AFI on h;
+    # i: all but the bubble rule, PFC ports and QCN on i)
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
     ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f", "qcn": 1}),
@@ -192,16 +186,16 @@ SOAK_EXTRA = [
     ("m", "det", "sl", "full", 100000, "off", {"sar": 1}),
 ] + [("e", "det", "afi" if i % 2 else "id", scen, 8000, "afi" if i % 2 else "arn")
      for i, scen in enumerate(DIRECTED_SCENARIOS)]
-GATE_CFG = dict(P=4, V=2, BUF=8, LMAX=8, PW=16, DW=5, TABLE=32, VOQ=1, ITERS=2, AE=0)
-# The ECP5 gate-level runs: one configuration whose memories map to LUT RAM
-# (TRELLIS_DPR16X4) and one with block RAM (DP16KD, simulated with tb/gate/ecp5_dp16kd_sim.v:
-# Yosys's cells_sim_ecp5.v declares DP16KD without a behaviour).
-# Both leave out the optional §1 OMIT hardware (bubble rule, PFC, QCN, link faults: OMIT=15),
-# which the generic netlist (GATE_CFG) covers at gate level: their memories are the same,
-# and the ECP5 netlist (QCN's multipliers as LUTs under -nodsp) builds in half the time.
-GATE_ECP5_CFG = dict(GATE_CFG, OMIT=15)
-GATE_ECP5_BRAM_CFG = dict(P=4, V=2, BUF=64, LMAX=8, PW=16, DW=7, TABLE=128, VOQ=1, ITERS=2, AE=0,
-                          OMIT=15)
+# Gate level ([cosim] gate, gate_ecp5, gate_ecp5_bram of configs/switch_configs.toml): the
+# generic netlist with every feature; the ECP5 runs, one configuration whose memories map to
+# LUT RAM (TRELLIS_DPR16X4) and one with block RAM (DP16KD, simulated with
+# tb/gate/ecp5_dp16kd_sim.v: Yosys's cells_sim_ecp5.v declares DP16KD without a behaviour),
+# without the optional features, which the generic netlist covers at gate level: their
+# memories are the same, and the ECP5 netlist (QCN's multipliers as LUTs under -nodsp)
+# builds in half the time.
+GATE_CFG = _COSIM["gate"]
+GATE_ECP5_CFG = _COSIM["gate_ecp5"]
+GATE_ECP5_BRAM_CFG = _COSIM["gate_ecp5_bram"]
 
 
 def ice40_board():
@@ -215,7 +209,9 @@ def ice40_board():
 
 
 def tag(cfg):
-    return "_".join(f"{k}{v}" for k, v in all_params(cfg))
+    """Build-directory tag: the parameters, SE if set, F<mask> of the features if any."""
+    m = switch_configs.feature_mask(cfg)
+    return "_".join(f"{k}{v}" for k, v in all_params(cfg) if k not in FEATURE_PARAMS) + (f"_F{m}" if m else "")
 
 
 def run(cmd, log=None, cwd=None):
@@ -256,9 +252,10 @@ def check_config(cfg, arn=None):
     extra = []
     if arn is not None:
         extra = [arn["ARN"]] + ["-" if arn.get(k) is None else str(arn[k]) for k, _ in ARN_OPTS]
-    omit = ["--omit", str(cfg["OMIT"])] if cfg.get("OMIT") else []
-    omit += ["--se", str(cfg["SE"])] if cfg.get("SE") else []
-    r = subprocess.run([exe] + omit + [str(cfg[k]) for k in PARAMS] + extra)
+    m = switch_configs.feature_mask(cfg)
+    opts = ["--features", str(m)] if m else []
+    opts += ["--se", str(cfg["SE"])] if cfg.get("SE") else []
+    r = subprocess.run([exe] + opts + [str(cfg[k]) for k in PARAMS] + extra)
     if r.returncode != 0:
         sys.exit(2)
 
@@ -324,7 +321,7 @@ def build_refsim(cfg):
     deps = srcs + glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + [os.path.join(ROOT, "tb", "tb_traffic.h")]
     if newest(deps) <= newest([exe]):
         return exe
-    defs = [f"-DASW_{k}={v}" for k, v in all_params(cfg)]
+    defs = c_defines(cfg)
     if run(["gcc", "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all", "-I" + os.path.join(ROOT, "cmodel"), "-I" + os.path.join(ROOT, "tb"),
             "-o", exe] + defs + srcs) != 0:
@@ -360,7 +357,7 @@ def build(cfg, kind="rtl"):
         TRACED_TWIN[exe] = cfg
     if newest(deps) <= newest([exe]):
         return exe
-    defs = " ".join(f"-DASW_{k}={v}" for k, v in all_params(cfg))
+    defs = " ".join(c_defines(cfg))
     cflags = f"-O2 {defs} -I{os.path.join(ROOT, 'cmodel')} -I{os.path.join(ROOT, 'tb')}"
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", JOBS, "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--top-module", "cosim_top", "--prefix", "Vasw_switch",
@@ -398,7 +395,7 @@ def build(cfg, kind="rtl"):
         cmd += ["--coverage"] if kind == "cov" else [] if untraced else ["--trace-fst"]
         cmd += rtl
     # the top: the switch behind registered input pins (tb/cosim_top.sv), its parameters
-    cmd += [f"-G{k}={v}" for k, v in all_params(cfg)] + [os.path.join(ROOT, "tb", "cosim_top.sv")]
+    cmd += [f"-G{k}={v}" for k, v in g_params(cfg)] + [os.path.join(ROOT, "tb", "cosim_top.sv")]
     cmd.append(os.path.join(ROOT, "tb", "cosim_main.cpp"))
     if os.path.exists(exe):
         os.remove(exe)  # the library is not a make dependency: force the link
@@ -450,9 +447,33 @@ def parse_cfg(ns):
         fail("cosim", f"ARN: '{arn}' is not one of {', '.join(ARNS)}")
     # AE: 4 ARN-table entries when the mechanism is on, else none (plain switch).
     ae = ns.AE if ns.AE is not None else (0 if arn == "off" else 4)
-    return {k: int(v) for k, v in dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW,
-                                       TABLE=ns.TABLE, VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae,
-                                       OMIT=ns.OMIT, SE=ns.SE).items()}
+    cfg = {k: int(v) for k, v in dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW,
+                                      TABLE=ns.TABLE, VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae,
+                                      SE=ns.SE).items()}
+    # §1 features built: FEATURES="bubble pfc ..." (or all / none), plus every feature a run
+    # option programs (BUBBLE, PFC, QCN, HASH, GAP, LINKFAULT, VCADAPT, SAR: qcn)
+    want = set()
+    for w in str(ns.FEATURES or "").replace(",", " ").split():
+        if w == "all":
+            want |= set(switch_configs.FEATURES)
+        elif w != "none":
+            name, _, val = w.partition("=")
+            if name not in switch_configs.FEATURES:
+                fail("cosim", f"FEATURES: '{name}' is not one of all, none, "
+                              f"{', '.join(switch_configs.FEATURES)}")
+            try:
+                on = switch_configs.parse_value(name, val or "on")
+            except switch_configs.ConfigError as e:
+                fail("cosim", f"FEATURES: {e}")
+            (want.add if on else want.discard)(name)
+    needs = (("bubble", ns.BUBBLE), ("qcn", ns.QCN), ("route_hash", ns.HASH), ("port_rate", ns.GAP),
+             ("vc_adaptive", ns.VCADAPT), ("qcn", ns.SAR))
+    want |= {f for f, v in needs if BOOL_WORDS.get(str(v)) == "1"}
+    want |= {"pfc"} if ns.PFC is not None else set()
+    want |= {"link_faults"} if ns.LINKFAULT is not None else set()
+    for f in switch_configs.FEATURES:
+        cfg[switch_configs.RTL[f]] = int(f in want)
+    return cfg
 
 
 def parse_arn(ns):
@@ -512,8 +533,8 @@ def cmd_cosim(ns):
     bub = ["--bubble", str(ns.BUBBLE)]
     qcn = ["--qcn", str(ns.QCN), "--hash", str(ns.HASH), "--gap", str(ns.GAP),
            "--vcadapt", str(ns.VCADAPT)]
-    if ns.SAR and (not cfg["SE"] or cfg["OMIT"] & 4):
-        fail("cosim", "SAR=1 needs SE >= 1 (Switch AR table entries) and OMIT bit 2 clear")
+    if ns.SAR and (not cfg["SE"] or not cfg["QcnEn"]):
+        fail("cosim", "SAR=1 needs SE >= 1 (Switch AR table entries) and the qcn feature")
     qcn += ["--sar", str(ns.SAR)]
     # Everything checked: the resolved configuration first, then the build and the run
     # (with progress lines on stderr: a bar on a terminal, a line every 10 s otherwise).
@@ -848,8 +869,8 @@ KNOBS = (
     ("VOQ", "voq", "on|off|1|0: VOQs at the inputs"),
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
-    ("OMIT", "omit", "hardware left out (contract §1): bit 0 bubble rule, bit 1 PFC, bit 2 QCN and ROUTE_HASH, "
-     "bit 3 link faults and PORT_GAP, bit 4 VC-adaptive routing (ROUTE_CTRL mode 3)"),
+    ("FEATURES", "features", "contract §1 optional hardware built: all, none or names (bubble pfc qcn "
+     "route_hash link_faults port_rate vc_adaptive, name=on|off); a run option adds what it needs"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("TRIGGER", "trigger", "noth|th|2th: adaptive routing's trigger (trigger=th is ROUTING=th)"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
@@ -901,7 +922,7 @@ U64 = 0xFFFFFFFFFFFFFFFF
 INT_RANGES = {
     "P": (2, 64), "V": (1, 8), "BUF": (1, 16384), "PKT": (1, 255), "PW": (0, 64),
     "DW": (1, 16), "TABLE": (1, 65536), "ITERS": (1, 4), "AE": (0, 32), "SE": (0, 32),
-    "OMIT": (0, 31), "SEED": (0, U64), "CYCLES": (1, U32),
+    "SEED": (0, U64), "CYCLES": (1, U32),
     "HCDTH": (0, 0xFFFF), "LCDTH": (0, 0xFFFF), "FCTH": (0, 0xFFFF), "CRT": (0, 0xFFFFFF),
     "TTL": (0, 0xFFFFFF), "ARN_UP": (0, U64), "STAGE": (0, 15), "PFC": (0, U64),
     "SOAK_CYCLES": (200000, U32), "SOAK_SEEDS": (1, 100000), "GATE_CYCLES": (1, U32),
@@ -935,7 +956,7 @@ CMD_KNOBS = {
     "cosim": {"P", "V", "BUF", "PKT", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "ROUTING",
               "TRIGGER", "VCMAP", "SCEN", "SEED", "CYCLES", "ARN", "HCDTH", "LCDTH", "FCTH",
               "CRT", "TTL", "ARN_UP", "STAGE", "REFONLY", "BUBBLE", "PFC", "QCN", "HASH", "GAP",
-              "VCADAPT", "OMIT", "LINKFAULT", "SE", "SAR"},
+              "VCADAPT", "FEATURES", "LINKFAULT", "SE", "SAR"},
     "soak": {"SEED", "SOAK_CYCLES", "SOAK_SEEDS", "REFONLY"},
     "test": {"SEED", "REFONLY"},
     "gate": {"SEED", "GATE_CYCLES"},
@@ -1040,7 +1061,9 @@ def validate(ns):
 def cosim_config_line(cfg, routing, vcmap, ns, arn):
     """The resolved configuration of `make cosim`, printed before anything is built."""
     words = [f"{k}={cfg[k]}" for k in ("P", "V", "BUF")] + [f"PKT={cfg['LMAX']}"]
-    words += [f"{k}={cfg[k]}" for k in ("PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "OMIT", "SE")]
+    words += [f"{k}={cfg[k]}" for k in ("PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "SE")]
+    feats = [f for f in switch_configs.FEATURES if cfg[switch_configs.RTL[f]]]
+    words += [f"FEATURES=\"{' '.join(feats) or 'none'}\""]
     words += [f"ROUTING={routing}", f"VCMAP={vcmap}", f"SCEN={ns.SCEN}", f"ARN={arn['ARN']}"]
     words += [f"{k}={arn[k]}" for k, _ in ARN_OPTS if arn.get(k) is not None]
     words += [f"{k}={getattr(ns, k)}" for k in ("BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR")
@@ -1062,10 +1085,10 @@ def parser():
                      ITERS="1").items():
         ap.add_argument(f"--{k}", dest=k, default=v)
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
-    ap.add_argument("--OMIT", default="0", help="hardware left out (contract §1): bit 0 the §16.1 "
-                    "bubble rule, bit 1 the §17.1 PFC link mode, bit 2 the §17.4 QCN congestion "
-                    "point and §17.6 ROUTE_HASH, bit 3 the §18 link-fault block, bit 4 the "
-                    "§16.3 VC-adaptive routing; 0..31")
+    ap.add_argument("--FEATURES", default="", help="contract §1 optional hardware built: all, "
+                    "none, or feature names (bubble pfc qcn route_hash link_faults port_rate "
+                    "vc_adaptive, name or name=on|off); BUBBLE, PFC, QCN, HASH, GAP, LINKFAULT, "
+                    "VCADAPT and SAR add the feature they program")
     ap.add_argument("--SE", default="0", help="Switch AR table entries (contract §17.8), 0..32")
     ap.add_argument("--SAR", default="0", help="on|1: program and rewrite §17.8 Switch AR "
                     "(SAR_CTRL, SAR_TTL, SAR_SEED) and drive the CNM lane; needs SE >= 1")

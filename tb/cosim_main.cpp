@@ -28,8 +28,8 @@ extern "C" {
 #ifndef ASW_P
 #error "build with -DASW_P=... (see mk/tb.mk)"
 #endif
-#ifndef ASW_OMIT
-#define ASW_OMIT 0  // contract §1 OMIT: hardware left out (tb/cosim.py passes it when set)
+#ifndef ASW_FEATURES
+#define ASW_FEATURES 0  // contract §1: the features built, ASW_FEAT_* bits (tb/cosim.py passes it when set)
 #endif
 #ifndef ASW_SE
 #define ASW_SE 0  // contract §1 SE: Switch AR table entries (tb/cosim.py passes it when set)
@@ -318,7 +318,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   cfg.voq = ASW_VOQ;
   cfg.iters = ASW_ITERS;
   cfg.arn_entries = ASW_AE;
-  cfg.omit = ASW_OMIT;
+  asw_config_set_features(&cfg, ASW_FEATURES);
   cfg.sar_entries = ASW_SE;
   char err[256] = "";
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);

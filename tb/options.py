@@ -36,8 +36,10 @@ CONCEPTS = [
      "make cosim has no fixed length (lengths are drawn 1..max_packet)"),
     ("arn_entries", "0..32", "ARN-table entries per switch (AE; 0: no ARN hardware)", "AE", "",
      "arn_entries", "make cosim: 4 when arn is on, else 0; asw switch: the C model's default"),
-    ("omit", "0..31", "hardware left out (contract §1 OMIT)", "OMIT", "--omit", "",
-     "asw switch takes 0..15"),
+    ("features", "all, none or feature names", "optional hardware built (contract §1)",
+     "FEATURES", "", "", "asw switch: one on|off option per feature (--bubble, --pfc, --qcn, "
+     "--route-hash, --link-faults, --port-rate, --vc-adaptive); asw net: its switches build "
+     "every feature"),
     ("routing", "det, oblivious, adaptive, ...", "routing mode", "ROUTING", "--routing",
      "routing", "make cosim also: obl, ada, th, 2th (adaptive with that trigger); asw net: "
      "dmodk (= det) and the network's other modes"),

@@ -14,8 +14,8 @@
 #include "asw_switch.h"
 #include "tb_traffic.h"
 
-#ifndef ASW_OMIT
-#define ASW_OMIT 0 /* contract §1 OMIT: hardware left out (tb/cosim.py passes it when set) */
+#ifndef ASW_FEATURES
+#define ASW_FEATURES 0 /* contract §1: the features built, ASW_FEAT_* bits (tb/cosim.py passes it when set) */
 #endif
 #ifndef ASW_SE
 #define ASW_SE 0 /* contract §1 SE: Switch AR entries (tb/cosim.py passes it when set) */
@@ -45,8 +45,9 @@ int main(int argc, char **argv) {
   }
   asw_config cfg = {.ports = ASW_P, .vcs = ASW_V, .buf_flits = ASW_BUF, .max_packet = ASW_LMAX,
                     .payload_bits = ASW_PW, .dest_bits = ASW_DW, .table_entries = ASW_TABLE,
-                    .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE, .omit = ASW_OMIT,
+                    .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE,
                     .sar_entries = ASW_SE};
+  asw_config_set_features(&cfg, ASW_FEATURES);
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {
     fprintf(stderr, "refsim: C model rejects the configuration: %s\n", err);

@@ -403,12 +403,12 @@ static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     if (t->P == 64) *a = ASW_REG_PARAM0;
     break;
   case 11: *a = 0x30000u + rnd_below(t, 0x1000); *d = (uint32_t)rnd(t); break; /* unmapped */
-  case 0: /* mode 3 where §16.3 makes it illegal (VOQ = 1, OMIT bit 4), else trigger 3 */
+  case 0: /* mode 3 where §16.3 makes it illegal (VOQ = 1, vc_adaptive off), else trigger 3 */
     *a = ASW_REG_ROUTE_CTRL;
-    *d = (t->cfg.voq || (t->cfg.omit & ASW_OMIT_VCADAPT)) ? asw_route_ctrl(3, 0, 0xFF, 1)
-                                                          : asw_route_ctrl(0, 3, 0xFF, 1);
+    *d = (t->cfg.voq || !t->cfg.vc_adaptive) ? asw_route_ctrl(3, 0, 0xFF, 1)
+                                             : asw_route_ctrl(0, 3, 0xFF, 1);
     /* §16.3: QCN_CTRL.en = 1 while mode 3 (illegal: they exclude each other) */
-    if (t->opt.vcadapt && !(t->cfg.omit & ASW_OMIT_QCN) &&
+    if (t->opt.vcadapt && t->cfg.qcn &&
         (rd(t, ASW_REG_ROUTE_CTRL) & 3u) == 3u && chance(t, 50)) {
       *a = ASW_REG_QCN_CTRL;
       *d = rd(t, ASW_REG_QCN_CTRL) | 1u;
@@ -614,20 +614,31 @@ static uint32_t hash_illegal(tb_traffic *t) {
   }
 }
 
-/* §1 OMIT: an address of the omitted §16.2 / §17.2 / §17.4 / §18.4 registers (unmapped:
- * reads 0, every write illegal); drawn only when cfg.omit != 0. */
-static uint32_t omitted_addr(tb_traffic *t) {
-  const unsigned m = t->cfg.omit & ~ASW_OMIT_LINK; /* the §16 / §17 bits */
-  if ((t->cfg.omit & ASW_OMIT_LINK) && (m == 0 || chance(t, 25))) /* §18.4, §17.7 */
-    return chance(t, 50) ? ASW_REG_PORT_GAP(rnd_below(t, 8)) : ASW_REG_LINK_DOWN(0) + rnd_below(t, 8);
+/* The §1 features not built that own registers (ASW_FEAT_* bits; vc_adaptive owns none). */
+static unsigned unbuilt_regs(const tb_traffic *t) {
+  return ASW_FEAT_ALL & ~asw_config_features(&t->cfg) & ~ASW_FEAT_VC_ADAPTIVE;
+}
+
+/* §1: an address of the registers of a feature not built (§16.2 / §17.2 / §17.4 / §17.6 /
+ * §17.7 / §18.4, unmapped: reads 0, every write illegal); drawn only when unbuilt_regs. */
+static uint32_t unbuilt_addr(tb_traffic *t) {
+  const unsigned m = unbuilt_regs(t);
+  unsigned f, n = (unsigned)__builtin_popcount(m), pick = rnd_below(t, n);
+  for (f = 0; f < ASW_FEAT_COUNT; f++) /* the pick-th feature of m */
+    if ((m >> f & 1u) && pick-- == 0) break;
   unsigned k = rnd_below(t, 4), p = rnd_below(t, t->P);
-  if ((m & ASW_OMIT_QCN) && (m == ASW_OMIT_QCN || chance(t, 35)))
-    return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 5) /* QCN_CTRL..QCN_SEED, ROUTE_HASH */
+  switch (1u << f) {
+  case ASW_FEAT_BUBBLE: return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
+  case ASW_FEAT_PFC:
+    return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
+         : k == 2 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : ASW_REG_PFC_STATE(p);
+  case ASW_FEAT_QCN:
+    return k < 2 ? ASW_REG_QCN_CTRL + rnd_below(t, 4) /* QCN_CTRL..QCN_SEED */
          : k == 2 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2)) : ASW_REG_QCN_QLEN(p);
-  if (!(m & ASW_OMIT_PFC) || ((m & ASW_OMIT_BUBBLE) && chance(t, 50)))
-    return k < 2 ? ASW_REG_BUBBLE(p) : ASW_REG_BUBBLE_COUNTER(p, k & 1u);
-  return k == 0 ? ASW_REG_PFC_EN(rnd_below(t, 2)) : k == 1 ? ASW_REG_PFC_THRESH
-       : k == 2 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : ASW_REG_PFC_STATE(p);
+  case ASW_FEAT_ROUTE_HASH: return ASW_REG_ROUTE_HASH;
+  case ASW_FEAT_PORT_RATE: return ASW_REG_PORT_GAP(rnd_below(t, 8));
+  default: return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8); /* §18.4 */
+  }
 }
 
 /* §17.7: a legal PORT_GAP[k] value: each port < P of the register GAP 0 (a third),
@@ -692,8 +703,8 @@ static void random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     sar_random_write(t, a, d);
     return;
   }
-  if ((t->cfg.omit & 15u) && chance(t, 10)) { /* §1 OMIT: writes to unmapped registers */
-    *a = omitted_addr(t);
+  if (unbuilt_regs(t) && chance(t, 10)) { /* §1: writes to unmapped registers */
+    *a = unbuilt_addr(t);
     *d = chance(t, 50) ? 0 : (uint32_t)rnd(t);
     return;
   }
@@ -776,7 +787,7 @@ static uint32_t random_read_addr(tb_traffic *t) {
          : k < 8 ? ASW_REG_SAR_ENTRY(rnd_below(t, t->cfg.sar_entries + 1), rnd_below(t, 2))
          : k < 9 ? ASW_REG_SAR_CTRL + rnd_below(t, 3) : ASW_REG_PARAM3;
   }
-  if ((t->cfg.omit & 15u) && chance(t, 10)) return omitted_addr(t); /* §1 OMIT: read 0 */
+  if (unbuilt_regs(t) && chance(t, 10)) return unbuilt_addr(t); /* §1: read 0 */
   if (t->opt.pfc && chance(t, 25)) { /* §17.2 */
     unsigned k = rnd_below(t, 10), p = rnd_below(t, t->P);
     return k < 4 ? ASW_REG_PFC_COUNTER(p, rnd_below(t, 4)) : k < 8 ? ASW_REG_PFC_STATE(p)
@@ -1552,46 +1563,46 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
              "17.1 (BUF = %u)", cfg->max_packet + cfg->vcs + 1, cfg->buf_flits);
     return NULL;
   }
-  if (o->qcn && (cfg->omit & ASW_OMIT_QCN)) {
-    snprintf(err, errlen, "QCN=1 needs the QCN hardware (OMIT has bit 2 set: no §17.4 "
+  if (o->qcn && !cfg->qcn) {
+    snprintf(err, errlen, "QCN=1 needs the QCN hardware (qcn is off: no §17.4 "
              "hardware)");
     return NULL;
   }
-  if (o->gap && (cfg->omit & ASW_OMIT_LINK)) {
-    snprintf(err, errlen, "GAP=1 needs the PORT_GAP registers (OMIT has bit 3 set: no "
+  if (o->gap && !cfg->port_rate) {
+    snprintf(err, errlen, "GAP=1 needs the PORT_GAP registers (port_rate is off: no "
              "§17.7 hardware)");
     return NULL;
   }
-  if (o->hash && (cfg->omit & ASW_OMIT_QCN)) {
-    snprintf(err, errlen, "HASH=1 needs the ROUTE_HASH register (OMIT has bit 2 set: no "
+  if (o->hash && !cfg->route_hash) {
+    snprintf(err, errlen, "HASH=1 needs the ROUTE_HASH register (route_hash is off: no "
              "§17.6 hardware)");
     return NULL;
   }
-  if (o->linkfault > 0 && (cfg->omit & ASW_OMIT_LINK)) {
-    snprintf(err, errlen, "LINKFAULT=%g needs the link-fault hardware (OMIT has bit 3 set: no "
+  if (o->linkfault > 0 && !cfg->link_faults) {
+    snprintf(err, errlen, "LINKFAULT=%g needs the link-fault hardware (link_faults is off: no "
              "§18 hardware)", o->linkfault);
     return NULL;
   }
-  if (o->pfc && (cfg->omit & ASW_OMIT_PFC)) {
-    snprintf(err, errlen, "PFC=0x%llx needs the PFC hardware (OMIT has bit 1 set: no §17.1 "
+  if (o->pfc && !cfg->pfc) {
+    snprintf(err, errlen, "PFC=0x%llx needs the PFC hardware (pfc is off: no §17.1 "
              "hardware)", (unsigned long long)o->pfc);
     return NULL;
   }
-  if (o->bubble && (cfg->omit & ASW_OMIT_BUBBLE)) {
-    snprintf(err, errlen, "BUBBLE=1 needs the bubble-rule hardware (OMIT has bit 0 set: no "
+  if (o->bubble && !cfg->bubble) {
+    snprintf(err, errlen, "BUBBLE=1 needs the bubble-rule hardware (bubble is off: no "
              "§16.1 hardware)");
     return NULL;
   }
-  if (o->sar && (cfg->sar_entries == 0 || (cfg->omit & ASW_OMIT_QCN) ||
+  if (o->sar && (cfg->sar_entries == 0 || !cfg->qcn ||
                  o->scenario >= TB_FIRST_ARN_SCEN || o->scenario == TB_SCEN_PROTO)) {
-    snprintf(err, errlen, "SAR=1 (contract 17.8) needs SE >= 1, OMIT bit 2 clear and a traffic "
+    snprintf(err, errlen, "SAR=1 (contract 17.8) needs SE >= 1, qcn on and a traffic "
              "scenario");
     return NULL;
   }
-  if (o->vcadapt && (cfg->voq || (cfg->omit & ASW_OMIT_VCADAPT) || o->qcn ||
+  if (o->vcadapt && (cfg->voq || !cfg->vc_adaptive || o->qcn ||
                      o->scenario >= TB_FIRST_ARN_SCEN)) {
-    snprintf(err, errlen, "VCADAPT=1 (ROUTE_CTRL mode 3, contract 16.3) needs VOQ=0, OMIT "
-             "bit 4 clear, QCN off (they exclude each other) and a traffic scenario");
+    snprintf(err, errlen, "VCADAPT=1 (ROUTE_CTRL mode 3, contract 16.3) needs VOQ=0, "
+             "vc_adaptive on, QCN off (they exclude each other) and a traffic scenario");
     return NULL;
   }
   if (o->arn != TB_ARN_OFF && cfg->arn_entries == 0) {

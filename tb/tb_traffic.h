@@ -76,15 +76,15 @@ typedef struct {
   /* §17.7: 1 programs PORT_GAP (random GAPs, most outputs slowed) and rewrites it,
    * illegal values too, while traffic flows; checks the flit spacing of every output. */
   unsigned gap;
-  /* §16.3: 1 programs ROUTE_CTRL mode 3 (VC-adaptive; needs VOQ = 0 and OMIT bit 4
-   * clear), FWD entries with random amask / vlo / vn and VC_CTRL with random fb / fb_same /
+  /* §16.3: 1 programs ROUTE_CTRL mode 3 (VC-adaptive; needs VOQ = 0 and the
+   * vc_adaptive feature), FWD entries with random amask / vlo / vn and VC_CTRL with random fb / fb_same /
    * esc_vc, and rewrites them (illegal values too) while traffic flows. */
   unsigned vcadapt;
   /* §17.8: 1 programs Switch AR (SAR_CTRL en with steer mostly on, SAR_TTL with small TTL and
    * TS so entries expire during the run, SAR_SEED) and rewrites it (en = 0 clears, illegal
    * values too), with FWD entries for a pool of destinations that CNM words on the lane
-   * (busier than the background lane traffic of every run) name; needs SE >= 1 and OMIT
-   * bit 2 clear. */
+   * (busier than the background lane traffic of every run) name; needs SE >= 1 and the
+   * qcn feature. */
   unsigned sar;
 } tb_opts;
 

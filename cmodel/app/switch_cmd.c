@@ -10,6 +10,21 @@
 static const char *const routing_names[] = {"det", "oblivious", "adaptive"};
 static const char *const trigger_names[] = {"noth", "th", "2th"};
 static const char *const onoff_names[] = {"off", "on", "0", "1"};
+/* The §1 feature options, in ASW_FEAT_* bit order (asw_feature_name with '-' for '_'). */
+static const char *const feat_opts[ASW_FEAT_COUNT] = {
+    "--bubble", "--pfc", "--qcn", "--link-faults", "--vc-adaptive", "--route-hash", "--port-rate"};
+
+/* cli_match over the feature options: 0 none, else its result with *feat the feature. */
+static int feature_opt(int argc, char **argv, int *k, const char **v, unsigned *feat) {
+  for (unsigned f = 0; f < ASW_FEAT_COUNT; f++) {
+    int m = cli_match("switch", argc, argv, k, feat_opts[f], v);
+    if (m) {
+      *feat = f;
+      return m < 0 ? 2 : m;
+    }
+  }
+  return 0;
+}
 static const char *const arn_names[] = {"off", "arn", "afi"};
 
 static void help(void) {
@@ -31,8 +46,8 @@ static void help(void) {
       "  --vcs N              V, 1..8 [1]\n"
       "  --voq on|off|1|0     virtual output queues [on]\n"
       "  --iters N            iSLIP iterations, 1..4 [1]\n"
-      "  --omit N             hardware left out (contract 1 OMIT): bit 0 bubble rule, bit 1 PFC,\n"
-      "                       bit 2 QCN+ROUTE_HASH, bit 3 link faults, 0..15 [0]; the study uses none, so\n"
+      "  --bubble, --pfc, --qcn, --route-hash, --link-faults, --port-rate, --vc-adaptive on|off|1|0\n"
+      "                       optional hardware built (contract 1) [off]; the study uses none, so\n"
       "                       the results are the same\n"
       "  --routing det|oblivious|adaptive   [det]\n"
       "  --trigger noth|th|2th  adaptive trigger [noth]\n"
@@ -171,7 +186,7 @@ int cmd_switch(int argc, char **argv) {
     }
     const char *a = argv[k];
     uint64_t u;
-    unsigned c;
+    unsigned c, feat = 0;
     int m;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       help();
@@ -195,9 +210,9 @@ int cmd_switch(int argc, char **argv) {
     } else if ((m = OPT("--iters"))) {
       if (m == 2 || cli_uint("switch", "--iters", v, 1, 4, &u)) BAD;
       sp.sw.iters = (unsigned)u;
-    } else if ((m = OPT("--omit"))) {
-      if (m == 2 || cli_uint("switch", "--omit", v, 0, 15, &u)) BAD;
-      sp.sw.omit = (unsigned)u;
+    } else if ((m = feature_opt(argc, argv, &k, &v, &feat)) != 0) { /* §1 features */
+      if (m == 2 || cli_choice("switch", feat_opts[feat], v, onoff_names, 4, &c)) BAD;
+      asw_config_set_feature(&sp.sw, asw_feature_name(feat), c == 1 || c == 3);
     } else if ((m = OPT("--routing"))) {
       if (m == 2 || cli_choice("switch", "--routing", v, routing_names, 3, &c)) BAD;
       sp.routing = c;

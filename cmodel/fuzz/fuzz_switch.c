@@ -175,7 +175,11 @@ static int make_config(void) {
     c.voq = u8();
     c.iters = u8();
     c.arn_entries = u8();
-    c.omit = u8();
+    { /* §1 features: the low 7 bits; from 0xF0 an illegal setting (> 1) */
+      unsigned fb = u8();
+      asw_config_set_features(&c, fb);
+      if (fb >= 0xF0) c.qcn = fb;
+    }
     c.sar_entries = u8();
     if (b0 & 1) c.ports &= 127, c.buf_flits &= 63, c.table_entries &= 255, c.max_packet &= 15;
     char e[200] = "";
@@ -203,7 +207,7 @@ static int make_config(void) {
   c.voq = b0 >> 5 & 1;
   c.iters = 1 + (b1 >> 6);
   c.arn_entries = (b0 >> 6 & 1) ? (c.voq ? 1 + (b2 >> 7) * 3 : 2) : 0;
-  c.omit = 0; /* every block present (OMIT: cmodel/tests/test_omit.c, make test-cosim) */
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* every block built (§1 features: cmodel/tests/test_features.c, make test-cosim) */
   c.sar_entries = 0; /* §17.8 Switch AR: cmodel/tests/test_sar.c, make test-cosim SAR=1 */
   char e[200];
   if (asw_config_check(&c, e, sizeof e)) FAIL("harness config illegal: %s", e);

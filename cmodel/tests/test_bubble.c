@@ -14,6 +14,7 @@
 static asw_config cfg(unsigned P, unsigned V, unsigned BUF, unsigned LMAX, unsigned voq) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = P;
   c.vcs = V;
   c.buf_flits = BUF;

@@ -13,11 +13,11 @@ uint32_t test_rd(const asw_switch *sw, uint32_t a) {
 
 int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
                   unsigned PW) {
-  return test_drv_init_ext(d, P, V, BUF, LMAX, PW, 1, 0);
+  return test_drv_init_ext(d, P, V, BUF, LMAX, PW, 1, ASW_FEAT_ALL);
 }
 
 int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
-                      unsigned PW, unsigned voq, unsigned omit) {
+                      unsigned PW, unsigned voq, unsigned feats) {
   memset(d, 0, sizeof *d);
   asw_config c;
   asw_config_default(&c);
@@ -27,7 +27,7 @@ int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigne
   c.max_packet = LMAX;
   c.payload_bits = PW;
   c.voq = voq;
-  c.omit = omit;
+  asw_config_set_features(&c, feats);
   return test_drv_init_cfg(d, &c);
 }
 

@@ -24,9 +24,10 @@ typedef struct {
  * 0, or -1 (a CHECK failed) if the switch cannot be made. */
 int test_drv_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
                   unsigned PW);
-/* The same with the VOQ and OMIT parameters given (test_drv_init: VOQ = 1, OMIT = 0). */
+/* The same with VOQ and the §1 features built (ASW_FEAT_* bits) given (test_drv_init:
+ * VOQ = 1, every feature built: ASW_FEAT_ALL). */
 int test_drv_init_ext(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
-                      unsigned PW, unsigned voq, unsigned omit);
+                      unsigned PW, unsigned voq, unsigned feats);
 /* The same for a whole configuration c (every destination d < P to port d). */
 int test_drv_init_cfg(test_drv *d, const asw_config *c);
 /* One asw_switch_step with d->in (then cleared); its return code. */

@@ -78,8 +78,9 @@ const char *test_tmpdir = ".";
   X(test_pfc_registers)                          \
   X(test_pfc_timeline)                           \
   X(test_pfc_lossless_random)                    \
-  X(test_omit_registers)                         \
-  X(test_omit_equivalence)                       \
+  X(test_features_registers)                         \
+  X(test_features_equivalence)                       \
+  X(test_named_configs)                              \
   X(test_link_registers)                         \
   X(test_link_output_discard)                    \
   X(test_link_input_padding)                     \

@@ -48,6 +48,7 @@ void test_qcn_arithmetic(void) {
 void test_qcn_registers(void) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   char err[200];
   asw_switch *sw = asw_switch_new(&c, err, sizeof err);
   CHECKF(sw != NULL, "%s", err);
@@ -89,6 +90,7 @@ void test_qcn_registers(void) {
 void test_qcn_timeline(void) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = 4;
   c.vcs = 1;
   c.buf_flits = 256;
@@ -176,6 +178,7 @@ void test_route_hash(void) {
   CHECK(asw_route_hash(d12, asw_hdr_make(0, 6, 0, 1, 0, 0, 0)) == 0xC000); /* bits 2:1 of 6 = 3 */
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = 4;
   c.vcs = 1;
   char err[200];
@@ -240,6 +243,7 @@ void test_qcn_random_shadow(void) {
   enum { P = 4, BUF = 64, STEPS = 20000 };
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = P;
   c.vcs = 1;
   c.buf_flits = BUF;

@@ -18,6 +18,7 @@ typedef struct {
 
 static void env_init(rc_env *e, unsigned P, unsigned V, unsigned BUF) {
   asw_config_default(&e->cfg);
+  asw_config_set_features(&e->cfg, ASW_FEAT_ALL); /* §1: every feature built */
   e->cfg.ports = P;
   e->cfg.vcs = V;
   e->cfg.buf_flits = BUF;

@@ -1,4 +1,4 @@
-/* Switch AR (contract §17.8) on one switch: legality and mapping (SE, OMIT bit 2,
+/* Switch AR (contract §17.8) on one switch: legality and mapping (SE, qcn off,
  * PARAM3, the register checks), the lane's timing (a received CNM leaves three
  * cycles later on the port FWD[src] gives, a random candidate by sar_rs), the
  * snoop (new entry, refresh, eviction of the smallest ttl), unroutable words,
@@ -13,7 +13,8 @@
 #include "test.h"
 #include "test_drv.h"
 
-static int sar_init(test_drv *d, unsigned P, unsigned SE, unsigned omit) {
+/* off: the §1 features left out (ASW_FEAT_* bits), every other one built. */
+static int sar_init(test_drv *d, unsigned P, unsigned SE, unsigned off) {
   asw_config c;
   asw_config_default(&c);
   c.ports = P;
@@ -21,7 +22,7 @@ static int sar_init(test_drv *d, unsigned P, unsigned SE, unsigned omit) {
   c.buf_flits = 16;
   c.max_packet = 4;
   c.payload_bits = 16;
-  c.omit = omit;
+  asw_config_set_features(&c, ASW_FEAT_ALL & ~off);
   c.sar_entries = SE;
   return test_drv_init_cfg(d, &c);
 }
@@ -52,7 +53,7 @@ void test_sar_legality(void) {
   CHECK(asw_reg_write(d.sw, ASW_REG_SAR_CTRL, 1) == ASW_EINVAL);
   CHECK(test_rd(d.sw, ASW_REG_SAR_TTL) == 0);
   asw_switch_free(d.sw);
-  if (sar_init(&d, 4, 4, ASW_OMIT_QCN)) return; /* OMIT bit 2: none either */
+  if (sar_init(&d, 4, 4, ASW_FEAT_QCN)) return; /* qcn off: none either */
   CHECK(test_rd(d.sw, ASW_REG_PARAM3) == 0);
   CHECK(asw_reg_write(d.sw, ASW_REG_SAR_CTRL, 1) == ASW_EINVAL);
   asw_switch_free(d.sw);

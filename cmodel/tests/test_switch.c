@@ -17,6 +17,7 @@ void test_config_ranges(void) {
   for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     asw_config c;
     asw_config_default(&c);
+    asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
     unsigned *f[] = {&c.ports, &c.vcs, &c.max_packet, &c.buf_flits, &c.payload_bits,
                      &c.dest_bits, &c.table_entries, &c.voq, &c.iters};
     *f[cases[k].field] = cases[k].value;
@@ -27,6 +28,7 @@ void test_config_ranges(void) {
   }
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.vcs = 8;
   c.buf_flits = 8193;
   char err[200];
@@ -36,9 +38,9 @@ void test_config_ranges(void) {
   c.table_entries = 257;
   CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL && strstr(err, "TABLE"));
   /* extremes that are legal */
-  asw_config big = {64, 8, 8192, 255, 64, 16, 65536, 1, 4, 32, 3, 32};
+  asw_config big = {64, 8, 8192, 255, 64, 16, 65536, 1, 4, 32, 32, 0, 0, 1, 1, 1, 1, 1};
   CHECK(asw_config_check(&big, err, sizeof err) == ASW_OK);
-  asw_config small = {2, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0};
+  asw_config small = {2, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   CHECK(asw_config_check(&small, err, sizeof err) == ASW_OK);
   asw_switch *sw = asw_switch_new(&small, err, sizeof err);
   CHECK(sw != NULL);
@@ -92,6 +94,7 @@ static int drv_step(drv *d) {
 static asw_config cfg(unsigned P, unsigned V, unsigned BUF, unsigned LMAX, unsigned voq) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = P;
   c.vcs = V;
   c.buf_flits = BUF;

@@ -183,6 +183,7 @@ void test_protocol_violations_change_nothing(void) {
    * violation every 5 cycles first. Identical outputs = nothing changed. */
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = 6;
   c.vcs = 3;
   c.buf_flits = 12;
@@ -206,6 +207,7 @@ void test_protocol_violations_change_nothing(void) {
 void test_config_lock(void) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = 6;
   c.vcs = 3;
   c.buf_flits = 12;
@@ -243,6 +245,7 @@ void test_config_lock(void) {
 void test_determinism_and_reset(void) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = 9;
   c.vcs = 2;
   c.buf_flits = 20;
@@ -297,6 +300,7 @@ void test_determinism_and_reset(void) {
 void test_idle(void) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   asw_switch *sw = asw_switch_new(&c, NULL, 0);
   CHECK(asw_switch_idle(sw));
   asw_inputs in;
@@ -475,6 +479,7 @@ void test_large_switch_idle_cost(void) {
   long rss0 = rss_kb();
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = 36;
   c.vcs = 4;
   c.buf_flits = 768;
@@ -517,6 +522,7 @@ typedef struct {
 static void scoreboard_run(unsigned P, unsigned V, unsigned voq, unsigned vc_ctrl, long cycles, uint64_t seed) {
   asw_config c;
   asw_config_default(&c);
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   c.ports = P;
   c.vcs = V;
   c.buf_flits = 16;

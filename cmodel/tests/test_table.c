@@ -11,6 +11,7 @@
 static asw_switch *make(void) {
   asw_config c;
   asw_config_default(&c); /* P=8, V=2, TABLE=256 */
+  asw_config_set_features(&c, ASW_FEAT_ALL); /* §1: every feature built */
   return asw_switch_new(&c, NULL, 0);
 }
 void test_table_good(void) {

@@ -1,5 +1,5 @@
 /* VC-adaptive routing (contract §16.3, ROUTE_CTRL mode 3) on one switch: the
- * legality rules (VOQ = 0 only, OMIT bit 4, QCN exclusion, VC_CTRL and
+ * legality rules (VOQ = 0 only, vc_adaptive built, QCN exclusion, VC_CTRL and
  * FWD.amask fields), the primary choice by credits in RC (scan order from
  * det_port, VCs in increasing order, ties to the first), the fallback tried in
  * SA when the primary lacks credits (escape VC, or the packet's own VC with
@@ -11,10 +11,11 @@
 #include "test.h"
 #include "test_drv.h"
 
-/* A switch of P ports, V VCs, BUF flits per VC with the given VOQ and OMIT in d. */
+/* A switch of P ports, V VCs, BUF flits per VC with the given VOQ and every §1 feature
+ * but those in off (ASW_FEAT_* bits) built, in d. */
 static int vca_init(test_drv *d, unsigned P, unsigned V, unsigned BUF, unsigned LMAX,
-                    unsigned voq, unsigned omit) {
-  return test_drv_init_ext(d, P, V, BUF, LMAX, 16, voq, omit);
+                    unsigned voq, unsigned off) {
+  return test_drv_init_ext(d, P, V, BUF, LMAX, 16, voq, ASW_FEAT_ALL & ~off);
 }
 
 static uint32_t vca_entry(unsigned det, unsigned amask, unsigned vlo, unsigned vn) {
@@ -32,9 +33,9 @@ void test_vcadapt_legality(void) {
   CHECK(asw_reg_write(d.sw, ASW_REG_ROUTE_CTRL, m3) == ASW_EINVAL); /* VOQ = 1 */
   CHECKF(strstr(asw_switch_error(d.sw), "VOQ = 0") != NULL, "%s", asw_switch_error(d.sw));
   asw_switch_free(d.sw);
-  if (vca_init(&d, 5, 4, 16, 4, 0, ASW_OMIT_VCADAPT)) return;
-  CHECK(asw_reg_write(d.sw, ASW_REG_ROUTE_CTRL, m3) == ASW_EINVAL); /* OMIT bit 4 */
-  CHECKF(strstr(asw_switch_error(d.sw), "OMIT") != NULL, "%s", asw_switch_error(d.sw));
+  if (vca_init(&d, 5, 4, 16, 4, 0, ASW_FEAT_VC_ADAPTIVE)) return;
+  CHECK(asw_reg_write(d.sw, ASW_REG_ROUTE_CTRL, m3) == ASW_EINVAL); /* vc_adaptive off */
+  CHECKF(strstr(asw_switch_error(d.sw), "vc_adaptive") != NULL, "%s", asw_switch_error(d.sw));
   asw_switch_free(d.sw);
   if (vca_init(&d, 5, 4, 16, 4, 0, 0)) return;
   asw_switch *sw = d.sw;

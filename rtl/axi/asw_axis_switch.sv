@@ -19,7 +19,10 @@ module asw_axis_switch #(
   parameter int unsigned VOQ = 1,      // virtual output queues
   parameter int unsigned ITERS = 1,    // iSLIP iterations
   parameter int unsigned AE = 0,       // ARN-table entries (§15)
-  parameter int unsigned OMIT = 0,     // hardware left out (§1): bit 0 §16.1 bubble, bit 1 §17.1 PFC, bit 2 §17.4 QCN, bit 3 §18 link faults
+  // optional hardware built (contract §1, asw_switch): every feature off by default
+  parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
+  parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
+  parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned UW = 51
 ) (
@@ -154,7 +157,8 @@ module asw_axis_switch #(
 
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
+    .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
   ) u_switch (
     .clk_i,
     .rst_ni,

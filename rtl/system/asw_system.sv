@@ -14,7 +14,10 @@ module asw_system #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
-  parameter int unsigned OMIT = 0,       // hardware left out (§1): bit 0 bubble, bit 1 PFC, bit 2 QCN, bit 3 link, bit 4 VC-adaptive
+  // optional hardware built (contract §1, asw_switch): every feature off by default
+  parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
+  parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
+  parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
   parameter int unsigned DIV = 104,      // UART clocks per bit (clock / baud rate)
   parameter int unsigned TIMEOUT = 1000, // truncated-frame timeout in bit times
   parameter int unsigned CNTW = 32,      // width of the end nodes' and histogram counters
@@ -407,7 +410,8 @@ module asw_system #(
 
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .OMIT(OMIT)
+    .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
   ) u_switch (
     .clk_i,
     .rst_ni,

@@ -38,8 +38,11 @@ ID_VALUE = 0x41535731
 CNT_FLITS_IN, CNT_FLITS_OUT, CNT_PACKETS_IN, CNT_PACKETS_OUT = 0, 1, 2, 3
 CNT_CREDIT_STALL, CNT_SA_LOST, CNT_ROUTE_ERRORS, CNT_ADAPTIVE = 4, 5, 6, 7
 ROUTE_DET, ROUTE_OBLIVIOUS, ROUTE_ADAPTIVE, ROUTE_VCADAPT = 0, 1, 2, 3
-# asw_config.omit bits (contract §1 OMIT): hardware left out, its registers unmapped
-OMIT_BUBBLE, OMIT_PFC, OMIT_QCN, OMIT_LINK, OMIT_VCADAPT = 1, 2, 4, 8, 16
+# contract §1 optional features (asw_config fields, 1 built, 0 left out: the default; a
+# feature not built has its registers unmapped) and their bits in PARAM2[29:23] (§11)
+FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate")
+FEAT_BUBBLE, FEAT_PFC, FEAT_QCN, FEAT_LINK_FAULTS, FEAT_VC_ADAPTIVE = 1, 2, 4, 8, 16
+FEAT_ROUTE_HASH, FEAT_PORT_RATE = 32, 64
 REG_BUBBLE0, REG_PFC_EN0, REG_PFC_THRESH = 0x04000, 0x00040, 0x00042
 REG_QCN_QEQ = 0x00044  # §17.4
 REG_PARAM3, REG_SAR_CTRL, REG_SAR_TTL, REG_SAR_SEED = 0x00004, 0x00050, 0x00051, 0x00052  # §17.8

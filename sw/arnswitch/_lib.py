@@ -13,7 +13,9 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 class AswConfig(ctypes.Structure):
     _fields_ = [(n, ctypes.c_uint) for n in (
         "ports", "vcs", "buf_flits", "max_packet", "payload_bits", "dest_bits",
-        "table_entries", "voq", "iters", "arn_entries", "omit", "sar_entries")]
+        "table_entries", "voq", "iters", "arn_entries", "sar_entries",
+        # contract §1 optional features: 1 built, 0 left out (the default)
+        "bubble", "pfc", "qcn", "route_hash", "link_faults", "port_rate", "vc_adaptive")]
 
 
 class AswFlit(ctypes.Structure):

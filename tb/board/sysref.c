@@ -344,7 +344,7 @@ static int run_test(const sysconf *g, asw_switch *sw, const test_cfg *t) {
 
 int main(int argc, char **argv) {
   if (argc < 12) return bad_arg("usage: sysref P V BUF LMAX PW DW TABLE VOQ ITERS AE CNTW "
-                                "[--omit N] [--table FILE] --test \"k=v ...\" ...");
+                                "[--features MASK] [--table FILE] --test \"k=v ...\" ...");
   unsigned v[11];
   for (int i = 0; i < 11; i++) {
     char *end;
@@ -358,12 +358,13 @@ int main(int argc, char **argv) {
                    .payload_bits = v[4], .dest_bits = v[5], .table_entries = v[6], .voq = v[7],
                    .iters = v[8], .arn_entries = v[9]};
   conf.cntw = v[10];
-  int first = 12; /* optional --omit N (contract §1 OMIT) right after CNTW */
-  if (argc > 13 && !strcmp(argv[12], "--omit")) {
+  /* optional --features MASK (contract §1: the features built, ASW_FEAT_* bits) after CNTW */
+  int first = 12;
+  if (argc > 13 && !strcmp(argv[12], "--features")) {
     char *end;
     unsigned long x = strtoul(argv[13], &end, 0);
-    if (!*argv[13] || *end || x > 65536) return bad_arg("bad --omit number");
-    conf.c.omit = (unsigned)x;
+    if (!*argv[13] || *end || x > ASW_FEAT_ALL) return bad_arg("bad --features mask");
+    asw_config_set_features(&conf.c, (unsigned)x);
     first = 14;
   }
   if (g->c.ports > MAXP || (g->c.vcs & (g->c.vcs - 1)) || g->c.payload_bits < 8 || g->c.payload_bits % 8 ||

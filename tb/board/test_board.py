@@ -18,8 +18,8 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  5. a refused table line and a bad option are reported with exit status 2;
  6. rtl/system is lint-clean (verilator -Wall, three configurations) and Yosys read_slang
     elaborates it;
- 7. the iCEBreaker's smaller system (its switch configuration, OMIT=31 included, and
-    counter width from synth/board.py) reports its OMIT through the host tool's info and
+ 7. the iCEBreaker's smaller system (its switch configuration, no optional feature, and
+    counter width from synth/board.py) reports its features through the host tool's info and
     runs one traffic test through it with the same counters as the reference;
  8. the example run of docs/boards.md (its `run --seed 5 ...` command on a fresh simulated
     board) prints the text docs/boards.md shows.
@@ -41,10 +41,13 @@ sys.path.insert(0, os.path.join(ROOT, "sw"))
 sys.path.insert(0, os.path.join(ROOT, "synth"))
 import asw_board  # noqa: E402
 import board  # noqa: E402  (synth/board.py: the boards' configurations)
+import switch_configs  # noqa: E402  (configs/, on the path through synth/board.py)
 
-# The simulated configuration: the HX8K breakout's switch parameters with every block
-# (OMIT=0; the board itself leaves PFC out), a UART of 8 clocks per bit.
-CFG = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0)
+# The simulated configuration: the HX8K breakout's switch parameters with every contract §1
+# feature built (the board itself leaves PFC, QCN and the link faults out), a UART of 8
+# clocks per bit.
+ALL_FEATURES = {k: 1 for k in switch_configs.FEATURE_PARAMS}
+CFG = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0, **ALL_FEATURES)
 SIM = dict(DIV=8, TIMEOUT=40, CNTW=32, CLK_KHZ=12000, AUTOSTART=0, BLINK=10)
 PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
 
@@ -60,8 +63,9 @@ def newest(paths):
 
 
 def build_sim(cfg, sim):
+    mask = switch_configs.feature_mask(cfg)
     tag = "-".join(f"{k}{cfg[k]}" for k in PARAMS) + f"-d{sim['DIV']}-c{sim['CNTW']}" + \
-        (f"-omit{cfg['OMIT']}" if cfg.get("OMIT") else "")
+        (f"-f{mask}" if mask else "")
     d = os.path.join(BUILD, "sim-" + tag)
     exe = os.path.join(d, "board_sim")
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
@@ -69,7 +73,8 @@ def build_sim(cfg, sim):
     if newest(srcs + [main, os.path.abspath(__file__)]) <= newest([exe]):
         return exe
     os.makedirs(d, exist_ok=True)
-    gen = [f"-G{k}={v}" for k, v in list(cfg.items()) + list(sim.items())]
+    gen = [f"-G{k}=1'b{v}" if k in switch_configs.FEATURE_PARAMS else f"-G{k}={v}"
+           for k, v in list(cfg.items()) + list(sim.items())]
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast",
            "--x-initial", "fast", "--top-module", "asw_system", "-Wno-fatal", "--assert",
            "-CFLAGS", f"-O2 -DBOARD_DIV={sim['DIV']}", "-Mdir", os.path.join(d, "obj")] + \
@@ -137,9 +142,14 @@ def tool(url, *args):
     return r.returncode, r.stdout, r.stderr
 
 
+def feature_args(cfg):
+    """sysref's --features MASK (contract §1 features built, ASW_FEAT_* bits) if any."""
+    mask = switch_configs.feature_mask(cfg)
+    return ["--features", str(mask)] if mask else []
+
+
 def ref(exe, cfg, tests, table=None, cntw=SIM["CNTW"]):
-    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(cntw)]
-    args += ["--omit", str(cfg["OMIT"])] if cfg.get("OMIT") else []
+    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(cntw)] + feature_args(cfg)
     if table:
         args += ["--table", table]
     for t in tests:
@@ -152,7 +162,7 @@ def ref(exe, cfg, tests, table=None, cntw=SIM["CNTW"]):
 
 def ref_seq(exe, cfg, steps):
     """sysref over a sequence of ("table", file) and ("test", dict) steps."""
-    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(SIM["CNTW"])]
+    args = [exe] + [str(cfg[k]) for k in PARAMS] + [str(SIM["CNTW"])] + feature_args(cfg)
     for kind, v in steps:
         args += ["--table", v] if kind == "table" else \
             ["--test", " ".join(f"{k}={x}" for k, x in v.items())]
@@ -165,9 +175,10 @@ def ref_seq(exe, cfg, steps):
 def lint(r):
     """Verilator -Wall on three configurations, and Yosys read_slang elaboration."""
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
-    for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16",
-                "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24",
-                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24 -GOMIT=31"):
+    feats = " ".join(f"-G{k}=1'b1" for k in switch_configs.FEATURE_PARAMS)
+    for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16 " + feats,
+                "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24 " + feats,
+                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24"):
         p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
                            cfg.split() + srcs, capture_output=True, text=True)
         r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
@@ -375,14 +386,14 @@ def icebreaker(r, refexe):
     """The iCEBreaker's system (synth/board.py: its switch configuration and counter width)
     simulated too: one traffic test through the host tool against the reference."""
     b = board.BOARDS["icebreaker"]
-    cfg = {k: b["cfg"][k] for k in PARAMS + ("OMIT",) if k in b["cfg"]}
+    cfg = {k: b["cfg"][k] for k in PARAMS + switch_configs.FEATURE_PARAMS if k in b["cfg"]}
     cntw = b.get("cntw", 32)
     exe = build_sim(cfg, dict(SIM, CNTW=cntw))
     sim = Sim(exe, connections=2)
     rc, out, err = tool(sim.url, "info")
-    omit = cfg.get("OMIT", 0)
-    r.check(rc == 0 and f" OMIT={omit}," in out, f"host tool 'info' reads the iCEBreaker switch's "
-            f"OMIT={omit} (PARAM2)", out + err)
+    feats = ",".join(switch_configs.features_on(cfg)) or "none"
+    r.check(rc == 0 and f" features={feats}," in out, f"host tool 'info' reads the iCEBreaker "
+            f"switch's features={feats} (PARAM2)", out + err)
     js = os.path.join(BUILD, "icebreaker.json")
     lmax = cfg["LMAX"]
     rc, out, err = tool(sim.url, "run", "--seed", "5", "--pattern", "hotspot", "--target", "1",

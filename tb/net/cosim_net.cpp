@@ -400,10 +400,10 @@ int Harness::run() {
   asw_config c{};
   netref_switch_config(net_, &c);
   const unsigned want[] = {ASW_P, ASW_V, ASW_BUF, ASW_LMAX, ASW_PW, ASW_DW, ASW_TABLE, ASW_VOQ,
-                           ASW_ITERS, ASW_AE, ASW_SE};
+                           ASW_ITERS, ASW_AE, ASW_SE, ASW_FEATURES};
   const unsigned got[] = {c.ports,        c.vcs, c.buf_flits, c.max_packet, c.payload_bits,
                           c.dest_bits, c.table_entries, c.voq, c.iters, c.arn_entries,
-                          c.sar_entries};
+                          c.sar_entries, asw_config_features(&c)};
   if (std::memcmp(want, got, sizeof want) != 0) {
     err_ = "the network's switch parameters differ from this build's (rebuild via cosim_net.py)";
     return 2;

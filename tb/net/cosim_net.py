@@ -18,9 +18,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tb"))
 import cosim  # noqa: E402  (tb/cosim.py: RTL file list, run, newest)
+# the RTL feature parameters in ASW_FEAT_* bit order (configs/switch_configs.py, via cosim)
+FEATURE_PARAMS = cosim.switch_configs.FEATURE_PARAMS
 
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"), "cosim_net")
-PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "SE")
+# the network's switch parameters (netprobe); FEATURES: its contract §1 features built
+# (ASW_FEAT_* bits; the network simulator builds them all), the RTL's BubbleEn ... below
+PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "SE", "FEATURES")
 JOBS = os.environ.get("COSIM_JOBS", "2")
 CFLAGS = ["-std=c11", "-D_DEFAULT_SOURCE=", "-O2", "-Wall", "-Wextra", "-Werror",
           "-I" + os.path.join(ROOT, "cmodel"), "-I" + HERE]
@@ -115,7 +119,9 @@ def build(cfg, traced=False):
            f"OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 CXX={cosim.CXX} LINK={cosim.CXX}",
            "-CFLAGS", cflags, "-LDFLAGS", f"{lib} -lm", "-Mdir", os.path.join(d, "obj"),
            "-o", "cosim_net"]
-    cmd += [f"-G{k}={cfg[k]}" for k in PARAMS] + rtl_files() + [top, main]
+    cmd += [f"-G{k}={cfg[k]}" for k in PARAMS if k != "FEATURES"]
+    cmd += [f"-G{k}=1'b{cfg['FEATURES'] >> i & 1}" for i, k in enumerate(FEATURE_PARAMS)]
+    cmd += rtl_files() + [top, main]
     if os.path.exists(exe):
         os.remove(exe)  # the library is not a make dependency: force the link
     print(f"cosim_net: building {tag(cfg)} ...", flush=True)

@@ -15,9 +15,9 @@ int main(int argc, char **argv) {
   }
   asw_config c;
   netref_switch_config(r, &c);
-  printf("%u %u %u %u %u %u %u %u %u %u %u\n", c.ports, c.vcs, c.buf_flits, c.max_packet,
+  printf("%u %u %u %u %u %u %u %u %u %u %u %u\n", c.ports, c.vcs, c.buf_flits, c.max_packet,
          c.payload_bits, c.dest_bits, c.table_entries, c.voq, c.iters, c.arn_entries,
-         c.sar_entries);
+         c.sar_entries, asw_config_features(&c)); /* last: the §1 features (ASW_FEAT_* bits) */
   netref_free(r);
   return 0;
 }

@@ -1,10 +1,11 @@
-/* test_omit.c — the OMIT parameter (contract §1): with bit 0 (bubble rule), bit 1
- * (PFC), bit 2 (QCN, ROUTE_HASH) or bit 3 (link faults, PORT_GAP) set, the §16.2 / §17.2 / §17.4 / §18.4
- * registers are unmapped exactly as the §15.8 ones with AE = 0 (read 0; every write,
- * legal value or not, is refused with ASW_EINVAL and counted in REG_ERRORS), with bit 3
- * a link taken down is refused (links always up), PARAM2[26:23] reads OMIT, OMIT > 15
- * is rejected, and a switch without the hardware is output-for-output the switch
- * with it and its registers at reset (random traffic and register reads). */
+/* test_features.c — the optional-feature settings (contract §1): without bubble, pfc,
+ * qcn, route_hash, port_rate or link_faults the §16.2 / §17.2 / §17.4 / §17.6 / §17.7 /
+ * §18.4 registers are unmapped exactly as the §15.8 ones with AE = 0 (read 0; every write,
+ * legal value or not, is refused with ASW_EINVAL and counted in REG_ERRORS), without
+ * link_faults a link taken down is refused (links always up), PARAM2[29:23] reads the
+ * features built, a setting > 1 is rejected, and a switch without the hardware is
+ * output-for-output the switch with it and its registers at reset (random traffic and
+ * register reads). */
 #include <stdint.h>
 #include <string.h>
 
@@ -12,7 +13,8 @@
 #include "test.h"
 #include "test_drv.h"
 
-static asw_config small(unsigned omit) {
+/* feats: the features built (ASW_FEAT_* bits). */
+static asw_config small(unsigned feats) {
   asw_config c;
   asw_config_default(&c);
   c.ports = 4;
@@ -23,54 +25,65 @@ static asw_config small(unsigned omit) {
   c.dest_bits = 4;
   c.table_entries = 16;
   c.arn_entries = 2;
-  c.omit = omit;
+  asw_config_set_features(&c, feats);
   return c;
 }
 
-void test_omit_registers(void) {
+void test_features_registers(void) {
   char err[160] = "";
-  asw_config c = small(32);
+  asw_config c = small(0);
+  c.port_rate = 2;
   CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL);
-  CHECKF(strstr(err, "OMIT") && strstr(err, "0..31"), "%s", err);
+  CHECKF(strstr(err, "port_rate") && strstr(err, "0..1"), "%s", err);
+  /* the names and bits agree */
+  for (unsigned k = 0; k < ASW_FEAT_COUNT; k++) {
+    c = small(0);
+    CHECK(asw_config_set_feature(&c, asw_feature_name(k), 1) == ASW_OK);
+    CHECK(asw_config_features(&c) == 1u << k);
+  }
+  CHECK(asw_config_set_feature(&c, "no_such_feature", 1) == ASW_EINVAL);
+  CHECK(asw_feature_name(ASW_FEAT_COUNT) == NULL);
+  asw_config_default(&c); /* every feature off by default */
+  CHECK(asw_config_features(&c) == 0);
   /* one legal value per §16.2 / §17.2 address (RO addresses: any value) */
   const struct { uint32_t a, d; unsigned bit, ro; } regs[] = {
-      {ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 3), ASW_OMIT_BUBBLE, 0},
-      {ASW_REG_BUBBLE(3), 0, ASW_OMIT_BUBBLE, 0},
-      {ASW_REG_BUBBLE_COUNTER(2, 1), 0, ASW_OMIT_BUBBLE, 1},
-      {ASW_REG_PFC_EN(0), 0x5, ASW_OMIT_PFC, 0},
-      {ASW_REG_PFC_EN(1), 0, ASW_OMIT_PFC, 0},
-      {ASW_REG_PFC_THRESH, asw_pfc_thresh(6, 2), ASW_OMIT_PFC, 0},
-      {ASW_REG_PFC_COUNTER(1, 0), 0, ASW_OMIT_PFC, 1},
-      {ASW_REG_PFC_STATE(3), 0, ASW_OMIT_PFC, 1},
-      {ASW_REG_QCN_CTRL, asw_qcn_ctrl(0, 2, 3, 0x1234), ASW_OMIT_QCN, 0},
-      {ASW_REG_QCN_QEQ, 17, ASW_OMIT_QCN, 0},
-      {ASW_REG_QCN_SAMPLE, 100, ASW_OMIT_QCN, 0},
-      {ASW_REG_QCN_SEED, 0xBEEF, ASW_OMIT_QCN, 0},
-      {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_OMIT_QCN, 1},
-      {ASW_REG_QCN_QLEN(2), 0, ASW_OMIT_QCN, 1},
-      {ASW_REG_ROUTE_HASH, asw_route_hash_reg(ASW_RH_SRC_DIGIT, 3, 2), ASW_OMIT_QCN, 0}, /* §17.6 */
-      {ASW_REG_PORT_GAP(0), asw_port_gap_field(1, 3), ASW_OMIT_LINK, 0}, /* §17.7 */
-      {ASW_REG_PORT_GAP(7), 0, ASW_OMIT_LINK, 0},
-      {ASW_REG_LINK_DOWN(0), 0, ASW_OMIT_LINK, 1},
-      {ASW_REG_LINK_RX_DOWN(1), 0, ASW_OMIT_LINK, 1},
-      {ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), 0, ASW_OMIT_LINK, 1},
+      {ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 3), ASW_FEAT_BUBBLE, 0},
+      {ASW_REG_BUBBLE(3), 0, ASW_FEAT_BUBBLE, 0},
+      {ASW_REG_BUBBLE_COUNTER(2, 1), 0, ASW_FEAT_BUBBLE, 1},
+      {ASW_REG_PFC_EN(0), 0x5, ASW_FEAT_PFC, 0},
+      {ASW_REG_PFC_EN(1), 0, ASW_FEAT_PFC, 0},
+      {ASW_REG_PFC_THRESH, asw_pfc_thresh(6, 2), ASW_FEAT_PFC, 0},
+      {ASW_REG_PFC_COUNTER(1, 0), 0, ASW_FEAT_PFC, 1},
+      {ASW_REG_PFC_STATE(3), 0, ASW_FEAT_PFC, 1},
+      {ASW_REG_QCN_CTRL, asw_qcn_ctrl(0, 2, 3, 0x1234), ASW_FEAT_QCN, 0},
+      {ASW_REG_QCN_QEQ, 17, ASW_FEAT_QCN, 0},
+      {ASW_REG_QCN_SAMPLE, 100, ASW_FEAT_QCN, 0},
+      {ASW_REG_QCN_SEED, 0xBEEF, ASW_FEAT_QCN, 0},
+      {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_FEAT_QCN, 1},
+      {ASW_REG_QCN_QLEN(2), 0, ASW_FEAT_QCN, 1},
+      {ASW_REG_ROUTE_HASH, asw_route_hash_reg(ASW_RH_SRC_DIGIT, 3, 2), ASW_FEAT_ROUTE_HASH, 0}, /* §17.6 */
+      {ASW_REG_PORT_GAP(0), asw_port_gap_field(1, 3), ASW_FEAT_PORT_RATE, 0}, /* §17.7 */
+      {ASW_REG_PORT_GAP(7), 0, ASW_FEAT_PORT_RATE, 0},
+      {ASW_REG_LINK_DOWN(0), 0, ASW_FEAT_LINK_FAULTS, 1},
+      {ASW_REG_LINK_RX_DOWN(1), 0, ASW_FEAT_LINK_FAULTS, 1},
+      {ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), 0, ASW_FEAT_LINK_FAULTS, 1},
   };
   const unsigned n = sizeof regs / sizeof regs[0];
-  for (unsigned omit = 0; omit < 16; omit++) {
-    c = small(omit);
+  for (unsigned feats = 0; feats <= ASW_FEAT_ALL; feats++) {
+    c = small(feats);
     asw_switch *sw = asw_switch_new(&c, err, sizeof err);
-    CHECKF(sw != NULL, "omit %u: %s", omit, err);
+    CHECKF(sw != NULL, "feats 0x%x: %s", feats, err);
     if (!sw) continue;
-    CHECK(asw_switch_config(sw)->omit == omit);
-    CHECK(test_rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | omit << 23));
+    CHECK(asw_config_features(asw_switch_config(sw)) == feats);
+    CHECK(test_rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | feats << 23));
     uint32_t errors = 0;
     for (unsigned k = 0; k < n; k++) {
-      int gone = (omit & regs[k].bit) != 0;
+      int gone = (feats & regs[k].bit) == 0;
       uint32_t before = test_rd(sw, regs[k].a);
-      if (gone) CHECKF(before == 0, "omit %u addr 0x%05x reads 0x%x", omit, regs[k].a, before);
+      if (gone) CHECKF(before == 0, "feats 0x%x addr 0x%05x reads 0x%x", feats, regs[k].a, before);
       int rc = asw_reg_write(sw, regs[k].a, regs[k].d);
       int refused = gone || regs[k].ro;
-      CHECKF(rc == (refused ? ASW_EINVAL : ASW_OK), "omit %u addr 0x%05x rc %d", omit,
+      CHECKF(rc == (refused ? ASW_EINVAL : ASW_OK), "feats 0x%x addr 0x%05x rc %d", feats,
              regs[k].a, rc);
       errors += (uint32_t)refused;
       if (!refused) CHECK(test_rd(sw, regs[k].a) == regs[k].d);
@@ -80,27 +93,27 @@ void test_omit_registers(void) {
       CHECK(asw_switch_step(sw, &in, NULL) == ASW_OK);
       errors += (uint32_t)refused;
     }
-    CHECKF(test_rd(sw, ASW_REG_REG_ERRORS) == errors, "omit %u: REG_ERRORS %u, expected %u", omit,
+    CHECKF(test_rd(sw, ASW_REG_REG_ERRORS) == errors, "feats 0x%x: REG_ERRORS %u, expected %u", feats,
            test_rd(sw, ASW_REG_REG_ERRORS), errors);
     /* §18.1: output 1's link down; without the §18 hardware refused, nothing changed */
-    int link = !(omit & ASW_OMIT_LINK);
+    int link = (feats & ASW_FEAT_LINK_FAULTS) != 0;
     CHECK(asw_switch_set_link_up(sw, 0xF, 0xF) == ASW_OK); /* all up: always accepted */
     int rc = asw_switch_set_link_up(sw, 0xD, 0xF);
-    CHECKF(rc == (link ? ASW_OK : ASW_EINVAL), "omit %u: set_link_up rc %d", omit, rc);
-    if (!link) CHECKF(strstr(asw_switch_error(sw), "OMIT"), "%s", asw_switch_error(sw));
+    CHECKF(rc == (link ? ASW_OK : ASW_EINVAL), "feats 0x%x: set_link_up rc %d", feats, rc);
+    if (!link) CHECKF(strstr(asw_switch_error(sw), "link_faults"), "%s", asw_switch_error(sw));
     CHECK(asw_switch_step(sw, &(asw_inputs){0}, NULL) == ASW_OK);
-    CHECKF(test_rd(sw, ASW_REG_LINK_DOWN(0)) == (link ? 2u : 0u), "omit %u: LINK_DOWN 0x%x",
-           omit, test_rd(sw, ASW_REG_LINK_DOWN(0)));
+    CHECKF(test_rd(sw, ASW_REG_LINK_DOWN(0)) == (link ? 2u : 0u), "feats 0x%x: LINK_DOWN 0x%x",
+           feats, test_rd(sw, ASW_REG_LINK_DOWN(0)));
     asw_switch_free(sw);
   }
 }
 
 /* Random credit-respecting traffic (1..LMAX-flit packets, random destinations,
  * sinks returning credits a cycle later) and random register reads, every
- * address kind including the omitted ones, into a switch with OMIT = 0 and one
- * with OMIT = 15: every output of every cycle must be identical. */
-void test_omit_equivalence(void) {
-  asw_config c0 = small(0), c3 = small(15);
+ * address kind including the unbuilt ones, into a switch with every feature built and
+ * one with none: every output of every cycle must be identical. */
+void test_features_equivalence(void) {
+  asw_config c0 = small(ASW_FEAT_ALL), c3 = small(0);
   asw_switch *a = asw_switch_new(&c0, NULL, 0), *b = asw_switch_new(&c3, NULL, 0);
   CHECK(a && b);
   if (!a || !b) {
