@@ -108,7 +108,8 @@ module credits #(
         for (int unsigned v = 0; v < V; v++) begin
           assert (32'(cred_q[o*V+v]) <= BUF)
             else $error("credits: CRED[%0d][%0d]=%0d exceeds BUF", o, v, cred_q[o*V+v]);
-          if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v)) begin
+          // (a PFC output's CRED is the pause view, and SA reads it a cycle late, §17.1)
+          if (match_valid_i[o] && (32'(match_ovc_i[o*VW +: VW]) == v) && !pfc_en_i[o]) begin
             assert (32'(match_len_i[o*8 +: 8]) <= 32'(cred_q[o*V+v]))
               else $error("credits: match on output %0d VC %0d without enough credits", o, v);
           end
