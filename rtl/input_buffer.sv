@@ -243,11 +243,12 @@ module input_buffer #(
     logic [3:0] p;   // primary: {2len+1, 2len, len+1, len}
     logic [3:0] f;   // fallback (VCA only, else 0)
   } ck_t;
+  localparam int unsigned KW = (CW > 9 ? CW : 9) + 1;  // wide enough for cr and 2*len + 1
   function automatic logic [3:0] ck4(input logic [CW-1:0] cr, input logic [7:0] len);
-    logic [9:0] c, l;
-    c = 10'(cr);
-    l = 10'(len);
-    return {c >= 2*l + 10'd1, c >= 2*l, c >= l + 10'd1, c >= l};
+    logic [KW-1:0] c, l;
+    c = KW'(cr);
+    l = KW'(len);
+    return {c >= 2*l + KW'(1), c >= 2*l, c >= l + KW'(1), c >= l};
   endfunction
   function automatic ck_t ck_pkt(input int unsigned k, input logic [PIW-1:0] oport,
                                  input logic [VW-1:0] ovc, input logic [7:0] len,
