@@ -28,7 +28,7 @@ const char *test_tmpdir = ".";
   X(test_islip_iterations)                       \
   X(test_islip_desynchronises)                   \
   X(test_islip_vc_choice)                        \
-  X(test_islip_vc_voq_served)                        \
+  X(test_islip_vc_voq_served)                     \
   X(test_islip_vs_reference)                     \
   X(test_route_deterministic_and_sl2vc)          \
   X(test_route_oblivious)                        \
