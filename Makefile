@@ -10,6 +10,9 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 # Each area adds its own targets and appends test targets to TEST_TARGETS.
 TEST_TARGETS :=
+# Test targets that touch only their own build directory run in a second lane beside the
+# others (sw/run_tests.py; TEST_LANES=1 runs one lane). A fragment may append to it.
+TEST_SIDE :=
 # The default study run by `make`; a later fragment may replace it.
 STUDY :=
 include mk/deps.mk
@@ -37,7 +40,7 @@ all: deps build study
 study: $(STUDY)
 
 test: deps
-	@$(PYTHON) sw/run_tests.py $(TEST_TARGETS)
+	@$(PYTHON) sw/run_tests.py --side "$(TEST_SIDE)" $(TEST_TARGETS)
 
 clean:
 	rm -rf $(BUILD)

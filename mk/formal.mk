@@ -11,11 +11,12 @@ formal: deps
 formal-mutants: deps
 	@$(PYTHON) formal/formal.py mutants $(MUTANTS)
 test-formal: deps
-	@p=$$($(PYTHON) formal/formal.py prove 2>&1); prc=$$?; echo "$$p" | grep -v 'passed, .* failed'; \
-	m=$$($(PYTHON) formal/formal.py mutants 2>&1); mrc=$$?; echo "$$m" | grep -v 'passed, .* failed'; \
+	@p=$$(BUILD=$(BUILD)/lane2 $(PYTHON) formal/formal.py prove 2>&1); prc=$$?; echo "$$p" | grep -v 'passed, .* failed'; \
+	m=$$(BUILD=$(BUILD)/lane2 $(PYTHON) formal/formal.py mutants 2>&1); mrc=$$?; echo "$$m" | grep -v 'passed, .* failed'; \
 	pp=$$(echo "$$p" | sed -n 's/^formal: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p'); \
 	mp=$$(echo "$$m" | sed -n 's/^formal: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p'); \
 	set -- $${pp:-0 1} $${mp:-0 1}; \
 	echo "test-formal: $$(($$1+$$3)) passed, $$(($$2+$$4)) failed"; \
 	[ $$prc -eq 0 ] && [ $$mrc -eq 0 ]
 TEST_TARGETS += test-formal
+TEST_SIDE += test-formal

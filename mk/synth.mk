@@ -15,13 +15,15 @@ fpga: deps
 fpga-list:
 	@$(PYTHON) synth/fpga.py list
 test-fpga: deps
-	@$(PYTHON) synth/fpga.py check
+	@BUILD=$(BUILD)/lane2 $(PYTHON) synth/fpga.py check
 # The former Yosys-only report is part of the flow now.
 synth: fpga
 TEST_TARGETS += test-fpga
+TEST_SIDE += test-fpga
 # A feature that is off has none of its cells (contract §1): Yosys, each feature alone on
 # against all off (synth/feature_cells.py, about a minute).
 .PHONY: test-features
 test-features: deps
 	@$(PYTHON) synth/feature_cells.py
 TEST_TARGETS += test-features
+TEST_SIDE += test-features

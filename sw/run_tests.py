@@ -4,11 +4,22 @@
 A target may print its own "N passed, N failed" lines; they are summed. A
 target that prints none counts as one test, passed if it exits 0. A target
 that exits non-zero with no failures reported counts one extra failure.
+
+Two lanes (the CI machine has two cores and most suites use one): the targets named by
+--side (suites that touch only their own build directory: formal proofs, place and route,
+feature cell counts) run one after another beside the others, which run in the order
+given. TEST_LANES=1 in the environment runs everything in one lane, in order.
+
+  run_tests.py [--side "t1 t2 ..."] target ...
 """
+import os
 import re
 import subprocess
 import sys
+import threading
 import time
+
+PRINT_LOCK = threading.Lock()  # a target's lines are printed together, after it ends
 
 LINE = re.compile(r"^(?:[^:]*:\s*)?(\d+) passed, (\d+) failed(?:, \d+ skipped)?\s*$")
 
@@ -18,6 +29,11 @@ def run(target):
     proc = subprocess.run(["make", "--no-print-directory", "-s", target],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
+    with PRINT_LOCK:
+        return report(target, proc, start)
+
+
+def report(target, proc, start):
     passed = failed = 0
     counted = False
     fails, in_fail = [], False  # FAIL lines and the indented lines right under them
@@ -48,15 +64,39 @@ def run(target):
     return passed, failed, status, fails
 
 
-def main(targets):
+def main(argv):
+    side = []
+    if argv[:1] == ["--side"]:
+        if len(argv) < 2:
+            print("run_tests: --side needs a list of targets", file=sys.stderr)
+            return 2
+        side, argv = argv[1].split(), argv[2:]
+    targets = argv
     if not targets:
         print("run_tests: no test targets defined", file=sys.stderr)
         return 2
+    unknown = [t for t in side if t not in targets]
+    if unknown:
+        print(f"run_tests: --side names targets that are not test targets: {' '.join(unknown)}",
+              file=sys.stderr)
+        return 2
+    if os.environ.get("TEST_LANES", "2") == "1":
+        side = []
+    results = {}
+
+    def lane(names):
+        for t in names:
+            results[t] = run(t)
+
+    side_lane = threading.Thread(target=lane, args=([t for t in targets if t in side],))
+    side_lane.start()
+    lane([t for t in targets if t not in side])
+    side_lane.join()
     total_p = total_f = 0
     failed_targets = []
     fail_lines = []
     for t in targets:
-        p, f, status, lines = run(t)
+        p, f, status, lines = results[t]
         fail_lines += [f"  [{t}] {l}" for l in lines]
         total_p += p
         total_f += f

@@ -3,6 +3,8 @@
 the test matrix, soak runs, the gate-level run (Yosys netlist) and coverage.
 Called from mk/tb.mk. (Synthesis and place and route: synth/fpga.py.)"""
 import argparse
+import contextlib
+import fcntl
 import glob
 import os
 import re
@@ -260,8 +262,28 @@ def check_config(cfg, arn=None):
         sys.exit(2)
 
 
+@contextlib.contextmanager
+def build_lock(key):
+    """Holds an exclusive lock on build/cosim/locks/KEY.lock: two processes (make test's two
+    lanes, soak_long's threads) never build the same directory at once; the second finds
+    the first's result up to date once it gets the lock."""
+    d = os.path.join(BUILD, "cosim", "locks")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, re.sub(r"[^\w.+-]", "_", key) + ".lock"), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def libref():
     """C model + stimulus, compiled with gcc as C11, shared by every build."""
+    with build_lock("libref"):
+        return _libref()
+
+
+def _libref():
     d = os.path.join(BUILD, "cosim", "ref")
     os.makedirs(d, exist_ok=True)
     lib = os.path.join(d, "libref.a")
@@ -314,6 +336,11 @@ def ecp5_cells(out_dir):
 
 def build_refsim(cfg):
     """The C side alone (tb/refsim.c + stimulus + C model, with ASan/UBSan)."""
+    with build_lock(f"ref-{tag(cfg)}"):
+        return _build_refsim(cfg)
+
+
+def _build_refsim(cfg):
     d = os.path.join(BUILD, "cosim", f"ref-{tag(cfg)}")
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "refsim")
@@ -341,6 +368,14 @@ def build(cfg, kind="rtl"):
     """kind: rtl (asserts), fst (asserts + FST tracing), cov (coverage), gate (Yosys
     netlist), ref (C side only)."""
     check_config(cfg)
+    if kind == "ref":
+        return build_refsim(cfg)
+    key = f"{kind}-{os.path.basename(os.path.abspath(RTL_DIR)) if RTL_DIR else ''}-{tag(cfg)}"
+    with build_lock(key):
+        return _build(cfg, kind)
+
+
+def _build(cfg, kind):
     if kind == "ref":
         return build_refsim(cfg)
     lib = libref()
