@@ -55,7 +55,7 @@ test-gate:
 coverage:
 	@$(PYTHON) tb/cosim.py coverage $(cosim_args)
 TEST_TARGETS += test-cosim test-gate
-TEST_SIDE += test-gate
+TEST_SIDE += test-cosim test-gate
 # Bad input to make cosim / cosim-net / soak / coverage: each refused in one line before
 # anything is built (tb/test_cosim_input.py); no Verilator build.
 # docs/options.md: the vocabulary (tb/options.py) with each tool's defaults.
