@@ -173,6 +173,8 @@ MATRIX = [
     ("k", "det", "id", "random", 40000, "off", {"sar": 1, "qcn": 1}),
     ("c", "det", "afi", "rewrite", 30000, "afi", {"sar": 1}),
     ("k", "det", "sl", "full", 30000, "off", {"sar": 1, "linkfault": "0.002"}),
+    # o: Switch AR steering with neither routing mode built (its own level search)
+    ("o", "det", "sl", "random", 30000, "off", {"sar": 1, "qcn": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
