@@ -192,8 +192,6 @@ module route_compute #(
   logic        obl_any;        // oblivious: some candidate (n >= 1)
   logic [PIW-1:0] obl_port;    // ... the oblivious choice (det_port if none)
 
-
-
   logic [VW-1:0] ovc_of[P];    // next-hop VC on each port (§7.4)
   logic [CW-1:0] cr_of[P];     // CRED of that VC
   logic [P-1:0]  cand;         // candidate ports after the Δ filter (§7.2)
@@ -343,7 +341,6 @@ module route_compute #(
       mark = mark_adapted_i && !err && !va_sel && (6'(oport) != e_det) && !h_adapted;
     end
   end
-
 
   // ---- §7.3 oblivious choice (mode 1): only with OBL (RouteOblivEn) ---------------
   if (OBL) begin : gen_obl
