@@ -13,7 +13,7 @@ generic cells, no technology mapping, which keeps the test within a minute). Che
     u_lfsr of the oblivious choice, the §7.3 u_ad_first search, the u_counters RAMs);
   - with a feature on, its block is there (readback has none of its own: the OCC / CRED
     read multiplexer is part of regs.sv) and the design has at least MARGIN more cells
-    than with it off (the block and its hookup, not a constant; readback MARGIN_READBACK);
+    than with it off (the block and its hookup, not a constant);
   - all features on has more cells than any one alone.
 
 Writes build/featcells/summary.txt. Exit 0 if every check passes; prints "N passed, N
@@ -37,7 +37,6 @@ BLOCK = {"bubble": "u_bubble", "pfc": "u_pfc", "qcn": "u_qcn", "route_hash": "u_
          "oblivious": "u_lfsr", "adaptive": "u_ad_first", "counters": "u_counters",
          "readback": None}
 MARGIN = 20  # cells: far below every block's size, far above a constant's hookup
-MARGIN_READBACK = 8  # the OCC / CRED read multiplexer of feature-base (P = 2, V = 1): small
 
 
 def rtl_files():
@@ -98,7 +97,7 @@ def main():
         d = cells[f] - cells["none"]
         blk = BLOCK[f]
         has = blk is None or blk in insts[f]
-        margin = MARGIN_READBACK if blk is None else MARGIN
+        margin = MARGIN
         lines.append(f"{f:12s} {cells[f]:7d} {d:+7d}  {blk or '(regs.sv read mux)'} "
                      f"{'present' if has else 'ABSENT'}")
         check(has and d >= margin, f"{f}=on: {(blk + ' in the hierarchy, ') if blk else ''}{d:+d} "
