@@ -48,9 +48,19 @@ typedef struct {
                            * refuses a link down) */
   unsigned port_rate;     /* §17.7 output port rate, PORT_GAP registers */
   unsigned vc_adaptive;   /* §16.3 VC-adaptive routing (off: ROUTE_CTRL mode 3 illegal) */
+  unsigned oblivious;     /* §7.3 oblivious routing, ROUTE_CTRL mode 1, the input LFSRs and
+                           * LFSR_SEED (off: mode 1 illegal, LFSR_SEED unmapped) */
+  unsigned adaptive;      /* §7.3 adaptive routing, ROUTE_CTRL mode 2: the credit search,
+                           * triggers, THRESH, the 2TH flags (off: mode 2 illegal, THRESH
+                           * unmapped) */
+  unsigned counters;      /* §12 every event counter (the per-port, ARN, bubble, PFC, QCN,
+                           * Switch AR and link counters) and CNT_CLEAR (off: they read 0,
+                           * CNT_CLEAR unmapped) */
+  unsigned readback;      /* §11 OCC and CRED read-back (off: unmapped, read 0) */
 } asw_config;
 
-/* The features as bits (contract §11: PARAM2 bit 23 + k reads feature k as built). */
+/* The features as bits (contract §11: PARAM2 bit 23 + k reads feature k as built for
+ * k = 0..8, PARAM3 bit 6 + (k - 9) for k = 9..10). */
 #define ASW_FEAT_BUBBLE 1u
 #define ASW_FEAT_PFC 2u
 #define ASW_FEAT_QCN 4u
@@ -58,14 +68,19 @@ typedef struct {
 #define ASW_FEAT_VC_ADAPTIVE 16u
 #define ASW_FEAT_ROUTE_HASH 32u
 #define ASW_FEAT_PORT_RATE 64u
-#define ASW_FEAT_ALL 127u
-#define ASW_FEAT_COUNT 7u
+#define ASW_FEAT_OBLIVIOUS 128u
+#define ASW_FEAT_ADAPTIVE 256u
+#define ASW_FEAT_COUNTERS 512u
+#define ASW_FEAT_READBACK 1024u
+#define ASW_FEAT_ALL 2047u
+#define ASW_FEAT_COUNT 11u
 /* cfg's features as ASW_FEAT_* bits (a field > 1 counts as on). */
 unsigned asw_config_features(const asw_config *cfg);
 /* Sets every feature field of cfg from mask (ASW_FEAT_* bits). */
 void asw_config_set_features(asw_config *cfg, unsigned mask);
 /* The name of feature bit k (0..ASW_FEAT_COUNT-1): "bubble", "pfc", "qcn", "link_faults",
- * "vc_adaptive", "route_hash", "port_rate"; NULL for other k. */
+ * "vc_adaptive", "route_hash", "port_rate", "oblivious", "adaptive", "counters",
+ * "readback"; NULL for other k. */
 const char *asw_feature_name(unsigned k);
 /* Sets the feature named name (asw_feature_name) to on (0/1); ASW_EINVAL if no such name. */
 int asw_config_set_feature(asw_config *cfg, const char *name, unsigned on);
@@ -92,7 +107,7 @@ static inline uint64_t asw_hdr_make(unsigned dest, unsigned src, unsigned sl,
 #define ASW_REG_PARAM0 0x00001u
 #define ASW_REG_PARAM1 0x00002u
 #define ASW_REG_PARAM2 0x00003u
-#define ASW_REG_PARAM3 0x00004u /* [5:0] SE (§17.8) */
+#define ASW_REG_PARAM3 0x00004u /* [5:0] SE (§17.8), [7:6] features 9..10 */
 #define ASW_REG_ROUTE_CTRL 0x00010u
 #define ASW_REG_VC_CTRL 0x00011u
 #define ASW_REG_THRESH 0x00012u
@@ -157,7 +172,7 @@ static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
 #define ASW_ARN_STAGE(m) ((unsigned)((m) >> 19 & 0xFu))
 #define ASW_ARN_ID(m) ((unsigned)((m) >> 23 & 0x1FFu))
 
-/* Link-fault registers (§18.4), mapped for every parameter set, all RO. */
+/* Link-fault registers (§18.4), mapped only with cfg.link_faults, all RO. */
 #define ASW_REG_LINK_DOWN(w) (0x00018u + (w))    /* bit p: link_up[p] was 0, w0 ports 0..31 */
 #define ASW_REG_LINK_RX_DOWN(w) (0x0001Au + (w)) /* bit p: link_rx_up[p] was 0 */
 #define ASW_REG_LINK_COUNTER(k) (0x0001Cu + (k))

@@ -162,13 +162,15 @@ void asw_config_default(asw_config *c) {
   asw_config_set_features(c, 0); /* §1: every optional feature off */
 }
 
-/* The features in PARAM2 bit order (§11), their names and fields. */
+/* The features in PARAM2/PARAM3 bit order (§11), their names and fields. */
 static const char *const feat_names[ASW_FEAT_COUNT] = {
-    "bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate"};
+    "bubble",    "pfc",      "qcn",      "link_faults", "vc_adaptive", "route_hash",
+    "port_rate", "oblivious", "adaptive", "counters",    "readback"};
 
 static unsigned *feat_field(asw_config *c, unsigned k) {
-  unsigned *f[ASW_FEAT_COUNT] = {&c->bubble,      &c->pfc,        &c->qcn,      &c->link_faults,
-                                 &c->vc_adaptive, &c->route_hash, &c->port_rate};
+  unsigned *f[ASW_FEAT_COUNT] = {&c->bubble,      &c->pfc,        &c->qcn,       &c->link_faults,
+                                 &c->vc_adaptive, &c->route_hash, &c->port_rate, &c->oblivious,
+                                 &c->adaptive,    &c->counters,   &c->readback};
   return f[k];
 }
 
@@ -486,9 +488,24 @@ int asw_switch_set_link_up(asw_switch *sw, uint64_t up, uint64_t rx_up) { /* §1
   return ASW_OK;
 }
 
+/* 1 if a is the address of an event counter of any block (§12, §15.8, §16.2, §17.2,
+ * §17.4, §17.8, §18.4): without the counters feature (§1) they all read 0. */
+static int counter_addr(unsigned P, uint32_t a) {
+  return (a >= ASW_REG_COUNTER(0, 0) && a < ASW_REG_COUNTER(P, 0)) ||
+         (a >= ASW_REG_ARN_COUNTER(0, 0) && a < ASW_REG_ARN_COUNTER(P, 0)) ||
+         (a >= ASW_REG_BUBBLE_COUNTER(0, 0) && a < ASW_REG_BUBBLE_COUNTER(P, 0)) ||
+         (a >= ASW_REG_PFC_COUNTER(0, 0) && a < ASW_REG_PFC_COUNTER(P, 0)) ||
+         (a >= ASW_REG_QCN_COUNTER(0, 0) && a < ASW_REG_QCN_COUNTER(P, 0)) ||
+         (a >= ASW_REG_SAR_COUNTER(0, 0) && a < ASW_REG_SAR_COUNTER(P, 0)) ||
+         (a >= ASW_REG_LINK_COUNTER(0) && a < ASW_REG_LINK_COUNTER(ASW_LCNT_NUM));
+}
+
 int asw_reg_read(const asw_switch *sw, uint32_t a, uint32_t *data) {
   *data = 0;
   if (a >> 20) return ASW_EINVAL;
+  if (!sw->cfg.counters && counter_addr(sw->P, a)) return ASW_OK; /* §1: no counters */
+  if (!sw->cfg.readback && a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_CRED(64, 0))
+    return ASW_OK; /* §1: no OCC / CRED read-back */
   if (sw->cfg.link_faults && asw_link_owns(a)) { /* §18.4 */
     *data = asw_link_reg_read(&sw->link, a);
     return ASW_OK;

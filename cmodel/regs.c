@@ -144,6 +144,10 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
       REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) needs VOQ = 0");
     if (mode == 3 && !c->vc_adaptive)
       REJECT("ROUTE_CTRL: mode 3 (VC-adaptive, §16.3) is not built (vc_adaptive off)");
+    if (mode == 1 && !c->oblivious)
+      REJECT("ROUTE_CTRL: mode 1 (oblivious, §7.3) is not built (oblivious off)");
+    if (mode == 2 && !c->adaptive)
+      REJECT("ROUTE_CTRL: mode 2 (adaptive, §7.3) is not built (adaptive off)");
     if (trig == 3) REJECT("ROUTE_CTRL: trigger 3 is illegal (0 NoTH, 1 TH, 2 2TH)");
     if (stage == 0) REJECT("ROUTE_CTRL: STAGE 0 is illegal (1..15)");
     r->route_mode = mode;
@@ -165,6 +169,7 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   case ASW_REG_THRESH: {
     unsigned lt = d & 0xFFFFu, ht = d >> 16;
+    if (!c->adaptive) REJECT("THRESH is not mapped (adaptive off, §7.3)");
     if (lt > ht) REJECT("THRESH: LTTH %u > HTTH %u", lt, ht);
     if (ht > c->buf_flits) REJECT("THRESH: HTTH %u > BUF %u", ht, c->buf_flits);
     r->ltth = lt;
@@ -173,6 +178,7 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   }
   case ASW_REG_LFSR_SEED:
+    if (!c->oblivious) REJECT("LFSR_SEED is not mapped (oblivious off, §7.7)");
     r->lfsr_seed = d & 0xFFFFu;
     if (fx) *fx |= ASW_REGS_FX_LFSR;
     return ASW_OK;
@@ -181,6 +187,7 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     r->default_port = d;
     return ASW_OK;
   case ASW_REG_CNT_CLEAR:
+    if (!c->counters) REJECT("CNT_CLEAR is not mapped (counters off, §12)");
     memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
     if (r->arn_counters)
       memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
@@ -228,9 +235,9 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   }
   uint32_t v;
   unsigned nq = c->voq ? c->ports : 1;
-  int occ = a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(c->ports, 0, 0) &&
+  int occ = c->readback && a >= ASW_REG_OCC(0, 0, 0) && a < ASW_REG_OCC(c->ports, 0, 0) &&
             (a >> 6 & 7u) < c->vcs && (a & 63u) < nq;
-  int cred = a >= ASW_REG_CRED(0, 0) && a < ASW_REG_CRED(c->ports, 0) &&
+  int cred = c->readback && a >= ASW_REG_CRED(0, 0) && a < ASW_REG_CRED(c->ports, 0) &&
              (a & 7u) < c->vcs;
   int arnview = c->arn_entries &&
                 ((a >= ASW_REG_ARN_ENTRY(0, 0) && a < ASW_REG_ARN_ENTRY(c->arn_entries, 0)) ||
@@ -249,20 +256,22 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
          c->max_packet << 16 | c->payload_bits << 24;
     return 1;
   case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
-  case ASW_REG_PARAM2: /* §11: [29:23] the features built */
-    *d = c->table_entries | c->arn_entries << 17 | asw_config_features(c) << 23;
+  case ASW_REG_PARAM2: /* §11: [31:23] the features 0..8 built */
+    *d = c->table_entries | c->arn_entries << 17 | (asw_config_features(c) & 0x1FFu) << 23;
     return 1;
-  case ASW_REG_PARAM3: *d = c->qcn ? c->sar_entries : 0; return 1; /* §17.8 */
+  case ASW_REG_PARAM3: /* §17.8 SE, §11 [7:6] the features 9..10 built */
+    *d = (c->qcn ? c->sar_entries : 0) | (asw_config_features(c) >> 9 & 3u) << 6;
+    return 1;
   case ASW_REG_ROUTE_CTRL:
     *d = r->route_mode | r->trigger << 2 | r->stage_mask << 4 | r->stage << 12;
     return 1;
   case ASW_REG_VC_CTRL:
     *d = r->vc_mode | r->afi << 1 | r->fb << 2 | r->fb_same << 3 | r->esc_vc << 4;
     return 1;
-  case ASW_REG_THRESH: *d = r->ltth | r->htth << 16; return 1;
-  case ASW_REG_LFSR_SEED: *d = r->lfsr_seed; return 1;
+  case ASW_REG_THRESH: *d = c->adaptive ? r->ltth | r->htth << 16 : 0; return c->adaptive;
+  case ASW_REG_LFSR_SEED: *d = c->oblivious ? r->lfsr_seed : 0; return c->oblivious;
   case ASW_REG_DEFAULT_PORT: *d = r->default_port; return 1;
-  case ASW_REG_CNT_CLEAR: *d = 0; return 1;
+  case ASW_REG_CNT_CLEAR: *d = 0; return c->counters;
   case ASW_REG_REG_ERRORS: *d = r->reg_errors; return 1;
   default: break;
   }
@@ -275,7 +284,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     *d = r->sl2vc[a - ASW_REG_SL2VC(0, 0)];
     return 1;
   }
-  if (a >= ASW_REG_COUNTER(0, 0) && a < ASW_REG_COUNTER(c->ports, 0)) {
+  if (c->counters && a >= ASW_REG_COUNTER(0, 0) && a < ASW_REG_COUNTER(c->ports, 0)) {
     *d = r->counters[a - ASW_REG_COUNTER(0, 0)];
     return 1;
   }
@@ -295,7 +304,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
   case ASW_REG_ARN_TTL: *d = r->arn_ttl; return 1;
   default: break;
   }
-  if (a >= ASW_REG_ARN_COUNTER(0, 0) && a < ASW_REG_ARN_COUNTER(c->ports, 0)) {
+  if (c->counters && a >= ASW_REG_ARN_COUNTER(0, 0) && a < ASW_REG_ARN_COUNTER(c->ports, 0)) {
     *d = r->arn_counters[a - ASW_REG_ARN_COUNTER(0, 0)];
     return 1;
   }

@@ -6,9 +6,10 @@ switches, the co-simulation matrix and gate-level sets, the Verilator lint sets)
 in the user vocabulary of `asw switch --help` / `make cosim` (ports, vcs, buffer_flits,
 max_packet, payload_bits, dest_bits, table_entries, voq, iters, arn_entries, sar_entries)
 and the contract §1 optional features (bubble, pfc, qcn, route_hash, link_faults,
-port_rate, vc_adaptive: on/off, every one off unless set). This module reads it and turns
-a configuration into the RTL parameters (P, V, ..., BubbleEn, ...), the C model's feature
-mask (ASW_FEAT_* bits = PARAM2[29:23]) and -G flags; `parse_set` reads the ad-hoc
+port_rate, vc_adaptive, oblivious, adaptive, counters, readback: on/off, every one off
+unless set). This module reads it and turns a configuration into the RTL parameters (P, V,
+..., BubbleEn, ...), the C model's feature mask (ASW_FEAT_* bits = PARAM2[31:23] and
+PARAM3[7:6]) and -G flags; `parse_set` reads the ad-hoc
 `SET="ports=6 vcs=2 ..."` of `make fpga`. Python 3.11 (tomllib).
 
   switch_configs.py list [SECTION]        the named configurations (SECTION: fpga, board, cosim, lint)
@@ -51,9 +52,14 @@ VOCAB = {
     "link_faults": ("LinkFaultEn", "bool", 0, 1),
     "port_rate": ("PortRateEn", "bool", 0, 1),
     "vc_adaptive": ("VcAdaptEn", "bool", 0, 1),
+    "oblivious": ("RouteOblivEn", "bool", 0, 1),
+    "adaptive": ("RouteAdaptEn", "bool", 0, 1),
+    "counters": ("CountersEn", "bool", 0, 1),
+    "readback": ("ReadbackEn", "bool", 0, 1),
 }
-# The features in PARAM2[29:23] / ASW_FEAT_* bit order (cmodel asw_feature_name).
-FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate")
+# The features in PARAM2[31:23], PARAM3[7:6] / ASW_FEAT_* bit order (cmodel asw_feature_name).
+FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate",
+            "oblivious", "adaptive", "counters", "readback")
 RTL = {u: v[0] for u, v in VOCAB.items()}
 USER = {v[0]: u for u, v in VOCAB.items()}
 BASE_PARAMS = ("P", "V", "BUF", "LMAX", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE")
@@ -156,7 +162,7 @@ def parse_set(text, base=None):
 
 
 def feature_mask(p):
-    """ASW_FEAT_* bits (PARAM2[29:23] order) of the features on in RTL dict p."""
+    """ASW_FEAT_* bits (PARAM2[31:23], PARAM3[7:6] order) of the features on in RTL dict p."""
     return sum(1 << i for i, f in enumerate(FEATURES) if p.get(RTL[f], 0))
 
 
@@ -228,7 +234,9 @@ C_FIELDS = (("P", "ports"), ("V", "vcs"), ("BUF", "buf_flits"), ("LMAX", "max_pa
             ("PW", "payload_bits"), ("DW", "dest_bits"), ("TABLE", "table_entries"),
             ("VOQ", "voq"), ("ITERS", "iters"), ("AE", "arn_entries"), ("SE", "sar_entries"),
             ("BubbleEn", "bubble"), ("PfcEn", "pfc"), ("QcnEn", "qcn"), ("RouteHashEn", "route_hash"),
-            ("LinkFaultEn", "link_faults"), ("PortRateEn", "port_rate"), ("VcAdaptEn", "vc_adaptive"))
+            ("LinkFaultEn", "link_faults"), ("PortRateEn", "port_rate"), ("VcAdaptEn", "vc_adaptive"),
+            ("RouteOblivEn", "oblivious"), ("RouteAdaptEn", "adaptive"), ("CountersEn", "counters"),
+            ("ReadbackEn", "readback"))
 
 
 def c_header(data=None):

@@ -23,6 +23,8 @@ module asw_dpi_checker #(
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
+  parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   // mismatches reported in full before the checker only counts them
   parameter int unsigned MaxReports = 10,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
@@ -72,7 +74,8 @@ module asw_dpi_checker #(
     mismatches_q = 0;
     cycles_q = 0;
     model = asw_dpi_new(P, V, BUF, LMAX, PW, DW, TABLE, VOQ, ITERS, AE,
-                        int'({PortRateEn, RouteHashEn, VcAdaptEn, LinkFaultEn, QcnEn, PfcEn, BubbleEn}));
+                        int'({ReadbackEn, CountersEn, RouteAdaptEn, RouteOblivEn, PortRateEn, RouteHashEn,
+                             VcAdaptEn, LinkFaultEn, QcnEn, PfcEn, BubbleEn}));
     if (asw_dpi_ok(model) == 0) begin
       $fatal(1, "asw_dpi_checker: the golden model refuses the parameters: %s",
              asw_dpi_error(model));

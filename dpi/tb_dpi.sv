@@ -24,6 +24,8 @@ module tb_dpi #(
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
+  parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned Drain = 200  // cycles without new packets at the end
 );
@@ -55,7 +57,9 @@ module tb_dpi #(
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
-    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
+    .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
+    .ReadbackEn(ReadbackEn)
   ) u_dut (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),
@@ -82,7 +86,9 @@ module tb_dpi #(
   asw_dpi_checker #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
-    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
+    .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
+    .ReadbackEn(ReadbackEn)
   ) u_check (
     .clk_i(clk), .rst_ni(rst_n),
     .in_valid_i(in_valid), .in_head_i(in_head), .in_tail_i(in_tail), .in_vc_i(in_vc),

@@ -11,8 +11,8 @@
 #   make test-lib test-dpi test-axi test-fusesoc test-rdl
 
 # ---- libarnswitch -------------------------------------------------------------
-ASW_LIB_VERSION := 3.0.0
-ASW_LIB_SOVERSION := 3
+ASW_LIB_VERSION := 4.0.0
+ASW_LIB_SOVERSION := 4
 PREFIX ?= /usr/local
 LIBDIR := $(BUILD)/lib
 # Public API: the headers installed (asw_regmap.h: the register map asw_switch.h

@@ -38,6 +38,7 @@ package asw_pkg;
   // ROUTE_CTRL.mode and .trigger encodings (contract §7.3).
   localparam logic [1:0] RouteDet = 2'd0;
   localparam logic [1:0] RouteOblivious = 2'd1;
+  localparam logic [1:0] RouteAdaptive = 2'd2;
   localparam logic [1:0] RouteVcAdapt = 2'd3;     // §16.3 (VOQ = 0 and VcAdaptEn only)
   localparam logic [1:0] TrigNoTh = 2'd0;
   localparam logic [1:0] TrigTh = 2'd1;

@@ -22,7 +22,8 @@ module asw_switch #(
   parameter int unsigned SE = 0,
   // Optional hardware (§1), each off by default and then not built at all (no cells): its
   // registers unmapped (§11 rules: read 0, writes illegal), as §15's with AE = 0. Read
-  // back in PARAM2[29:23] (bit 23 BubbleEn .. bit 29 PortRateEn).
+  // back in PARAM2[31:23] (bit 23 BubbleEn .. bit 29 PortRateEn, bit 30 RouteOblivEn, bit 31
+  // RouteAdaptEn) and PARAM3[7:6] (bit 6 CountersEn, bit 7 ReadbackEn).
   // BubbleEn: the §16.1 bubble rule and its §16.2 registers (tori: ring deadlock freedom)
   parameter bit BubbleEn = 1'b0,
   // PfcEn: the §17.1 PFC link mode and its §17.2 registers (every port a credit port if 0)
@@ -40,6 +41,19 @@ module asw_switch #(
   // VcAdaptEn: the §16.3 VC-adaptive routing (ROUTE_CTRL mode 3 illegal if 0; its hardware
   // exists only with VOQ = 0 anyway)
   parameter bit VcAdaptEn = 1'b0,
+  // RouteOblivEn: §7.3 oblivious routing, ROUTE_CTRL mode 1: the input LFSRs, the candidate
+  // count and choice, LFSR_SEED (mode 1 illegal, LFSR_SEED unmapped if 0; the §17.6 product
+  // exists only with it and RouteHashEn)
+  parameter bit RouteOblivEn = 1'b0,
+  // RouteAdaptEn: §7.3 adaptive routing, ROUTE_CTRL mode 2: the credit search and its
+  // NoTH/TH/2TH triggers, THRESH, the 2TH flags (mode 2 illegal, THRESH unmapped if 0; the
+  // search is built for §17.8 steering too when SE >= 1 and QcnEn)
+  parameter bit RouteAdaptEn = 1'b0,
+  // CountersEn: the §12 event counters and those of §15.8, §16.2, §17.2, §17.4, §17.8, §18.4,
+  // CNT_CLEAR (if 0: every counter reads 0, CNT_CLEAR unmapped)
+  parameter bit CountersEn = 1'b0,
+  // ReadbackEn: the OCC and CRED read-back of §11 (if 0: unmapped, read 0)
+  parameter bit ReadbackEn = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW
 ) (
   input  logic            clk_i,
@@ -250,7 +264,8 @@ module asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .SE(SE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn),
     .RouteHashEn(RouteHashEn), .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn),
-    .VcAdaptEn(VcAdaptEn)
+    .VcAdaptEn(VcAdaptEn), .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn),
+    .CountersEn(CountersEn), .ReadbackEn(ReadbackEn)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -408,8 +423,8 @@ module asw_switch #(
     assign iw_payload = pad_valid[i] ? {PWE{PW != 0}} : in_payload_i[i*PWE +: PWE];
 
     route_compute #(
-      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .HASH(RouteHashEn), .VCA(VCA),
-      .SAR(SAR)
+      .P(P), .V(V), .BUF(BUF), .TABLE(TABLE), .INDEX(i), .OBL(RouteOblivEn), .ADP(RouteAdaptEn),
+      .HASH(RouteHashEn && RouteOblivEn), .VCA(VCA), .SAR(SAR)
     ) u_rc (
       .clk_i,
       .rst_ni,
@@ -634,7 +649,7 @@ module asw_switch #(
     end
   end
   if (BubbleEn) begin : gen_bubble  // §16.1 hardware only with BubbleEn
-  bubble #(.P(P), .V(V)) u_bubble (
+  bubble #(.P(P), .V(V), .CNT(CountersEn)) u_bubble (
     .clk_i,
     .rst_ni,
     .reg_en_i,
@@ -666,7 +681,7 @@ module asw_switch #(
     assign unused_bubble_ev = ^{ev_bubble_stall, match_ovc_flat};
   end
 
-  credits #(.P(P), .V(V), .BUF(BUF)) u_credits (
+  credits #(.P(P), .V(V), .BUF(BUF), .CONG(RouteAdaptEn)) u_credits (
     .clk_i,
     .rst_ni,
     .match_valid_i (cm_valid),
@@ -739,7 +754,7 @@ module asw_switch #(
     end
   end
   if (PfcEn) begin : gen_pfc  // §17.1 hardware only with PfcEn
-  pfc #(.P(P), .V(V), .BUF(BUF)) u_pfc (
+  pfc #(.P(P), .V(V), .BUF(BUF), .CNT(CountersEn)) u_pfc (
     .clk_i,
     .rst_ni,
     .reg_en_i,
@@ -776,7 +791,7 @@ module asw_switch #(
 
   // ---- §18 link faults (rtl/link_fault.sv) ------------------------------------------
   if (LinkFaultEn) begin : gen_link  // §18 hardware only with LinkFaultEn
-  link_fault #(.P(P), .V(V)) u_link (
+  link_fault #(.P(P), .V(V), .CNT(CountersEn)) u_link (
     .clk_i,
     .rst_ni,
     .link_up_i,
@@ -833,7 +848,7 @@ module asw_switch #(
 
   // ---- §17.4 QCN congestion point ------------------------------------------------------
   if (QcnEn) begin : gen_qcn  // §17.4 hardware only with QcnEn
-  qcn_cp #(.P(P), .V(V), .BUF(BUF)) u_qcn (
+  qcn_cp #(.P(P), .V(V), .BUF(BUF), .CNT(CountersEn)) u_qcn (
     .clk_i,
     .rst_ni,
     .reg_en_i,
@@ -888,7 +903,7 @@ module asw_switch #(
 
   // ---- §17.8 Switch AR ---------------------------------------------------------------
   if (SAR) begin : gen_sar  // SE >= 1 and QcnEn
-  sar_table #(.P(P), .TABLE(TABLE), .SE(SE)) u_sar (
+  sar_table #(.P(P), .TABLE(TABLE), .SE(SE), .CNT(CountersEn)) u_sar (
     .clk_i,
     .rst_ni,
     .reg_en_i,

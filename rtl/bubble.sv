@@ -8,6 +8,7 @@
 module bubble #(
   parameter int unsigned P = 8,  // ports, 2..64
   parameter int unsigned V = 2,  // virtual channels per port, 1..8
+  parameter bit CNT = 1'b1,      // the counters exist (CountersEn, §1; 0: they read 0)
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned VW = asw_pkg::idx_w(V)
 ) (
@@ -116,22 +117,28 @@ module bubble #(
     end
   end
 
-  logic [NC-1:0][0:0] cnt_ev;
-  always_comb begin
-    for (int unsigned o = 0; o < P; o++) begin
-      cnt_ev[2*o] = ev_enter[o];
-      cnt_ev[2*o + 1] = ev_bubble_stall_i[o];
+  if (CNT) begin : gen_counters
+    logic [NC-1:0][0:0] cnt_ev;
+    always_comb begin
+      for (int unsigned o = 0; o < P; o++) begin
+        cnt_ev[2*o] = ev_enter[o];
+        cnt_ev[2*o + 1] = ev_bubble_stall_i[o];
+      end
     end
+    counter_ram #(.N(NC), .EW(1)) u_counters (
+      .clk_i,
+      .rst_ni,
+      .ev_i     (cnt_ev),
+      .clear_i  (reg_en_i && reg_we_i && (reg_addr_i == RegCntClear)),
+      .rd_i     (reg_en_i && !reg_we_i && is_cnt),
+      .rd_idx_i (asw_pkg::idx_w(NC)'(c_off)),
+      .rdata_o  (cnt_rdata_o)
+    );
+  end else begin : gen_no_counters  // the counters read 0
+    assign cnt_rdata_o = 32'h0;
+    logic unused_cnt;
+    assign unused_cnt = ^{ev_enter, ev_bubble_stall_i, is_cnt};
   end
-  counter_ram #(.N(NC), .EW(1)) u_counters (
-    .clk_i,
-    .rst_ni,
-    .ev_i     (cnt_ev),
-    .clear_i  (reg_en_i && reg_we_i && (reg_addr_i == RegCntClear)),
-    .rd_i     (reg_en_i && !reg_we_i && is_cnt),
-    .rd_idx_i (asw_pkg::idx_w(NC)'(c_off)),
-    .rdata_o  (cnt_rdata_o)
-  );
 
   logic unused;
   assign unused = ^{a_off[19:6], c_off[19:0]};

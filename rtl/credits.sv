@@ -3,6 +3,7 @@ module credits #(
   parameter int unsigned P = 8,
   parameter int unsigned V = 2,
   parameter int unsigned BUF = 32,
+  parameter bit CONG = 1'b1,  // the §7.3 2TH flags exist (RouteAdaptEn; 0: cong_next_o 0)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned CW = asw_pkg::cnt_w(BUF)
 ) (
@@ -65,8 +66,8 @@ module credits #(
     for (int unsigned o = 0; o < P; o++) begin
       for (int unsigned v = 0; v < V; v++) begin
         cred_o[(o*V+v)*CW +: CW] = cred_q[o*V+v];
-        cong_next_o[o*V+v] = (16'(cred_q[o*V+v]) < ltth_i) ||
-                             (cong_q[o*V+v] && (16'(cred_q[o*V+v]) < htth_i));
+        cong_next_o[o*V+v] = CONG && ((16'(cred_q[o*V+v]) < ltth_i) ||
+                                      (cong_q[o*V+v] && (16'(cred_q[o*V+v]) < htth_i)));
       end
     end
   end
@@ -78,15 +79,27 @@ module credits #(
           cred_q[o*V+v] <= CW'(BUF);
         end
       end
-      cong_q <= '0;
     end else begin
       for (int unsigned o = 0; o < P; o++) begin
         for (int unsigned v = 0; v < V; v++) begin
           cred_q[o*V+v] <= cred_d[o*V+v];
         end
       end
-      cong_q <= cong_next_o;
     end
+  end
+  // The 2TH flags: only with CONG (the adaptive hardware)
+  if (CONG) begin : gen_cong
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cong_q <= '0;
+      end else begin
+        cong_q <= cong_next_o;
+      end
+    end
+  end else begin : gen_no_cong
+    assign cong_q = '0;
+    logic unused_thr;
+    assign unused_thr = ^{ltth_i, htth_i};
   end
 
 `ifndef SYNTHESIS

@@ -9,6 +9,7 @@
 module link_fault #(
   parameter int unsigned P = 8,   // ports, 2..64
   parameter int unsigned V = 2,   // virtual channels per port, 1..8
+  parameter bit CNT = 1'b1,       // the §18.4 counters exist (CountersEn, §1; 0: they read 0)
   localparam int unsigned VW = asw_pkg::idx_w(V)
 ) (
   input  logic             clk_i,
@@ -133,24 +134,45 @@ module link_fault #(
     endcase
   end
 
+  if (CNT) begin : gen_counters  // only with CountersEn (§1)
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int unsigned k = 0; k < NCNT; k++) begin
+          cnt_q[k] <= '0;
+        end
+      end else begin
+        for (int unsigned k = 0; k < NCNT; k++) begin
+          cnt_q[k] <= cnt_clear ? 32'd0 : cnt_q[k] + cnt_inc[k];  // CNT_CLEAR overrides
+        end
+      end
+    end
+  end else begin : gen_no_counters  // read 0
+    always_comb begin
+      for (int unsigned k = 0; k < NCNT; k++) begin
+        cnt_q[k] = '0;
+      end
+    end
+    logic unused_cnt;
+    always_comb begin
+      unused_cnt = cnt_clear;
+      for (int unsigned k = 0; k < NCNT; k++) begin
+        unused_cnt = unused_cnt ^ (^cnt_inc[k]);
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cut_q <= '0;
       dead_q <= '0;
       up_q <= '1;
       rx_up_q <= '1;
-      for (int unsigned k = 0; k < NCNT; k++) begin
-        cnt_q[k] <= '0;
-      end
       rdata_o <= '0;
     end else begin
       cut_q <= (cut_q | new_cut) & ~(discard & xb_tail_i);
       dead_q <= (dead_q | (discard & xb_head_i)) & ~(discard & xb_tail_i);
       up_q <= link_up_i;
       rx_up_q <= link_rx_up_i;
-      for (int unsigned k = 0; k < NCNT; k++) begin
-        cnt_q[k] <= cnt_clear ? 32'd0 : cnt_q[k] + cnt_inc[k];  // CNT_CLEAR overrides
-      end
       rdata_o <= (reg_en_i && !reg_we_i && own) ? rd : 32'd0;
     end
   end

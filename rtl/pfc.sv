@@ -7,6 +7,7 @@ module pfc #(
   parameter int unsigned P = 8,     // ports, 2..64
   parameter int unsigned V = 2,     // VCs = priorities, 1..8
   parameter int unsigned BUF = 32,  // flits per input VC (XOFF <= BUF)
+  parameter bit CNT = 1'b1,         // the PFC counters exist (CountersEn, §1; 0: they read 0)
   localparam int unsigned VW = asw_pkg::idx_w(V),
   localparam int unsigned CW = asw_pkg::cnt_w(BUF)
 ) (
@@ -192,8 +193,6 @@ module pfc #(
         want_q[i] <= '0;
         sent_q[i] <= '0;
         ptr_q[i] <= '0;
-        sent_cnt_q[i] <= '0;
-        recv_cnt_q[i] <= '0;
       end
     end else begin
       en_q <= en_d;
@@ -208,15 +207,39 @@ module pfc #(
         want_q[i] <= want_d[i];
         sent_q[i] <= sent_d[i];
         ptr_q[i] <= ptr_d[i];
-        if (cnt_clear) begin
+      end
+    end
+  end
+
+  // §17.2 counters: only with CNT
+  if (CNT) begin : gen_counters
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int unsigned i = 0; i < P; i++) begin
           sent_cnt_q[i] <= '0;
           recv_cnt_q[i] <= '0;
-        end else begin
-          sent_cnt_q[i] <= sent_cnt_q[i] + 32'(frame_valid_o[i]);
-          recv_cnt_q[i] <= recv_cnt_q[i] + 32'(en_q[i] && cr_in_valid_i[i]);
+        end
+      end else begin
+        for (int unsigned i = 0; i < P; i++) begin
+          if (cnt_clear) begin
+            sent_cnt_q[i] <= '0;
+            recv_cnt_q[i] <= '0;
+          end else begin
+            sent_cnt_q[i] <= sent_cnt_q[i] + 32'(frame_valid_o[i]);
+            recv_cnt_q[i] <= recv_cnt_q[i] + 32'(en_q[i] && cr_in_valid_i[i]);
+          end
         end
       end
     end
+  end else begin : gen_no_counters  // read 0
+    always_comb begin
+      for (int unsigned i = 0; i < P; i++) begin
+        sent_cnt_q[i] = '0;
+        recv_cnt_q[i] = '0;
+      end
+    end
+    logic unused_cnt;
+    assign unused_cnt = ^{cnt_clear, cr_in_valid_i};
   end
 
 `ifndef SYNTHESIS

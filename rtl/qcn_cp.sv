@@ -9,6 +9,7 @@ module qcn_cp #(
   parameter int unsigned P = 8,     // ports, 2..64
   parameter int unsigned V = 2,     // VCs per port (bounds qlen: at most P*V*BUF flits)
   parameter int unsigned BUF = 32,  // flits per input VC
+  parameter bit CNT = 1'b1,         // the QCN counters exist (CountersEn, §1; 0: they read 0)
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   // qlen counts at most the flits the input buffers hold or are due (P*V*BUF)
   localparam int unsigned QW = asw_pkg::cnt_w(P * V * BUF)
@@ -280,8 +281,6 @@ module qcn_cp #(
         cnt_q[o] <= CW'(SampleReset);
         rs_q[o] <= seeded(16'd1, o);
         q_q[o] <= quant_fb('0, '0, QeqReset, 2'd1, 4'd5);
-        sent_cnt_q[o] <= '0;
-        samp_cnt_q[o] <= '0;
         cnm_valid_o[o] <= 1'b0;
         cnm_data_o[o*64 +: 64] <= '0;
       end
@@ -309,15 +308,39 @@ module qcn_cp #(
         q_q[o] <= q_d[o];
         cnm_valid_o[o] <= cnm_valid_d[o];
         cnm_data_o[o*64 +: 64] <= cnm_data_d[o];
-        if (cnt_clear) begin
+      end
+    end
+  end
+
+  // §17.4 counters: only with CNT
+  if (CNT) begin : gen_counters
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int unsigned o = 0; o < P; o++) begin
           sent_cnt_q[o] <= '0;
           samp_cnt_q[o] <= '0;
-        end else begin
-          sent_cnt_q[o] <= sent_cnt_q[o] + 32'(en_q && smp[o] && (q[o] != 6'd0));
-          samp_cnt_q[o] <= samp_cnt_q[o] + 32'(en_q && smp[o]);
+        end
+      end else begin
+        for (int unsigned o = 0; o < P; o++) begin
+          if (cnt_clear) begin
+            sent_cnt_q[o] <= '0;
+            samp_cnt_q[o] <= '0;
+          end else begin
+            sent_cnt_q[o] <= sent_cnt_q[o] + 32'(en_q && smp[o] && (q[o] != 6'd0));
+            samp_cnt_q[o] <= samp_cnt_q[o] + 32'(en_q && smp[o]);
+          end
         end
       end
     end
+  end else begin : gen_no_counters  // read 0
+    always_comb begin
+      for (int unsigned o = 0; o < P; o++) begin
+        sent_cnt_q[o] = '0;
+        samp_cnt_q[o] = '0;
+      end
+    end
+    logic unused_cnt;
+    assign unused_cnt = cnt_clear;
   end
 
 `ifndef SYNTHESIS

@@ -14,7 +14,7 @@ module regs #(
   parameter int unsigned AE = 0,
   parameter int unsigned SE = 0,    // Switch AR table entries (§17.8), read in PARAM3[5:0]
                                     // (0 without QcnEn: no §17.8 hardware)
-  // the optional hardware built (§1, asw_switch), read in PARAM2[29:23]
+  // the optional hardware built (§1, asw_switch), read in PARAM2[31:23] and PARAM3[7:6]
   parameter bit BubbleEn = 1'b0,
   parameter bit PfcEn = 1'b0,
   parameter bit QcnEn = 1'b0,
@@ -22,6 +22,10 @@ module regs #(
   parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0,
   parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0,  // ROUTE_CTRL mode 1 legal, LFSR_SEED mapped (§7.3, §7.7)
+  parameter bit RouteAdaptEn = 1'b0,  // ROUTE_CTRL mode 2 legal, THRESH mapped (§7.3)
+  parameter bit CountersEn = 1'b0,    // the §12 counters (and §15.8's) and CNT_CLEAR mapped
+  parameter bit ReadbackEn = 1'b0,    // OCC and CRED mapped (§11)
   localparam int unsigned NQ = (VOQ != 0) ? P : 1,
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned AEE = (AE == 0) ? 1 : AE,     // port widths with AE = 0
@@ -194,15 +198,16 @@ module regs #(
   assign a_cnt_off = a - RegCounterBase;
   assign cnt_p = a_cnt_off[19:3];
   assign cnt_k = a[2:0];
-  assign is_cnt = (a >= RegCounterBase) && (32'(a) < 32'(RegCounterBase) + 8*P);
+  assign is_cnt = CountersEn && (a >= RegCounterBase) && (32'(a) < 32'(RegCounterBase) + 8*P);
   assign occ_i_idx = a[14:9];
   assign occ_v = a[8:6];
   assign occ_q_idx = a[5:0];
-  assign is_occ = (a[19:15] == RegOccBase[19:15]) && (32'(occ_i_idx) < P) &&
+  assign is_occ = ReadbackEn && (a[19:15] == RegOccBase[19:15]) && (32'(occ_i_idx) < P) &&
                   (32'(occ_v) < V) && (32'(occ_q_idx) < NQ);
   assign cred_o_idx = a[8:3];
   assign cred_v = a[2:0];
-  assign is_cred = (a[19:9] == RegCredBase[19:9]) && (32'(cred_o_idx) < P) && (32'(cred_v) < V);
+  assign is_cred = ReadbackEn && (a[19:9] == RegCredBase[19:9]) && (32'(cred_o_idx) < P) &&
+                   (32'(cred_v) < V);
   assign fwd_d = a[15:0];
   assign is_fwd = (a[19:16] == RegFwdBase[19:16]) && (32'(fwd_d) < TABLE);
 
@@ -220,9 +225,17 @@ module regs #(
   end
   // §16.3: ROUTE_CTRL mode 3 exists only without VOQs and with VcAdaptEn
   localparam bit VcAdaptOk = (VOQ == 0) && VcAdaptEn;
-  // §11 PARAM2[29:23]: the features built, in the order of asw_config_features (C model)
-  localparam logic [6:0] Features = {PortRateEn, RouteHashEn, VcAdaptEn, LinkFaultEn, QcnEn,
-                                     PfcEn, BubbleEn};
+  // §11 PARAM2[31:23], PARAM3[7:6]: the features built, in the order of
+  // asw_config_features (C model)
+  localparam logic [10:0] Features = {ReadbackEn, CountersEn, RouteAdaptEn, RouteOblivEn,
+                                      PortRateEn, RouteHashEn, VcAdaptEn, LinkFaultEn, QcnEn,
+                                      PfcEn, BubbleEn};
+  // §7.3: the mapped registers of the routing modes and of the counters (a mode not built
+  // cannot be written: ROUTE_CTRL mode 1 / 2 illegal)
+  logic is_thresh, is_seed, is_clear;
+  assign is_thresh = RouteAdaptEn && (a == RegThresh);
+  assign is_seed = RouteOblivEn && (a == RegLfsrSeed);
+  assign is_clear = CountersEn && (a == RegCntClear);
 
   // §15.8 registers (driven by gen_arn; constant 0 with AE = 0: unmapped)
   logic        arn_wr_reg;   // address of a writable ARN register
@@ -236,17 +249,19 @@ module regs #(
     wr = reg_en_i && reg_we_i;
     wr_ok = 1'b0;
     if (a == RegRouteCtrl) begin
-      wr_ok = ((wd[1:0] != RouteVcAdapt) || (VcAdaptOk && !qcn_en_i)) && (wd[3:2] != 2'd3) &&
+      wr_ok = ((wd[1:0] != RouteVcAdapt) || (VcAdaptOk && !qcn_en_i)) &&
+              ((wd[1:0] != RouteOblivious) || RouteOblivEn) &&
+              ((wd[1:0] != RouteAdaptive) || RouteAdaptEn) && (wd[3:2] != 2'd3) &&
               (wd[15:12] != 4'd0);
     end else if (a == RegVcCtrl) begin
       wr_ok = (wd[31:7] == 25'd0) && !(wd[1] && (V == 1)) && (32'(wd[6:4]) < V);
-    end else if (a == RegThresh) begin
+    end else if (is_thresh) begin
       wr_ok = (wd[15:0] <= wd[31:16]) && (32'(wd[31:16]) <= BUF);
-    end else if (a == RegLfsrSeed) begin
+    end else if (is_seed) begin
       wr_ok = 1'b1;
     end else if (a == RegDefaultPort) begin
       wr_ok = (wd < P);
-    end else if (a == RegCntClear) begin
+    end else if (is_clear) begin
       wr_ok = 1'b1;
     end else if (is_cset) begin
       wr_ok = ((wd & ~cset_legal_mask) == 32'd0);
@@ -329,7 +344,7 @@ module regs #(
     assign unused_raddr2 = ^fwd_raddr2_i;
     assign fwd_rdata2_o = 16'h0;
   end
-  assign seed_we_o = do_wr && (a == RegLfsrSeed);
+  assign seed_we_o = do_wr && is_seed;
   assign seed_o = wd[15:0];
 
   // ---- counters ----------------------------------------------------------------
@@ -344,28 +359,40 @@ module regs #(
   assign ev[CntAdaptive] = ev_adaptive_i;
 
   logic cnt_clear;
-  assign cnt_clear = do_wr && (a == RegCntClear);
+  assign cnt_clear = do_wr && is_clear;
 
   // The P*NumCnt counters of §12 in a counter RAM (one 32-bit adder per cycle, not one per
-  // counter); its read data joins the registered read data in the next cycle.
-  logic [P*NumCnt-1:0][0:0] cnt_ev;
+  // counter); its read data joins the registered read data in the next cycle. Only with
+  // CountersEn (§1); without it they read 0.
   logic [31:0] cnt_rdata;
-  always_comb begin
-    for (int unsigned p = 0; p < P; p++) begin
+  if (CountersEn) begin : gen_counters
+    logic [P*NumCnt-1:0][0:0] cnt_ev;
+    always_comb begin
+      for (int unsigned p = 0; p < P; p++) begin
+        for (int unsigned k = 0; k < NumCnt; k++) begin
+          cnt_ev[p*NumCnt+k] = ev[k][p];
+        end
+      end
+    end
+    counter_ram #(.N(P * NumCnt), .EW(1)) u_counters (
+      .clk_i,
+      .rst_ni,
+      .ev_i     (cnt_ev),
+      .clear_i  (cnt_clear),
+      .rd_i     (reg_en_i && !reg_we_i && is_cnt),
+      .rd_idx_i (asw_pkg::idx_w(P * NumCnt)'(32'(cnt_p)*NumCnt + 32'(cnt_k))),
+      .rdata_o  (cnt_rdata)
+    );
+  end else begin : gen_no_counters  // counter addresses read 0, CNT_CLEAR unmapped
+    assign cnt_rdata = 32'h0;
+    logic unused_ev;
+    always_comb begin
+      unused_ev = ^{cnt_p, cnt_k};
       for (int unsigned k = 0; k < NumCnt; k++) begin
-        cnt_ev[p*NumCnt+k] = ev[k][p];
+        unused_ev = unused_ev ^ (^ev[k]);
       end
     end
   end
-  counter_ram #(.N(P * NumCnt), .EW(1)) u_counters (
-    .clk_i,
-    .rst_ni,
-    .ev_i     (cnt_ev),
-    .clear_i  (cnt_clear),
-    .rd_i     (reg_en_i && !reg_we_i && is_cnt),
-    .rd_idx_i (asw_pkg::idx_w(P * NumCnt)'(32'(cnt_p)*NumCnt + 32'(cnt_k))),
-    .rdata_o  (cnt_rdata)
-  );
 
   // ---- read mux (values at the start of the cycle) ---------------------------
   logic [31:0] rd;
@@ -378,16 +405,16 @@ module regs #(
     end else if (a == RegParam1) begin
       rd = {11'h0, 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
-      rd = {2'h0, Features, 6'(AE), 17'(TABLE)};
+      rd = {Features[8:0], 6'(AE), 17'(TABLE)};
     end else if (a == RegParam3) begin
-      rd = {26'h0, 6'(QcnEn ? SE : 0)};
+      rd = {24'h0, Features[10:9], 6'(QcnEn ? SE : 0)};
     end else if (a == RegRouteCtrl) begin
       rd = {16'h0, stage_q, stage_mask_q, trigger_q, mode_q};
     end else if (a == RegVcCtrl) begin
       rd = {25'h0, esc_vc_q, fb_same_q, fb_q, afi_q, vc_obqa_q};
-    end else if (a == RegThresh) begin
+    end else if (is_thresh) begin
       rd = {htth_q, ltth_q};
-    end else if (a == RegLfsrSeed) begin
+    end else if (is_seed) begin
       rd = {16'h0, seed_q};
     end else if (a == RegDefaultPort) begin
       rd = {26'h0, default_port_q};
@@ -446,9 +473,6 @@ module regs #(
       fb_q <= 1'b0;
       fb_same_q <= 1'b0;
       esc_vc_q <= '0;
-      ltth_q <= 16'(BUF / 4);
-      htth_q <= 16'(BUF / 2);
-      seed_q <= 16'h1;
       default_port_q <= '0;
       reg_errors_q <= '0;
       for (int unsigned c = 0; c < 4; c++) begin
@@ -481,13 +505,6 @@ module regs #(
           fb_same_q <= wd[3];
           esc_vc_q <= wd[6:4];
         end
-        if (a == RegThresh) begin
-          ltth_q <= wd[15:0];
-          htth_q <= wd[31:16];
-        end
-        if (a == RegLfsrSeed) begin
-          seed_q <= wd[15:0];
-        end
         if (a == RegDefaultPort) begin
           default_port_q <= wd[5:0];
         end
@@ -503,6 +520,34 @@ module regs #(
         end
       end
     end
+  end
+
+  // §7.3 THRESH: only with the adaptive hardware (RouteAdaptEn)
+  if (RouteAdaptEn) begin : gen_thresh
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ltth_q <= 16'(BUF / 4);
+        htth_q <= 16'(BUF / 2);
+      end else if (do_wr && is_thresh) begin
+        ltth_q <= wd[15:0];
+        htth_q <= wd[31:16];
+      end
+    end
+  end else begin : gen_no_thresh  // unmapped; nothing reads the thresholds
+    assign ltth_q = 16'(BUF / 4);
+    assign htth_q = 16'(BUF / 2);
+  end
+  // §7.7 LFSR_SEED: only with the oblivious hardware (RouteOblivEn)
+  if (RouteOblivEn) begin : gen_seed
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        seed_q <= 16'h1;
+      end else if (do_wr && is_seed) begin
+        seed_q <= wd[15:0];
+      end
+    end
+  end else begin : gen_no_seed  // unmapped; no LFSR
+    assign seed_q = 16'h1;
   end
 
   // ---- §15.8: ARN registers, counters, table and root views ------------------------
@@ -692,6 +737,7 @@ module regs #(
     end
 
     for (genvar p = 0; p < P; p++) begin : gen_acnt
+      if (CountersEn) begin : gen_acnt_on  // §1: the ARN counters follow the counters setting
       logic [NumArnCnt-1:0][31:0] acnt_q, acnt_d;
       always_comb begin
         for (int unsigned k = 0; k < NumArnCnt; k++) begin
@@ -709,6 +755,18 @@ module regs #(
         end
       end
       assign acnt[p] = acnt_q;
+      end else begin : gen_acnt_off  // read 0
+        assign acnt[p] = '0;
+      end
+    end
+    if (!CountersEn) begin : gen_no_acnt
+      logic unused_aev;
+      always_comb begin
+        unused_aev = ^ev_arn_expired_i;
+        for (int unsigned k = 0; k < NumArnCnt; k++) begin
+          unused_aev = unused_aev ^ (^aev[k]);
+        end
+      end
     end
 
     assign arn_mode_o = arn_mode_q;

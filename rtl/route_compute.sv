@@ -3,6 +3,7 @@
 // cycle t is routed in t+1 into the route-result register, which the input buffer appends
 // to its queue (RQ) in t+2. Every input has its own copy of FWD so all
 // inputs can look up in the same cycle; the register block writes all copies together.
+// The oblivious choice (OBL) and the adaptive search (ADP) exist only where built (§1).
 // With VCA (§16.3, ROUTE_CTRL mode 3) RC also chooses the output VC: the first (port, VC)
 // pair with the most credits among FWD.amask x {vlo .. vlo+vn-1}, and the fallback route
 // {fb, fport, fvc} that the input buffer's SA may take instead.
@@ -12,7 +13,12 @@ module route_compute #(
   parameter int unsigned BUF = 32,
   parameter int unsigned TABLE = 256,
   parameter int unsigned INDEX = 0,  // this input's port number (LFSR seed mix)
-  parameter bit HASH = 1'b1,          // §17.6 hardware present (RouteHashEn; 0: no product)
+  parameter bit OBL = 1'b1,           // §7.3 oblivious hardware present (RouteOblivEn: mode 1,
+                                      // the LFSR, the candidate count and choice)
+  parameter bit ADP = 1'b1,           // §7.3 adaptive hardware present (RouteAdaptEn: mode 2,
+                                      // the credit search and its triggers)
+  parameter bit HASH = 1'b1,          // §17.6 hardware present (RouteHashEn and RouteOblivEn;
+                                      // 0: no product)
   parameter bit VCA = 1'b0,           // §16.3 hardware present (VOQ = 0 and VcAdaptEn)
   parameter bit SAR = 1'b0,           // §17.8 hardware present (SE >= 1 and QcnEn)
   localparam int unsigned VW = asw_pkg::idx_w(V),
@@ -181,47 +187,10 @@ module route_compute #(
   assign h_sl = rr_hdr_q[35:32];
   assign h_adapted = rr_hdr_q[44];
 
-  logic [15:0] lfsr_next;
-  logic        lfsr_step;
-  logic [15:0] obl_r;          // r of §7.3: the LFSR's next value, or §17.6's from the header
+  logic        lfsr_step;      // the input's LFSR advances (an oblivious choice, §7.7)
   logic        hashed;         // ROUTE_HASH.kind != 0: r from the header, no LFSR step
-
-  lfsr #(.INDEX(INDEX)) u_lfsr (
-    .clk_i,
-    .rst_ni,
-    .seed_we_i,
-    .seed_i,
-    .step_i (lfsr_step),
-    .next_o (lfsr_next)
-  );
-
-  // §17.6: kind 1 takes bits [31-SHIFT : 16-SHIFT] of the product (SHIFT 0..8), kind 2
-  // ((src >> SHIFT) mod 2^BITS) << (16 - BITS) (BITS 1..8); the register holds only
-  // legal values (route_hash.sv). Both are one right shift of a 32-bit operand, whose
-  // low 16 bits are r, masked: kind 1 shifts {product[31:8], 8'h0} by 16 - SHIFT
-  // (8..16), kind 2 shifts {src, 16'h0} by SHIFT + BITS (1..23, putting src bit
-  // SHIFT + BITS - 1 at bit 15) and keeps the top BITS bits. Amount and mask depend on
-  // the register only.
-  if (HASH) begin : gen_hash_sel
-    always_comb begin
-      logic [3:0]  rh_shift, rh_bits;
-      logic        rh_flow;
-      logic [4:0]  rh_amt;
-      logic [15:0] rh_mask;
-      logic [31:0] rh_opd;
-      rh_shift = route_hash_i[7:4];
-      rh_bits = route_hash_i[11:8];
-      rh_flow = (route_hash_i[1:0] == 2'd1);
-      hashed = (route_hash_i[1:0] != 2'd0);
-      rh_amt = rh_flow ? (5'd16 - 5'(rh_shift)) : (5'(rh_shift) + 5'(rh_bits));
-      rh_mask = rh_flow ? 16'hFFFF : ~(16'hFFFF >> rh_bits);
-      rh_opd = rh_flow ? {rr_prod_q, 8'h0} : {rr_hdr_q[31:16], 16'h0};
-      obl_r = hashed ? (16'(rh_opd >> rh_amt) & rh_mask) : lfsr_next;
-    end
-  end else begin : gen_no_hash_sel  // no §17.6 hardware: the LFSR's value
-    assign hashed = 1'b0;
-    assign obl_r = lfsr_next;
-  end
+  logic        obl_any;        // oblivious: some candidate (n >= 1)
+  logic [PIW-1:0] obl_port;    // ... the oblivious choice (det_port if none)
 
   logic [VW-1:0] ovc_of[P];    // next-hop VC on each port (§7.4)
   logic [CW-1:0] cr_of[P];     // CRED of that VC
@@ -232,8 +201,6 @@ module route_compute #(
   logic          err;
   logic          arn_alt;   // §15.5 step 1: consumed entry, alternative port
   logic          mark;
-  logic [15:0]   prod_low;  // fraction bits of (r * n) are not needed
-  logic [6:0]    pre_cnt[P];   // candidates among ports 0..o (inclusive prefix count)
   logic [P-1:0]  ad_elig;      // adaptive: candidates above the floor
   logic [P-1:0][MW-1:0] ad_val; // adaptive: credits; §17.8 steering: 64 - level
   logic          stage_en;     // §7.2 stage enabled
@@ -283,7 +250,10 @@ module route_compute #(
 
     det_port = e_det[PIW-1:0];
     stage_en = (stage_i != 4'd0) && (stage_i <= 4'd8) && stage_mask_i[3'(stage_i - 4'd1)];
-    use_cands = (mode_i != asw_pkg::RouteDet) && e_valid && e_multi && !adapted_afi && stage_en;
+    // modes 1 and 2 only where built (a mode not built cannot be written, §11)
+    use_cands = ((OBL && (mode_i == asw_pkg::RouteOblivious)) ||
+                 (ADP && (mode_i == asw_pkg::RouteAdaptive))) &&
+                e_valid && e_multi && !adapted_afi && stage_en;
 
     // Candidates: CSET[cset] as written (a K/Δ restriction is software's choice of sets, §7.2)
     // without the outputs whose link is down (§18.5).
@@ -295,14 +265,19 @@ module route_compute #(
     // Adaptive: strictly-greater search in scan order from det_port (§7.3), computed as
     // the first port in scan order (ad_first, an rr_arbiter) among the eligible ports
     // whose credits equal the eligible maximum (ad_max, a comparison tree).
-    unique case (trigger_i)
-      asw_pkg::TrigTh:  search = 16'(cr_of[det_port]) < ltth_i;
-      asw_pkg::Trig2Th: search = cong_next_i[32'(det_port)*V + 32'(ovc_of[det_port])];
-      default:          search = 1'b1;  // NoTH (trigger 3 cannot be written)
-    endcase
-    best_cr = (trigger_i == asw_pkg::TrigNoTh) ? 16'h0 : ltth_i;
+    // Only with the adaptive hardware (ADP); without it nothing is eligible but for §17.8.
+    search = 1'b0;
+    best_cr = 16'h0;
+    if (ADP) begin
+      unique case (trigger_i)
+        asw_pkg::TrigTh:  search = 16'(cr_of[det_port]) < ltth_i;
+        asw_pkg::Trig2Th: search = cong_next_i[32'(det_port)*V + 32'(ovc_of[det_port])];
+        default:          search = 1'b1;  // NoTH (trigger 3 cannot be written)
+      endcase
+      best_cr = (trigger_i == asw_pkg::TrigNoTh) ? 16'h0 : ltth_i;
+    end
     for (int unsigned o = 0; o < P; o++) begin
-      ad_elig[o] = det_down ? cand[o] : (search && cand[o] && (16'(cr_of[o]) > best_cr));
+      ad_elig[o] = ADP && (det_down ? cand[o] : (search && cand[o] && (16'(cr_of[o]) > best_cr)));
       ad_val[o] = MW'(cr_of[o]);
     end
     // §17.8 steering (SAR_CTRL.steer, mode 0): the same search with m(o) = 64 - lvl(o) in
@@ -322,65 +297,10 @@ module route_compute #(
     end
   end
 
-  // Oblivious index k = (r * n) >> 16 (§7.3) for every possible candidate count n = 0..P:
-  // r is known early in the cycle (the LFSR's next value or §17.6's bits of registers),
-  // n only after the table
-  // read, the candidate set and the prefix count. So instead of a multiplier after the
-  // count, each n gets its constant multiple of r (shifts and one adder chain per set bit
-  // of n, in parallel with the count) and the count only selects one of them. Above
-  // P = 16 the P + 1 multiples per input cost more than they save: one multiplier, as
-  // written in §7.3, after the count.
-  localparam bit ConstMul = (P <= 16);
-  logic [6:0]  k_of_n[P+1];
-  logic [P:0]  prod_low_of_n;  // fraction bits of r * n are not needed
-  always_comb begin
-    logic [22:0] acc;
-    for (int unsigned nn = 0; nn <= P; nn++) begin
-      acc = '0;
-      if (ConstMul) begin
-        for (int unsigned b = 0; b < 7; b++) begin
-          if (((nn >> b) & 1) != 0) begin
-            acc = acc + (23'(obl_r) << b);
-          end
-        end
-      end
-      k_of_n[nn] = acc[22:16];
-      prod_low_of_n[nn] = ^acc[15:0];
-    end
-  end
 
-  // Selection (after the prefix count and the adaptive tree below).
+  // Selection (after the oblivious choice and the adaptive tree below).
   always_comb begin
-    logic [6:0]    n;
-    logic [6:0]    k;
-    logic [22:0]   prod;
-    logic [PIW-1:0] obl_port;
-    logic [PIW-1:0] obl_sel;
     logic [PIW-1:0] best_port;
-
-    // Oblivious: the k-th candidate in increasing port order, k = (r * n) >> 16. The
-    // candidates' ranks come from a log-depth prefix count (pre_cnt), n is the last one.
-    n = pre_cnt[P-1];
-    k = 7'h0;
-    prod = '0;
-    if (ConstMul) begin
-      for (int unsigned nn = 0; nn <= P; nn++) begin
-        if (32'(n) == nn) begin
-          k = k_of_n[nn];
-        end
-      end
-    end else begin
-      prod = 23'(obl_r) * 23'(n);
-      k = prod[22:16];
-    end
-    prod_low = prod[15:0] ^ {15'h0, ^prod_low_of_n};
-    obl_sel = '0;
-    for (int unsigned o = 0; o < P; o++) begin
-      if (cand[o] && ((pre_cnt[o] - 7'd1) == k)) begin  // exactly one o when n >= 1
-        obl_sel = obl_sel | PIW'(o);
-      end
-    end
-    obl_port = (n != 7'd0) ? obl_sel : det_port;
 
     best_port = (ad_elig != '0) ? ad_first : det_port;
 
@@ -401,10 +321,10 @@ module route_compute #(
     end else if (arn_alt) begin
       oport = lk_alt_port_i;  // no LFSR step, no adaptive_choices
     end else if (use_cands) begin
-      if (mode_i == asw_pkg::RouteOblivious) begin
+      if (OBL && (mode_i == asw_pkg::RouteOblivious)) begin
         oport = obl_port;
-        lfsr_step = rr_valid_q && (n != 7'd0) && !hashed;
-      end else begin
+        lfsr_step = rr_valid_q && obl_any && !hashed;
+      end else if (ADP) begin
         oport = best_port;
         adaptive_o = rr_valid_q && (best_port != det_port);
       end
@@ -422,32 +342,151 @@ module route_compute #(
     end
   end
 
-  // Inclusive prefix count of the candidates (Kogge-Stone, log2 P adder levels).
-  always_comb begin
-    logic [6:0] lvl[P];
-    for (int unsigned o = 0; o < P; o++) begin
-      lvl[o] = 7'(cand[o]);
+  // ---- §7.3 oblivious choice (mode 1): only with OBL (RouteOblivEn) ---------------
+  if (OBL) begin : gen_obl
+    logic [15:0] lfsr_next;
+    logic [15:0] obl_r;        // r of §7.3: the LFSR's next value, or §17.6's from the header
+    logic [15:0] prod_low;     // fraction bits of (r * n) are not needed
+    logic [6:0]  pre_cnt[P];   // candidates among ports 0..o (inclusive prefix count)
+
+    lfsr #(.INDEX(INDEX)) u_lfsr (
+      .clk_i,
+      .rst_ni,
+      .seed_we_i,
+      .seed_i,
+      .step_i (lfsr_step),
+      .next_o (lfsr_next)
+    );
+
+    // §17.6: kind 1 takes bits [31-SHIFT : 16-SHIFT] of the product (SHIFT 0..8), kind 2
+    // ((src >> SHIFT) mod 2^BITS) << (16 - BITS) (BITS 1..8); the register holds only
+    // legal values (route_hash.sv). Both are one right shift of a 32-bit operand, whose
+    // low 16 bits are r, masked: kind 1 shifts {product[31:8], 8'h0} by 16 - SHIFT
+    // (8..16), kind 2 shifts {src, 16'h0} by SHIFT + BITS (1..23, putting src bit
+    // SHIFT + BITS - 1 at bit 15) and keeps the top BITS bits. Amount and mask depend on
+    // the register only.
+    if (HASH) begin : gen_hash_sel
+      always_comb begin
+        logic [3:0]  rh_shift, rh_bits;
+        logic        rh_flow;
+        logic [4:0]  rh_amt;
+        logic [15:0] rh_mask;
+        logic [31:0] rh_opd;
+        rh_shift = route_hash_i[7:4];
+        rh_bits = route_hash_i[11:8];
+        rh_flow = (route_hash_i[1:0] == 2'd1);
+        hashed = (route_hash_i[1:0] != 2'd0);
+        rh_amt = rh_flow ? (5'd16 - 5'(rh_shift)) : (5'(rh_shift) + 5'(rh_bits));
+        rh_mask = rh_flow ? 16'hFFFF : ~(16'hFFFF >> rh_bits);
+        rh_opd = rh_flow ? {rr_prod_q, 8'h0} : {rr_hdr_q[31:16], 16'h0};
+        obl_r = hashed ? (16'(rh_opd >> rh_amt) & rh_mask) : lfsr_next;
+      end
+    end else begin : gen_no_hash_sel  // no §17.6 hardware: the LFSR's value
+      assign hashed = 1'b0;
+      assign obl_r = lfsr_next;
     end
-    for (int unsigned d = 1; d < P; d = d * 2) begin
-      for (int unsigned o = P; o > 0; o--) begin  // high to low: reads the previous level
-        if (o - 1 >= d) begin
-          lvl[o-1] = lvl[o-1] + lvl[o-1-d];
+
+    // Oblivious index k = (r * n) >> 16 (§7.3) for every possible candidate count n = 0..P:
+    // r is known early in the cycle (the LFSR's next value or §17.6's bits of registers),
+    // n only after the table
+    // read, the candidate set and the prefix count. So instead of a multiplier after the
+    // count, each n gets its constant multiple of r (shifts and one adder chain per set bit
+    // of n, in parallel with the count) and the count only selects one of them. Above
+    // P = 16 the P + 1 multiples per input cost more than they save: one multiplier, as
+    // written in §7.3, after the count.
+    localparam bit ConstMul = (P <= 16);
+    logic [6:0]  k_of_n[P+1];
+    logic [P:0]  prod_low_of_n;  // fraction bits of r * n are not needed
+    always_comb begin
+      logic [22:0] acc;
+      for (int unsigned nn = 0; nn <= P; nn++) begin
+        acc = '0;
+        if (ConstMul) begin
+          for (int unsigned b = 0; b < 7; b++) begin
+            if (((nn >> b) & 1) != 0) begin
+              acc = acc + (23'(obl_r) << b);
+            end
+          end
         end
+        k_of_n[nn] = acc[22:16];
+        prod_low_of_n[nn] = ^acc[15:0];
       end
     end
-    pre_cnt = lvl;
+
+    // Inclusive prefix count of the candidates (Kogge-Stone, log2 P adder levels).
+    always_comb begin
+      logic [6:0] lvl[P];
+      for (int unsigned o = 0; o < P; o++) begin
+        lvl[o] = 7'(cand[o]);
+      end
+      for (int unsigned d = 1; d < P; d = d * 2) begin
+        for (int unsigned o = P; o > 0; o--) begin  // high to low: reads the previous level
+          if (o - 1 >= d) begin
+            lvl[o-1] = lvl[o-1] + lvl[o-1-d];
+          end
+        end
+      end
+      pre_cnt = lvl;
+    end
+
+    always_comb begin
+      logic [6:0]    n;
+      logic [6:0]    k;
+      logic [22:0]   prod;
+      logic [PIW-1:0] obl_sel;
+
+      // Oblivious: the k-th candidate in increasing port order, k = (r * n) >> 16. The
+      // candidates' ranks come from a log-depth prefix count (pre_cnt), n is the last one.
+      n = pre_cnt[P-1];
+      k = 7'h0;
+      prod = '0;
+      if (ConstMul) begin
+        for (int unsigned nn = 0; nn <= P; nn++) begin
+          if (32'(n) == nn) begin
+            k = k_of_n[nn];
+          end
+        end
+      end else begin
+        prod = 23'(obl_r) * 23'(n);
+        k = prod[22:16];
+      end
+      prod_low = prod[15:0] ^ {15'h0, ^prod_low_of_n};
+      obl_sel = '0;
+      for (int unsigned o = 0; o < P; o++) begin
+        if (cand[o] && ((pre_cnt[o] - 7'd1) == k)) begin  // exactly one o when n >= 1
+          obl_sel = obl_sel | PIW'(o);
+        end
+      end
+      obl_any = (n != 7'd0);
+      obl_port = obl_any ? obl_sel : det_port;
+    end
+
+    logic unused_prod_low;
+    assign unused_prod_low = ^prod_low;
+  end else begin : gen_no_obl  // mode 1 cannot be written (§11): no LFSR, no choice
+    assign hashed = 1'b0;
+    assign obl_any = 1'b0;
+    assign obl_port = '0;
+    logic unused_obl;
+    assign unused_obl = ^{seed_we_i, seed_i, lfsr_step};
   end
 
-  // Adaptive: the first port in scan order from det_port among the eligible ports with
-  // the most credits.
-  logic                 unused_ad_found;
-  max_first #(.N(P), .W(MW)) u_ad_first (
-    .valid_i (ad_elig),
-    .val_i   (ad_val),
-    .ptr_i   (det_port),
-    .found_o (unused_ad_found),
-    .idx_o   (ad_first)
-  );
+  // Adaptive (and §17.8 steering): the first port in scan order from det_port among the
+  // eligible ports with the most credits (levels); only with ADP or SAR.
+  if (ADP || SAR) begin : gen_ad_first
+    logic unused_ad_found;
+    max_first #(.N(P), .W(MW)) u_ad_first (
+      .valid_i (ad_elig),
+      .val_i   (ad_val),
+      .ptr_i   (det_port),
+      .found_o (unused_ad_found),
+      .idx_o   (ad_first)
+    );
+  end else begin : gen_no_ad_first  // ad_elig is 0: det_port
+    assign ad_first = '0;
+    logic unused_ad;
+    assign unused_ad = ^{ad_elig, ad_val};
+  end
 
   // ---- §16.3 VC-adaptive routing (ROUTE_CTRL mode 3) -----------------------
   // Candidate ports A = FWD.amask without the outputs whose link is down (§18.5), det_port
@@ -625,8 +664,9 @@ module route_compute #(
   // Bits this block does not look at: header fields other than dest/sl/len/adapted,
   // the high bits of 6-bit port fields when P < 64.
   logic unused_bits;
-  assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, prod_low, iw_prod[7:0],
+  assign unused_bits = ^{rr_hdr_q[63:48], e_det, default_port_i, iw_prod[7:0],
                         route_hash_i[3:2], HASH ? 1'b0 : ^{route_hash_i, rr_prod_q}, esc_vc_i,
                         fwd_wdata_i,   // amask bits kept only with VCA
-                        SAR ? 1'b0 : ^{sar_steer_i, sar_lvl_i}};
+                        SAR ? 1'b0 : ^{sar_steer_i, sar_lvl_i},
+                        ADP ? 1'b0 : ^{trigger_i, ltth_i, cong_next_i}};  // the §7.3 search's
 endmodule

@@ -12,6 +12,7 @@ module sar_table #(
   parameter int unsigned P = 8,        // ports, 2..64
   parameter int unsigned TABLE = 256,  // forwarding-table entries (FWD copy, src >= TABLE invalid)
   parameter int unsigned SE = 8,       // table entries, 1..32 (SE = 0: do not instantiate)
+  parameter bit CNT = 1'b1,            // the counters exist (CountersEn, §1; 0: they read 0)
   localparam int unsigned PIW = asw_pkg::idx_w(P),
   localparam int unsigned TW = asw_pkg::idx_w(TABLE)
 ) (
@@ -301,40 +302,47 @@ module sar_table #(
   end
 
   // ---- counters ---------------------------------------------------------------------------
-  logic [P*NC-1:0][CEW-1:0] cnt_ev;
-  always_comb begin
-    for (int unsigned p = 0; p < P; p++) begin
-      logic [CEW-1:0] nexp;
-      logic           ev_evict;
-      nexp = '0;
-      ev_evict = 1'b0;
-      for (int unsigned k = 0; k < SE; k++) begin
-        if (expire[k] && (32'(e_port_q[k]) == p)) begin
-          nexp = nexp + CEW'(1);
+  if (CNT) begin : gen_counters  // only with CountersEn (§1)
+    logic [P*NC-1:0][CEW-1:0] cnt_ev;
+    always_comb begin
+      for (int unsigned p = 0; p < P; p++) begin
+        logic [CEW-1:0] nexp;
+        logic           ev_evict;
+        nexp = '0;
+        ev_evict = 1'b0;
+        for (int unsigned k = 0; k < SE; k++) begin
+          if (expire[k] && (32'(e_port_q[k]) == p)) begin
+            nexp = nexp + CEW'(1);
+          end
+          if (victim[k] && (32'(e_port_q[k]) == p)) begin
+            ev_evict = 1'b1;
+          end
         end
-        if (victim[k] && (32'(e_port_q[k]) == p)) begin
-          ev_evict = 1'b1;
-        end
+        cnt_ev[p*NC + KSx] = CEW'(en_q && cnm_in_valid_i[p]);  // received: taken or dropped
+        cnt_ev[p*NC + KTx] = CEW'(f_send && (32'(f_port) == p));
+        cnt_ev[p*NC + KDrop] = CEW'(rx_drop[p]) + CEW'(loc_drop[p]);
+        cnt_ev[p*NC + KUnr] = CEW'(unroutable && (32'(b_port_q) == p));
+        cnt_ev[p*NC + KEvict] = CEW'(ev_evict);
+        cnt_ev[p*NC + KExp] = nexp;
       end
-      cnt_ev[p*NC + KSx] = CEW'(en_q && cnm_in_valid_i[p]);  // received: taken or dropped
-      cnt_ev[p*NC + KTx] = CEW'(f_send && (32'(f_port) == p));
-      cnt_ev[p*NC + KDrop] = CEW'(rx_drop[p]) + CEW'(loc_drop[p]);
-      cnt_ev[p*NC + KUnr] = CEW'(unroutable && (32'(b_port_q) == p));
-      cnt_ev[p*NC + KEvict] = CEW'(ev_evict);
-      cnt_ev[p*NC + KExp] = nexp;
     end
+    logic [asw_pkg::idx_w(P*NC)-1:0] cnt_idx;
+    assign cnt_idx = asw_pkg::idx_w(P*NC)'({cnt_p, 2'b0} + {1'b0, cnt_p, 1'b0} + 9'(cnt_k));  // 6p + k
+    counter_ram #(.N(P * NC), .EW(CEW)) u_counters (
+      .clk_i,
+      .rst_ni,
+      .ev_i     (cnt_ev),
+      .clear_i  (cnt_clear),
+      .rd_i     (reg_en_i && !reg_we_i && is_cnt && (cnt_k < 3'(NC))),
+      .rd_idx_i (cnt_idx),
+      .rdata_o  (cnt_rdata_o)
+    );
+  end else begin : gen_no_counters  // the counters read 0
+    assign cnt_rdata_o = 32'h0;
+    logic unused_cnt;
+    assign unused_cnt = ^{cnt_clear, cnt_p, cnt_k, is_cnt, rx_drop, loc_drop, unroutable, f_send,
+                          f_port, b_port_q};
   end
-  logic [asw_pkg::idx_w(P*NC)-1:0] cnt_idx;
-  assign cnt_idx = asw_pkg::idx_w(P*NC)'({cnt_p, 2'b0} + {1'b0, cnt_p, 1'b0} + 9'(cnt_k));  // 6p + k
-  counter_ram #(.N(P * NC), .EW(CEW)) u_counters (
-    .clk_i,
-    .rst_ni,
-    .ev_i     (cnt_ev),
-    .clear_i  (cnt_clear),
-    .rd_i     (reg_en_i && !reg_we_i && is_cnt && (cnt_k < 3'(NC))),
-    .rd_idx_i (cnt_idx),
-    .rdata_o  (cnt_rdata_o)
-  );
 
   // ---- read view -----------------------------------------------------------------------------
   always_comb begin

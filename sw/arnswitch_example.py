@@ -28,7 +28,7 @@ def main(argv):
         asw.Switch(ports=65)
     except ValueError as e:
         print("refused: %s" % e)
-    sw = asw.Switch(ports=P, vcs=V, max_packet=LMAX)
+    sw = asw.Switch(ports=P, vcs=V, max_packet=LMAX, counters=1)  # the counters read below
     sw.load_table("".join("fwd %d %d\n" % (d, d % P) for d in range(NDEST)), name="example-table")
     print("ID 0x%08x" % sw.reg_read(asw.REG_ID))
 

@@ -235,18 +235,20 @@ def load_table(link, path):
     return len(writes)
 
 
-# contract §1 optional features in PARAM2[29:23] bit order (cmodel asw_feature_name)
-FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate")
+# contract §1 optional features in PARAM2[31:23], PARAM3[7:6] bit order (cmodel asw_feature_name)
+FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate",
+            "oblivious", "adaptive", "counters", "readback")
 
 
 # ---- board information, tests, counters ---------------------------------------------
 def board_info(link):
     if link.sread("SYS_ID") != SYS_ID or link.read(0) != SW_ID:
         raise BoardError("the device answers but is not an arnswitch board system")
-    p0, p1, p2 = link.read(1), link.read(2), link.read(3)
+    p0, p1, p2, p3 = link.read(1), link.read(2), link.read(3), link.read(4)
     si = link.sread("SYS_INFO")
-    # PARAM2[29:23]: the contract §1 features built, bit k feature FEATURES[k]
-    feats = ",".join(f for k, f in enumerate(FEATURES) if p2 >> (23 + k) & 1) or "none"
+    # PARAM2[31:23], PARAM3[7:6]: the contract §1 features built, bit k feature FEATURES[k]
+    mask = (p2 >> 23 & 0x1FF) | (p3 >> 6 & 3) << 9
+    feats = ",".join(f for k, f in enumerate(FEATURES) if mask >> k & 1) or "none"
     return dict(P=p0 & 0xFF, V=p0 >> 8 & 0xF, ITERS=p0 >> 12 & 7, VOQ=p0 >> 15 & 1,
                 LMAX=p0 >> 16 & 0xFF, PW=p0 >> 24, BUF=p1 & 0xFFFF or 16384,
                 DW=p1 >> 16 & 0x1F, TABLE=p2 & 0x1FFFF, AE=p2 >> 17 & 0x3F, features=feats,

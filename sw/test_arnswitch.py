@@ -55,20 +55,24 @@ def test_param_registers():
 
 def test_features():
     """The optional features (contract §1): the registers of a feature not built read 0
-    and every write to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[29:23]
-    reads the features built. (The §18.4 registers are RO: a write is refused with or
+    and every write to them is illegal (EINVAL, counted in REG_ERRORS); PARAM2[31:23] and
+    PARAM3[7:6] read the features built. (The §18.4 registers are RO: a write is refused with or
     without the hardware.)"""
     regs = {"bubble": (asw.REG_BUBBLE0, 1 << 6 | 1 << 8, False),
             "pfc": (asw.REG_PFC_THRESH, 2 << 16 | 4, False),
             "qcn": (asw.REG_QCN_QEQ, 17, False),
             "route_hash": (0x00047, 2 << 0 | 1 << 4 | 1 << 8, False),
             "port_rate": (0x00048, 3, False),
-            "link_faults": (asw.REG_LINK_DOWN0, 1, True)}
-    for mask in range(128):
+            "link_faults": (asw.REG_LINK_DOWN0, 1, True),
+            "oblivious": (asw.REG_LFSR_SEED, 0xBEEF, False),
+            "adaptive": (asw.REG_THRESH, 2 << 16 | 1, False),
+            "counters": (asw.reg_counter(1, 2), 1, True),
+            "readback": (asw.reg_occ(1, 1, 1), 1, True)}
+    for mask in range(2048):
         on = {f: mask >> k & 1 for k, f in enumerate(asw.FEATURES)}
         with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, **on) as sw:
             assert all(sw.config[f] == v for f, v in on.items())
-            assert sw.reg_read(asw.REG_PARAM2) >> 23 & 127 == mask
+            assert (sw.reg_read(asw.REG_PARAM2) >> 23 | (sw.reg_read(asw.REG_PARAM3) >> 6 & 3) << 9) == mask
             errors = 0
             for feat, (addr, value, ro) in regs.items():
                 before = sw.reg_read(addr)
@@ -85,7 +89,7 @@ def test_features():
                     assert sw.reg_read(addr) == value, (mask, hex(addr), sw.reg_read(addr))
             assert sw.reg_read(asw.REG_REG_ERRORS) == errors, (mask, errors)
     with asw.Switch() as sw:  # every feature off by default
-        assert sw.reg_read(asw.REG_PARAM2) >> 23 == 0
+        assert sw.reg_read(asw.REG_PARAM2) >> 23 == 0 and sw.reg_read(asw.REG_PARAM3) >> 6 == 0
     try:
         asw.Switch(pfc=2)
         raise AssertionError("pfc=2 accepted")
@@ -95,7 +99,7 @@ def test_features():
 
 def test_packet_through_switch():
     """A packet leaves on its FWD port unchanged, credits flow back, CRED accounts."""
-    sw = asw.Switch(ports=4, vcs=2, max_packet=4, buf_flits=8)
+    sw = asw.Switch(ports=4, vcs=2, max_packet=4, buf_flits=8, counters=1, readback=1)
     sw.reg_write(asw.reg_fwd(7), asw.fwd_entry(2))
     hdr = asw.hdr_make(7, src=1, sl=1, length=3, seq=42)
     outs = send_packet(sw, 1, 1, hdr, 3, start_payload=100)
@@ -193,7 +197,7 @@ def test_register_access():
 
 
 def test_load_table():
-    sw = asw.Switch(ports=4)
+    sw = asw.Switch(ports=4, oblivious=1)  # the table sets ROUTE_CTRL mode 1
     sw.load_table("fwd 5 2\nroute oblivious\n")
     assert sw.reg_read(asw.reg_fwd(5)) == asw.fwd_entry(2)
     assert sw.reg_read(asw.REG_ROUTE_CTRL) & 3 == asw.ROUTE_OBLIVIOUS

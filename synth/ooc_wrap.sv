@@ -20,6 +20,8 @@ module ooc_wrap #(
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
+  parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   parameter int unsigned SE = 0,    // Switch AR table entries (§17.8; 0: none, no lane bits)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned NL = (SE != 0) ? P * 65 : 0,  // §17.8 lane bits, each direction
@@ -59,7 +61,9 @@ module ooc_wrap #(
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
-    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn), .SE(SE)
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
+    .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
+    .ReadbackEn(ReadbackEn), .SE(SE)
   ) u_core (
     .clk_i,
     .rst_ni,

@@ -5,7 +5,7 @@
  * contract's legality rules decide). Prints a message naming the make
  * variable and exits 2.
  *   cfgcheck [--features MASK] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
- * MASK: the §1 features built, ASW_FEAT_* bits (PARAM2[29:23] order);
+ * MASK: the §1 features built, ASW_FEAT_* bits (PARAM2[31:23], PARAM3[7:6] order);
  * ARN is off|arn|afi|adaptive-th-afi; "-" leaves a §15 value unset (drawn per seed). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -118,6 +118,11 @@ MATRIX = [
     ("h", "ada", "sl", "rewrite", 30000),
     ("h", "det", "afi", "random", 30000, "afi"),
     ("i", "2th", "sl", "random", 30000, "off", {"pfc": "0x1f", "qcn": 1}),
+    # n: nothing optional at all (no routing mode but 0, no counters, no OCC / CRED
+    # read-back): mode 1 / 2 writes, THRESH, LFSR_SEED, CNT_CLEAR, counters, OCC and CRED
+    # refused or read 0 in both
+    ("n", "det", "sl", "random", 30000),
+    ("n", "det", "id", "hotspot", 20000),
     # §17.4 QCN congestion points (QCN=1; 7th field {"qcn": 1}): sampling every 64..111
     # flits, small QEQ, random WL/FBSH/cpid, registers rewritten; every run must see
     # samples with q = 0 and CNMs, the QCN runs together a saturated q (63). With VOQ
@@ -170,6 +175,8 @@ MATRIX = [
     ("k", "det", "id", "random", 40000, "off", {"sar": 1, "qcn": 1}),
     ("c", "det", "afi", "rewrite", 30000, "afi", {"sar": 1}),
     ("k", "det", "sl", "full", 30000, "off", {"sar": 1, "linkfault": "0.002"}),
+    # o: Switch AR steering with neither routing mode built (its own level search)
+    ("o", "det", "sl", "random", 30000, "off", {"sar": 1, "qcn": 1}),
 ]
 # make soak: the matrix plus more §15 runs (AE = 32 and AE = 1, every ARN mode).
 SOAK_EXTRA = [
@@ -545,6 +552,16 @@ def cmd_cosim(ns):
         if val not in legal:
             extra = ", or deterministic, oblivious, adaptive" if name == "ROUTING" else ""
             fail("cosim", f"{name}: '{val}' is not one of {', '.join(legal)}{extra}")
+    # §1: the run builds the routing mode it programs and the counters (and, with ARN, the
+    # OCC / CRED read-back) its end checks read
+    adds = {"oblivious"} if routing == "obl" else {"adaptive"} if routing in ("ada", "th", "2th") else set()
+    if arn["ARN"] != "off" or ns.LINKFAULT is not None or any(
+            BOOL_WORDS.get(str(v)) == "1" for v in (ns.BUBBLE, ns.QCN, ns.SAR, ns.VCADAPT)):
+        adds.add("counters")
+    if arn["ARN"] != "off":
+        adds.add("readback")
+    for f in adds:
+        cfg[switch_configs.RTL[f]] = 1
     if "afi" in vcmap and cfg["V"] < 2:
         fail("cosim", f"VCMAP={vcmap} needs V >= 2 (the adapted-flow channel is VC V-1)")
     if ns.SCEN in ARN_SCENS and (arn["ARN"] not in ("arn", "afi") or cfg["P"] < 4 or cfg["V"] < 2
@@ -905,7 +922,9 @@ KNOBS = (
     ("ITERS", "iters", "iSLIP iterations"),
     ("AE", "arn_entries", "ARN-table entries (0: no ARN hardware)"),
     ("FEATURES", "features", "contract §1 optional hardware built: all, none or names (bubble pfc qcn "
-     "route_hash link_faults port_rate vc_adaptive, name=on|off); a run option adds what it needs"),
+     "route_hash link_faults port_rate vc_adaptive oblivious adaptive counters readback, name=on|off); "
+     "a run option adds what it needs (ROUTING its mode, ARN/BUBBLE/QCN/SAR/LINKFAULT/VCADAPT "
+     "the counters, ARN the read-back)"),
     ("ROUTING", "routing", "det|deterministic, obl|oblivious, ada|adaptive, th, 2th"),
     ("TRIGGER", "trigger", "noth|th|2th: adaptive routing's trigger (trigger=th is ROUTING=th)"),
     ("ARN", "arn", "off|arn|afi|adaptive-th-afi (contract §15)"),
@@ -1122,6 +1141,7 @@ def parser():
     ap.add_argument("--AE", default=None, help="ARN-table entries (default 4 if ARN is on, else 0)")
     ap.add_argument("--FEATURES", default="", help="contract §1 optional hardware built: all, "
                     "none, or feature names (bubble pfc qcn route_hash link_faults port_rate "
+                    "oblivious adaptive counters readback "
                     "vc_adaptive, name or name=on|off); BUBBLE, PFC, QCN, HASH, GAP, LINKFAULT, "
                     "VCADAPT and SAR add the feature they program")
     ap.add_argument("--SE", default="0", help="Switch AR table entries (contract §17.8), 0..32")

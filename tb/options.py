@@ -38,8 +38,9 @@ CONCEPTS = [
      "arn_entries", "make cosim: 4 when arn is on, else 0; asw switch: the C model's default"),
     ("features", "all, none or feature names", "optional hardware built (contract §1)",
      "FEATURES", "", "", "asw switch: one on|off option per feature (--bubble, --pfc, --qcn, "
-     "--route-hash, --link-faults, --port-rate, --vc-adaptive); asw net: its switches build "
-     "every feature"),
+     "--route-hash, --link-faults, --port-rate, --vc-adaptive, --oblivious, --adaptive, "
+     "--counters, --readback; the study adds the --routing mode, counters and readback); "
+     "make cosim: a run option adds what it needs; asw net: its switches build every feature"),
     ("routing", "det, oblivious, adaptive, ...", "routing mode", "ROUTING", "--routing",
      "routing", "make cosim also: obl, ada, th, 2th (adaptive with that trigger); asw net: "
      "dmodk (= det) and the network's other modes"),

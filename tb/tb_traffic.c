@@ -403,9 +403,12 @@ static void illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     if (t->P == 64) *a = ASW_REG_PARAM0;
     break;
   case 11: *a = 0x30000u + rnd_below(t, 0x1000); *d = (uint32_t)rnd(t); break; /* unmapped */
-  case 0: /* mode 3 where §16.3 makes it illegal (VOQ = 1, vc_adaptive off), else trigger 3 */
+  case 0: /* mode 3 where §16.3 makes it illegal (VOQ = 1, vc_adaptive off), else a mode 1 / 2
+           * not built (§7.3), else trigger 3 */
     *a = ASW_REG_ROUTE_CTRL;
     *d = (t->cfg.voq || !t->cfg.vc_adaptive) ? asw_route_ctrl(3, 0, 0xFF, 1)
+         : !t->cfg.oblivious                 ? asw_route_ctrl(1, 0, 0xFF, 1)
+         : !t->cfg.adaptive                  ? asw_route_ctrl(2, 0, 0xFF, 1)
                                              : asw_route_ctrl(0, 3, 0xFF, 1);
     /* §16.3: QCN_CTRL.en = 1 while mode 3 (illegal: they exclude each other) */
     if (t->opt.vcadapt && t->cfg.qcn &&
@@ -620,7 +623,8 @@ static unsigned unbuilt_regs(const tb_traffic *t) {
 }
 
 /* §1: an address of the registers of a feature not built (§16.2 / §17.2 / §17.4 / §17.6 /
- * §17.7 / §18.4, unmapped: reads 0, every write illegal); drawn only when unbuilt_regs. */
+ * §17.7 / §18.4 / LFSR_SEED / THRESH / the counters and CNT_CLEAR / OCC and CRED, unmapped:
+ * reads 0, every write illegal); drawn only when unbuilt_regs. */
 static uint32_t unbuilt_addr(tb_traffic *t) {
   const unsigned m = unbuilt_regs(t);
   unsigned f, n = (unsigned)__builtin_popcount(m), pick = rnd_below(t, n);
@@ -637,6 +641,14 @@ static uint32_t unbuilt_addr(tb_traffic *t) {
          : k == 2 ? ASW_REG_QCN_COUNTER(p, rnd_below(t, 2)) : ASW_REG_QCN_QLEN(p);
   case ASW_FEAT_ROUTE_HASH: return ASW_REG_ROUTE_HASH;
   case ASW_FEAT_PORT_RATE: return ASW_REG_PORT_GAP(rnd_below(t, 8));
+  case ASW_FEAT_OBLIVIOUS: return ASW_REG_LFSR_SEED; /* §7.7 */
+  case ASW_FEAT_ADAPTIVE: return ASW_REG_THRESH;     /* §7.3 */
+  case ASW_FEAT_COUNTERS: /* §12: CNT_CLEAR, a per-port or ARN counter */
+    return k == 0 ? ASW_REG_CNT_CLEAR : k == 1 ? ASW_REG_ARN_COUNTER(p, rnd_below(t, 16))
+                                               : ASW_REG_COUNTER(p, rnd_below(t, 8));
+  case ASW_FEAT_READBACK:
+    return k < 2 ? ASW_REG_OCC(p, rnd_below(t, t->V), rnd_below(t, t->NQ))
+                 : ASW_REG_CRED(p, rnd_below(t, t->V));
   default: return ASW_REG_LINK_DOWN(0) + rnd_below(t, 8); /* §18.4 */
   }
 }
@@ -1566,6 +1578,27 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   if (o->qcn && !cfg->qcn) {
     snprintf(err, errlen, "QCN=1 needs the QCN hardware (qcn is off: no §17.4 "
              "hardware)");
+    return NULL;
+  }
+  if (o->routing == TB_ROUTE_OBL && !cfg->oblivious) {
+    snprintf(err, errlen, "ROUTING=obl needs ROUTE_CTRL mode 1 (oblivious is off: no §7.3 "
+             "oblivious hardware)");
+    return NULL;
+  }
+  if ((o->routing == TB_ROUTE_ADA || o->routing == TB_ROUTE_TH || o->routing == TB_ROUTE_2TH) &&
+      !cfg->adaptive) {
+    snprintf(err, errlen, "ROUTING=%s needs ROUTE_CTRL mode 2 (adaptive is off: no §7.3 "
+             "adaptive hardware)", o->routing == TB_ROUTE_ADA ? "ada" : o->routing == TB_ROUTE_TH ? "th" : "2th");
+    return NULL;
+  }
+  if ((o->bubble || o->qcn || o->sar || o->linkfault > 0 || o->vcadapt || o->arn != TB_ARN_OFF) &&
+      !cfg->counters) {
+    snprintf(err, errlen, "BUBBLE, QCN, SAR, LINKFAULT, VCADAPT and ARN runs check counters "
+             "(counters is off: every counter reads 0)");
+    return NULL;
+  }
+  if (o->arn != TB_ARN_OFF && !cfg->readback) {
+    snprintf(err, errlen, "ARN runs check OCC and CRED (readback is off: they read 0)");
     return NULL;
   }
   if (o->gap && !cfg->port_rate) {

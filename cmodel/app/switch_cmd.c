@@ -12,7 +12,8 @@ static const char *const trigger_names[] = {"noth", "th", "2th"};
 static const char *const onoff_names[] = {"off", "on", "0", "1"};
 /* The §1 feature options, in ASW_FEAT_* bit order (asw_feature_name with '-' for '_'). */
 static const char *const feat_opts[ASW_FEAT_COUNT] = {
-    "--bubble", "--pfc", "--qcn", "--link-faults", "--vc-adaptive", "--route-hash", "--port-rate"};
+    "--bubble",    "--pfc",       "--qcn",      "--link-faults", "--vc-adaptive", "--route-hash",
+    "--port-rate", "--oblivious", "--adaptive", "--counters",    "--readback"};
 
 /* cli_match over the feature options: 0 none, else its result with *feat the feature. */
 static int feature_opt(int argc, char **argv, int *k, const char **v, unsigned *feat) {
@@ -46,9 +47,11 @@ static void help(void) {
       "  --vcs N              V, 1..8 [1]\n"
       "  --voq on|off|1|0     virtual output queues [on]\n"
       "  --iters N            iSLIP iterations, 1..4 [1]\n"
-      "  --bubble, --pfc, --qcn, --route-hash, --link-faults, --port-rate, --vc-adaptive on|off|1|0\n"
-      "                       optional hardware built (contract 1) [off]; the study uses none, so\n"
-      "                       the results are the same\n"
+      "  --bubble, --pfc, --qcn, --route-hash, --link-faults, --port-rate, --vc-adaptive,\n"
+      "  --oblivious, --adaptive, --counters, --readback on|off|1|0\n"
+      "                       optional hardware built (contract 1) [off]; the study always\n"
+      "                       builds the routing mode of --routing, the counters and the\n"
+      "                       OCC/CRED read-back it reads, so the results are the same\n"
       "  --routing det|oblivious|adaptive   [det]\n"
       "  --trigger noth|th|2th  adaptive trigger [noth]\n"
       "  --load X             offered flits per input per cycle, 0..1 [0.5]\n"

@@ -348,6 +348,11 @@ int study_run(const study_params *sp_in, study_result *res, char *err, size_t er
   study_params spc = *sp_in;
   const study_params *sp = &spc;
   spc.sw.payload_bits = 64;
+  /* §1: the study builds the routing mode it programs and the counters and OCC/CRED
+   * read-back its statistics read (the same switch as with every feature on) */
+  if (spc.routing == ASW_ROUTE_OBLIVIOUS) spc.sw.oblivious = 1;
+  if (spc.routing == ASW_ROUTE_ADAPTIVE) spc.sw.adaptive = 1;
+  spc.sw.counters = spc.sw.readback = 1;
   if (spc.sw.table_entries < spc.sw.ports) spc.sw.table_entries = spc.sw.ports;
   study_state st_, *st = &st_;
   memset(st, 0, sizeof *st);

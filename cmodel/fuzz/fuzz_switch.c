@@ -175,7 +175,7 @@ static int make_config(void) {
     c.voq = u8();
     c.iters = u8();
     c.arn_entries = u8();
-    { /* §1 features: the low 7 bits; from 0xF0 an illegal setting (> 1) */
+    { /* §1 features: the low 8 bits (features 0..7); from 0xF0 an illegal setting (> 1) */
       unsigned fb = u8();
       asw_config_set_features(&c, fb);
       if (fb >= 0xF0) c.qcn = fb;

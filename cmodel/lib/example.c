@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
   cfg.ports = P;
   cfg.vcs = V;
   cfg.max_packet = LMAX;
+  cfg.counters = 1; /* contract §1: the counters read below are built (off by default) */
   asw_switch *sw = asw_switch_new(&cfg, err, sizeof err);
   if (!sw) {
     fprintf(stderr, "example: %s\n", err);

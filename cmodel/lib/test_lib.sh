@@ -29,14 +29,14 @@ if [ "$mode" = example ]; then
 fi
 
 # ---- installed tree ----------------------------------------------------------------
-check "pkg-config version is the library's" test "$(pkg-config --modversion arnswitch)" = 3.0.0
+check "pkg-config version is the library's" test "$(pkg-config --modversion arnswitch)" = 4.0.0
 check "public headers installed, internal ones not" \
   test "$(cd "$prefix/include/arnswitch" && ls | tr '\n' ' ')" = "asw_regmap.h asw_switch.h asw_table.h "
 check "libraries installed (a, so, soname link)" test -f "$prefix/lib/libarnswitch.a" -a \
-  -f "$prefix/lib/libarnswitch.so.3.0.0" -a -L "$prefix/lib/libarnswitch.so.3" -a -L "$prefix/lib/libarnswitch.so"
+  -f "$prefix/lib/libarnswitch.so.4.0.0" -a -L "$prefix/lib/libarnswitch.so.4" -a -L "$prefix/lib/libarnswitch.so"
 check "bin/asw and bin/asw-board (the boards' host tool) installed and run" bash -c \
   "'$prefix/bin/asw' switch --help | grep -q '^usage: asw switch' && '$prefix/bin/asw-board' --help | grep -q '^usage: asw-board'"
-check "soname is libarnswitch.so.3" bash -c "readelf -d '$prefix/lib/libarnswitch.so' | grep -q 'SONAME.*libarnswitch.so.3\]'"
+check "soname is libarnswitch.so.4" bash -c "readelf -d '$prefix/lib/libarnswitch.so' | grep -q 'SONAME.*libarnswitch.so.4\]'"
 
 # ---- exported symbols == the functions the public headers declare -------------------
 api=$work/api.syms
@@ -56,8 +56,8 @@ check "example builds against the static library" build_static
 check "static example has no libarnswitch dependency" \
   bash -c "! readelf -d '$work/example_static' 2>/dev/null | grep -q libarnswitch"
 check "example builds against the shared library" build_shared
-check "shared example needs libarnswitch.so.3" \
-  bash -c "readelf -d '$work/example_shared' | grep -q 'NEEDED.*libarnswitch.so.3'"
+check "shared example needs libarnswitch.so.4" \
+  bash -c "readelf -d '$work/example_shared' | grep -q 'NEEDED.*libarnswitch.so.4'"
 "$work/example_static" > "$work/static.out" 2>&1; rs=$?
 "$work/example_shared" > "$work/shared.out" 2>&1; rd=$?
 check "static example passes (no flit lost or misrouted, counters agree)" test $rs -eq 0

@@ -54,11 +54,15 @@ bad --iters --iters 5
 bad --iters --iters 0
 bad --pfc --pfc maybe
 bad --link-faults --link-faults 2
-# contract 1 features: the same study with the bubble/PFC/QCN/link/rate hardware built, the same results
+bad --counters --counters maybe
+bad --oblivious --oblivious 2
+# contract 1 features: the same study with every optional hardware built, the same results (the
+# study builds the routing mode it programs, the counters and the read-back in both runs)
 all_on="--bubble on --pfc on --qcn on --route-hash on --link-faults on --port-rate on --vc-adaptive on"
+all_on="$all_on --oblivious on --adaptive on --counters on --readback on"
 for o in off on; do
   if [ $o = on ]; then feats=$all_on; else feats=""; fi
-  "$asw" switch --ports 4 --vcs 2 --load 0.6 --cycles 2000 --seed 5 $feats --quiet \
+  "$asw" switch --ports 4 --vcs 2 --load 0.6 --cycles 2000 --seed 5 --routing adaptive $feats --quiet \
     --json "$tmp/feat$o.json" >"$tmp/out" 2>&1 || echo "  FAIL: asw switch features $o: $(head -c 200 "$tmp/out")"
 done
 if python3 - "$tmp/featon.json" "$tmp/featoff.json" <<'PY'
@@ -96,7 +100,7 @@ bad --table --table "$tmp/no-such-table"
 printf 'fwd 1 99\n' >"$tmp/bad.tbl"
 bad --table --table "$tmp/bad.tbl"
 printf 'reg THRESH 0x00080002\n' >"$tmp/good.tbl"
-if "$asw" switch --cycles 500 --table "$tmp/good.tbl" --quiet; then pass=$((pass + 1)); else
+if "$asw" switch --cycles 500 --routing adaptive --table "$tmp/good.tbl" --quiet; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "  FAIL: good --table rejected"; fi
 
 for sub in "" switch; do

@@ -1,11 +1,13 @@
 /* test_features.c — the optional-feature settings (contract §1): without bubble, pfc,
- * qcn, route_hash, port_rate or link_faults the §16.2 / §17.2 / §17.4 / §17.6 / §17.7 /
- * §18.4 registers are unmapped exactly as the §15.8 ones with AE = 0 (read 0; every write,
- * legal value or not, is refused with ASW_EINVAL and counted in REG_ERRORS), without
- * link_faults a link taken down is refused (links always up), PARAM2[29:23] reads the
- * features built, a setting > 1 is rejected, and a switch without the hardware is
- * output-for-output the switch with it and its registers at reset (random traffic and
- * register reads). */
+ * qcn, route_hash, port_rate, link_faults, oblivious, adaptive, counters or readback the
+ * §16.2 / §17.2 / §17.4 / §17.6 / §17.7 / §18.4 / LFSR_SEED / THRESH / counter and
+ * CNT_CLEAR / OCC and CRED registers are unmapped exactly as the §15.8 ones with AE = 0
+ * (read 0; every write, legal value or not, is refused with ASW_EINVAL and counted in
+ * REG_ERRORS), without oblivious / adaptive / vc_adaptive ROUTE_CTRL mode 1 / 2 / 3 is
+ * illegal, without link_faults a link taken down is refused (links always up),
+ * PARAM2[31:23] and PARAM3[7:6] read the features built, a setting > 1 is rejected, and a
+ * switch without the hardware is output-for-output the switch with it and its registers
+ * at reset (random traffic and register reads). */
 #include <stdint.h>
 #include <string.h>
 
@@ -45,28 +47,37 @@ void test_features_registers(void) {
   CHECK(asw_feature_name(ASW_FEAT_COUNT) == NULL);
   asw_config_default(&c); /* every feature off by default */
   CHECK(asw_config_features(&c) == 0);
-  /* one legal value per §16.2 / §17.2 address (RO addresses: any value) */
+  /* one legal value per feature's address (RO addresses: any value); bit: the features
+   * the address needs (all of them) */
   const struct { uint32_t a, d; unsigned bit, ro; } regs[] = {
+      {ASW_REG_LFSR_SEED, 0xBEEF, ASW_FEAT_OBLIVIOUS, 0}, /* §7.7 */
+      {ASW_REG_THRESH, 3u | 5u << 16, ASW_FEAT_ADAPTIVE, 0}, /* §7.3 */
+      {ASW_REG_CNT_CLEAR, 0, ASW_FEAT_COUNTERS, 0}, /* §12 (reads 0 when mapped) */
+      {ASW_REG_COUNTER(1, 2), 0, ASW_FEAT_COUNTERS, 1},
+      {ASW_REG_ARN_COUNTER(3, 8), 0, ASW_FEAT_COUNTERS, 1}, /* §15.8 (AE = 2) */
+      {ASW_REG_OCC(2, 1, 3), 0, ASW_FEAT_READBACK, 1}, /* §11 */
+      {ASW_REG_CRED(3, 1), 8, ASW_FEAT_READBACK, 1},
+      {ASW_REG_SAR_COUNTER(1, 0), 0, ASW_FEAT_QCN | ASW_FEAT_COUNTERS, 1}, /* SE = 0: none */
       {ASW_REG_BUBBLE(0), asw_bubble_entry(1, 1, 3), ASW_FEAT_BUBBLE, 0},
       {ASW_REG_BUBBLE(3), 0, ASW_FEAT_BUBBLE, 0},
-      {ASW_REG_BUBBLE_COUNTER(2, 1), 0, ASW_FEAT_BUBBLE, 1},
+      {ASW_REG_BUBBLE_COUNTER(2, 1), 0, ASW_FEAT_BUBBLE | ASW_FEAT_COUNTERS, 1},
       {ASW_REG_PFC_EN(0), 0x5, ASW_FEAT_PFC, 0},
       {ASW_REG_PFC_EN(1), 0, ASW_FEAT_PFC, 0},
       {ASW_REG_PFC_THRESH, asw_pfc_thresh(6, 2), ASW_FEAT_PFC, 0},
-      {ASW_REG_PFC_COUNTER(1, 0), 0, ASW_FEAT_PFC, 1},
+      {ASW_REG_PFC_COUNTER(1, 0), 0, ASW_FEAT_PFC | ASW_FEAT_COUNTERS, 1},
       {ASW_REG_PFC_STATE(3), 0, ASW_FEAT_PFC, 1},
       {ASW_REG_QCN_CTRL, asw_qcn_ctrl(0, 2, 3, 0x1234), ASW_FEAT_QCN, 0},
       {ASW_REG_QCN_QEQ, 17, ASW_FEAT_QCN, 0},
       {ASW_REG_QCN_SAMPLE, 100, ASW_FEAT_QCN, 0},
       {ASW_REG_QCN_SEED, 0xBEEF, ASW_FEAT_QCN, 0},
-      {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_FEAT_QCN, 1},
+      {ASW_REG_QCN_COUNTER(3, 1), 0, ASW_FEAT_QCN | ASW_FEAT_COUNTERS, 1},
       {ASW_REG_QCN_QLEN(2), 0, ASW_FEAT_QCN, 1},
       {ASW_REG_ROUTE_HASH, asw_route_hash_reg(ASW_RH_SRC_DIGIT, 3, 2), ASW_FEAT_ROUTE_HASH, 0}, /* §17.6 */
       {ASW_REG_PORT_GAP(0), asw_port_gap_field(1, 3), ASW_FEAT_PORT_RATE, 0}, /* §17.7 */
       {ASW_REG_PORT_GAP(7), 0, ASW_FEAT_PORT_RATE, 0},
       {ASW_REG_LINK_DOWN(0), 0, ASW_FEAT_LINK_FAULTS, 1},
       {ASW_REG_LINK_RX_DOWN(1), 0, ASW_FEAT_LINK_FAULTS, 1},
-      {ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), 0, ASW_FEAT_LINK_FAULTS, 1},
+      {ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_PADDED), 0, ASW_FEAT_LINK_FAULTS | ASW_FEAT_COUNTERS, 1},
   };
   const unsigned n = sizeof regs / sizeof regs[0];
   for (unsigned feats = 0; feats <= ASW_FEAT_ALL; feats++) {
@@ -75,10 +86,26 @@ void test_features_registers(void) {
     CHECKF(sw != NULL, "feats 0x%x: %s", feats, err);
     if (!sw) continue;
     CHECK(asw_config_features(asw_switch_config(sw)) == feats);
-    CHECK(test_rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | feats << 23));
+    CHECK(test_rd(sw, ASW_REG_PARAM2) == (16u | 2u << 17 | (feats & 0x1FFu) << 23));
+    CHECK(test_rd(sw, ASW_REG_PARAM3) == (feats >> 9) << 6);
     uint32_t errors = 0;
+    /* §7.3: ROUTE_CTRL modes 1 and 2 only when built (mode 3 also needs VOQ = 0) */
+    unsigned cur = 0; /* the mode ROUTE_CTRL holds */
+    for (unsigned mode = 1; mode <= 3; mode++) {
+      unsigned need = mode == 1 ? ASW_FEAT_OBLIVIOUS : mode == 2 ? ASW_FEAT_ADAPTIVE : ~0u;
+      int ok = (feats & need) == need;
+      int rc = asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(mode, 0, 0xFF, 1));
+      CHECKF(rc == (ok ? ASW_OK : ASW_EINVAL), "feats 0x%x mode %u rc %d", feats, mode, rc);
+      errors += (uint32_t)!ok;
+      if (!ok && mode < 3)
+        CHECKF(strstr(asw_switch_error(sw), mode == 1 ? "oblivious" : "adaptive"), "%s",
+               asw_switch_error(sw));
+      if (ok) cur = mode;
+      CHECK(test_rd(sw, ASW_REG_ROUTE_CTRL) == asw_route_ctrl(cur, 0, 0xFF, 1));
+    }
+    CHECK(asw_reg_write(sw, ASW_REG_ROUTE_CTRL, asw_route_ctrl(0, 0, 0xFF, 1)) == ASW_OK);
     for (unsigned k = 0; k < n; k++) {
-      int gone = (feats & regs[k].bit) == 0;
+      int gone = (feats & regs[k].bit) != regs[k].bit;
       uint32_t before = test_rd(sw, regs[k].a);
       if (gone) CHECKF(before == 0, "feats 0x%x addr 0x%05x reads 0x%x", feats, regs[k].a, before);
       int rc = asw_reg_write(sw, regs[k].a, regs[k].d);
@@ -86,7 +113,7 @@ void test_features_registers(void) {
       CHECKF(rc == (refused ? ASW_EINVAL : ASW_OK), "feats 0x%x addr 0x%05x rc %d", feats,
              regs[k].a, rc);
       errors += (uint32_t)refused;
-      if (!refused) CHECK(test_rd(sw, regs[k].a) == regs[k].d);
+      if (!refused && regs[k].a != ASW_REG_CNT_CLEAR) CHECK(test_rd(sw, regs[k].a) == regs[k].d);
       if (gone) CHECK(test_rd(sw, regs[k].a) == 0);
       /* the same write through the register bus (§10): refused the same way */
       asw_inputs in = {.reg_en = 1, .reg_we = 1, .reg_addr = regs[k].a, .reg_wdata = regs[k].d};
@@ -113,7 +140,10 @@ void test_features_registers(void) {
  * address kind including the unbuilt ones, into a switch with every feature built and
  * one with none: every output of every cycle must be identical. */
 void test_features_equivalence(void) {
-  asw_config c0 = small(ASW_FEAT_ALL), c3 = small(0);
+  /* b: only what the traffic below uses (adaptive routing) and what the first two reads
+   * read (a counter, a credit counter) */
+  asw_config c0 = small(ASW_FEAT_ALL),
+             c3 = small(ASW_FEAT_ADAPTIVE | ASW_FEAT_COUNTERS | ASW_FEAT_READBACK);
   asw_switch *a = asw_switch_new(&c0, NULL, 0), *b = asw_switch_new(&c3, NULL, 0);
   CHECK(a && b);
   if (!a || !b) {
@@ -138,7 +168,8 @@ void test_features_equivalence(void) {
                                    ASW_REG_PFC_STATE(1), ASW_REG_QCN_CTRL,
                                    ASW_REG_QCN_SAMPLE, ASW_REG_QCN_COUNTER(1, 1),
                                    ASW_REG_QCN_QLEN(3), ASW_REG_LINK_DOWN(0),
-                                   ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)};
+                                   ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED),
+                                   ASW_REG_LFSR_SEED};
   unsigned rd_prev = 0, rd_now; /* raddr index read in the previous / this cycle */
   uint64_t x = 0x9E3779B97F4A7C15ull;
   unsigned cred[4][2], left[4] = {0}, vc[4] = {0}, seq = 0;

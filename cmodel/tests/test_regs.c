@@ -26,7 +26,7 @@ void test_regs_reset_values(void) {
   CHECK(test_rd(sw, ASW_REG_ID) == 0x41535731u);
   CHECK(test_rd(sw, ASW_REG_PARAM0) == (12u | 3u << 8 | 1u << 12 | 1u << 15 | 16u << 16 | 32u << 24));
   CHECK(test_rd(sw, ASW_REG_PARAM1) == (40u | 16u << 16));
-  CHECK(test_rd(sw, ASW_REG_PARAM2) == (100u | 8u << 17 | ASW_FEAT_ALL << 23));
+  CHECK(test_rd(sw, ASW_REG_PARAM2) == (100u | 8u << 17 | (ASW_FEAT_ALL & 0x1FFu) << 23));
   CHECK(test_rd(sw, ASW_REG_ARN_CTRL) == 0 && test_rd(sw, ASW_REG_ARN_UP(0)) == 0);
   CHECK(test_rd(sw, ASW_REG_CD_THRESH) == (32u | 25u << 16)); /* 81%, 63% of 40 */
   CHECK(test_rd(sw, ASW_REG_FCTH) == 31u && test_rd(sw, ASW_REG_CRT) == 1024u && test_rd(sw, ASW_REG_ARN_TTL) == 4096u);
@@ -58,7 +58,7 @@ void test_regs_reset_values(void) {
   c.dest_bits = 7;
   c.table_entries = 128;
   sw = asw_switch_new(&c, NULL, 0);
-  CHECK(sw && test_rd(sw, ASW_REG_PARAM1) == (0x4000u | 7u << 16) && test_rd(sw, ASW_REG_PARAM2) == (128u | 8u << 17 | ASW_FEAT_ALL << 23));
+  CHECK(sw && test_rd(sw, ASW_REG_PARAM1) == (0x4000u | 7u << 16) && test_rd(sw, ASW_REG_PARAM2) == (128u | 8u << 17 | (ASW_FEAT_ALL & 0x1FFu) << 23));
   asw_switch_free(sw);
 }
 

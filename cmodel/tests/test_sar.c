@@ -49,17 +49,17 @@ void test_sar_legality(void) {
   CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL);
   CHECKF(strstr(err, "SE (sar_entries)") != NULL, "%s", err);
   if (sar_init(&d, 4, 0, 0)) return; /* SE = 0: unmapped */
-  CHECK(test_rd(d.sw, ASW_REG_PARAM3) == 0);
+  CHECK((test_rd(d.sw, ASW_REG_PARAM3) & 0x3Fu) == 0);
   CHECK(asw_reg_write(d.sw, ASW_REG_SAR_CTRL, 1) == ASW_EINVAL);
   CHECK(test_rd(d.sw, ASW_REG_SAR_TTL) == 0);
   asw_switch_free(d.sw);
   if (sar_init(&d, 4, 4, ASW_FEAT_QCN)) return; /* qcn off: none either */
-  CHECK(test_rd(d.sw, ASW_REG_PARAM3) == 0);
+  CHECK((test_rd(d.sw, ASW_REG_PARAM3) & 0x3Fu) == 0);
   CHECK(asw_reg_write(d.sw, ASW_REG_SAR_CTRL, 1) == ASW_EINVAL);
   asw_switch_free(d.sw);
   if (sar_init(&d, 4, 4, 0)) return;
   asw_switch *sw = d.sw;
-  CHECK(test_rd(sw, ASW_REG_PARAM3) == 4);
+  CHECK((test_rd(sw, ASW_REG_PARAM3) & 0x3Fu) == 4);
   CHECK(asw_reg_write(sw, ASW_REG_PARAM3, 1) == ASW_EINVAL);
   CHECK(test_rd(sw, ASW_REG_SAR_TTL) == 4096); /* reset: TTL 4096, TS 0 */
   CHECK(test_rd(sw, ASW_REG_SAR_SEED) == 1);

@@ -23,6 +23,8 @@ module asw_axis_switch #(
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
+  parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned UW = 51
 ) (
@@ -158,7 +160,9 @@ module asw_axis_switch #(
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
-    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn)
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
+    .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
+    .ReadbackEn(ReadbackEn)
   ) u_switch (
     .clk_i,
     .rst_ni,

@@ -39,10 +39,13 @@ CNT_FLITS_IN, CNT_FLITS_OUT, CNT_PACKETS_IN, CNT_PACKETS_OUT = 0, 1, 2, 3
 CNT_CREDIT_STALL, CNT_SA_LOST, CNT_ROUTE_ERRORS, CNT_ADAPTIVE = 4, 5, 6, 7
 ROUTE_DET, ROUTE_OBLIVIOUS, ROUTE_ADAPTIVE, ROUTE_VCADAPT = 0, 1, 2, 3
 # contract §1 optional features (asw_config fields, 1 built, 0 left out: the default; a
-# feature not built has its registers unmapped) and their bits in PARAM2[29:23] (§11)
-FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate")
+# feature not built has its registers unmapped) and their bits k: PARAM2[23 + k] for k < 9,
+# PARAM3[6 + k - 9] for k = 9, 10 (§11)
+FEATURES = ("bubble", "pfc", "qcn", "link_faults", "vc_adaptive", "route_hash", "port_rate",
+            "oblivious", "adaptive", "counters", "readback")
 FEAT_BUBBLE, FEAT_PFC, FEAT_QCN, FEAT_LINK_FAULTS, FEAT_VC_ADAPTIVE = 1, 2, 4, 8, 16
-FEAT_ROUTE_HASH, FEAT_PORT_RATE = 32, 64
+FEAT_ROUTE_HASH, FEAT_PORT_RATE, FEAT_OBLIVIOUS, FEAT_ADAPTIVE = 32, 64, 128, 256
+FEAT_COUNTERS, FEAT_READBACK = 512, 1024
 REG_BUBBLE0, REG_PFC_EN0, REG_PFC_THRESH = 0x04000, 0x00040, 0x00042
 REG_QCN_QEQ = 0x00044  # §17.4
 REG_PARAM3, REG_SAR_CTRL, REG_SAR_TTL, REG_SAR_SEED = 0x00004, 0x00050, 0x00051, 0x00052  # §17.8

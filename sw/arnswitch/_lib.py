@@ -15,7 +15,8 @@ class AswConfig(ctypes.Structure):
         "ports", "vcs", "buf_flits", "max_packet", "payload_bits", "dest_bits",
         "table_entries", "voq", "iters", "arn_entries", "sar_entries",
         # contract §1 optional features: 1 built, 0 left out (the default)
-        "bubble", "pfc", "qcn", "route_hash", "link_faults", "port_rate", "vc_adaptive")]
+        "bubble", "pfc", "qcn", "route_hash", "link_faults", "port_rate", "vc_adaptive",
+        "oblivious", "adaptive", "counters", "readback")]
 
 
 class AswFlit(ctypes.Structure):

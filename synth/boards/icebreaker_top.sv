@@ -12,6 +12,8 @@ module icebreaker_top #(
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
+  parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   parameter int unsigned DIV = 104,       // 12 MHz / 115 200 baud
   parameter int unsigned CNTW = 32,
   parameter int unsigned CLK_KHZ = 12000
@@ -34,7 +36,9 @@ module icebreaker_top #(
   asw_system #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
-    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn), .DIV(DIV), .CNTW(CNTW), .CLK_KHZ(CLK_KHZ), .BLINK(22)
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
+    .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
+    .ReadbackEn(ReadbackEn), .DIV(DIV), .CNTW(CNTW), .CLK_KHZ(CLK_KHZ), .BLINK(22)
   ) u_sys (
     .clk_i(CLK), .rst_ni(por_q == 8'hFF), .uart_rx_i(RX), .uart_tx_o(TX), .led_o(led)
   );

@@ -12,6 +12,8 @@ module ulx3s_top #(
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
   parameter bit PortRateEn = 1'b0, parameter bit VcAdaptEn = 1'b0,
+  parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
+  parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   parameter int unsigned DIV = 217,       // 25 MHz / 115 200 baud
   parameter int unsigned CNTW = 32,
   parameter int unsigned CLK_KHZ = 25000
@@ -30,7 +32,9 @@ module ulx3s_top #(
   asw_system #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
-    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn), .DIV(DIV), .CNTW(CNTW), .CLK_KHZ(CLK_KHZ), .BLINK(23)
+    .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
+    .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
+    .ReadbackEn(ReadbackEn), .DIV(DIV), .CNTW(CNTW), .CLK_KHZ(CLK_KHZ), .BLINK(23)
   ) u_sys (
     .clk_i(clk_25mhz), .rst_ni(por_q == 8'hFF), .uart_rx_i(ftdi_txd), .uart_tx_o(ftdi_rxd),
     .led_o(l)

@@ -12,6 +12,9 @@ module tb_axis_switch #(
   parameter int unsigned TABLE = 32,  // forwarding-table entries
   parameter int unsigned VOQ = 1,     // virtual output queues
   parameter int unsigned ITERS = 1,   // iSLIP iterations
+  // contract §1: the counters and the OCC / CRED read-back the test compares with the model
+  parameter bit CountersEn = 1'b1,
+  parameter bit ReadbackEn = 1'b1,
   localparam int unsigned UW = 51
 ) (
   input  logic          clk,
@@ -93,7 +96,7 @@ module tb_axis_switch #(
 
   asw_axis_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(0)
+    .ITERS(ITERS), .AE(0), .CountersEn(CountersEn), .ReadbackEn(ReadbackEn)
   ) u_dut (
     .clk_i(clk),
     .rst_ni(rst_n),

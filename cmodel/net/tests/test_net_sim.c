@@ -565,6 +565,7 @@ static void test_fm_updn(void) {
       asw_switch *sw[48] = {0};
       asw_config ac;
       asw_config_default(&ac);
+      asw_config_set_features(&ac, ASW_FEAT_ALL); /* §1: as the simulator's switches */
       ac.ports = topo_ports(t);
       ac.vcs = 2;
       ac.dest_bits = 16;
