@@ -383,8 +383,6 @@ def build(cfg, kind="rtl"):
 
 
 def _build(cfg, kind):
-    if kind == "ref":
-        return build_refsim(cfg)
     lib = libref()
     rtl = RTL
     untraced = kind == "rtl"
