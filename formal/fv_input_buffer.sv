@@ -125,7 +125,7 @@ module fv_input_buffer #(
   logic [2:0]         hq_orig_vc;
   logic [P-1:0]       bstall;
 
-  input_buffer #(.P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ(0), .VCA(VCA)) dut (
+  input_buffer #(.P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .VOQ(VOQ), .HQ(0), .VCA(VCA)) dut (
     .clk_i, .rst_ni,
     .in_valid_i, .in_head_i (head), .in_tail_i (tail), .in_vc_i,
     .in_hdr_i (64'h0), .in_payload_i (payload),

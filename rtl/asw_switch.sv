@@ -489,7 +489,8 @@ module asw_switch #(
     assign qcn_rq_dest[i*16 +: 16] = rq_dest;
 
     input_buffer #(
-      .P(P), .V(V), .BUF(BUF), .PW(PW), .VOQ(VOQ), .HQ((AE != 0 && VOQ != 0) ? 1 : 0),
+      .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .VOQ(VOQ),
+      .HQ((AE != 0 && VOQ != 0) ? 1 : 0),
       .VCA(VCA)
     ) u_ib (
       .clk_i,

@@ -25,6 +25,8 @@ module input_buffer #(
   parameter int unsigned P = 8,     // ports
   parameter int unsigned V = 2,     // virtual channels per port
   parameter int unsigned BUF = 32,  // flits per input VC
+  parameter int unsigned LMAX = 16, // longest packet in flits (contract §2: len in 1..LMAX);
+                                    // a record keeps len in cnt_w(LMAX) bits
   parameter int unsigned PW = 32,   // payload bits per flit (0: none)
   parameter int unsigned VOQ = 1,   // 1: one queue per (VC, output port); 0: one per VC
   parameter int unsigned HQ = 0,    // 1: keep queue heads' dest/adapted/orig_vc for the hq port (§15)
@@ -40,7 +42,8 @@ module input_buffer #(
   localparam int unsigned CW = asw_pkg::cnt_w(BUF),
   localparam int unsigned NSW = asw_pkg::cnt_w(NS),
   localparam int unsigned BW = asw_pkg::cnt_w(B),
-  localparam int unsigned QIW = asw_pkg::idx_w(NQT)
+  localparam int unsigned QIW = asw_pkg::idx_w(NQT),
+  localparam int unsigned LW = asw_pkg::cnt_w(LMAX)  // packet length 1..LMAX
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -118,7 +121,7 @@ module input_buffer #(
   // A queued packet: where its head is, its route, and (HQ) the header fields §15 reads.
   typedef struct packed {
     logic [SW-1:0]  slot;
-    logic [7:0]     len;
+    logic [LW-1:0]  len;
     logic [PIW-1:0] oport;
     logic [VW-1:0]  ovc;
     logic           mark;
@@ -149,7 +152,7 @@ module input_buffer #(
   logic [VW-1:0]  s_ovc_q;
   logic           s_mark_q;
   logic           s_first_q;     // the next flit to send is the head
-  logic [7:0]     s_rem_q;       // flits of the packet still to send
+  logic [LW-1:0]  s_rem_q;       // flits of the packet still to send
   logic           s_last_q;      // s_rem_q == 1: the next flit to send is the tail
   logic [SW-1:0]  s_slot_q;      // slot of the next flit to send
 
@@ -243,15 +246,16 @@ module input_buffer #(
     logic [3:0] p;   // primary: {2len+1, 2len, len+1, len}
     logic [3:0] f;   // fallback (VCA only, else 0)
   } ck_t;
-  localparam int unsigned KW = (CW > 9 ? CW : 9) + 1;  // wide enough for cr and 2*len + 1
-  function automatic logic [3:0] ck4(input logic [CW-1:0] cr, input logic [7:0] len);
+  // Wide enough for cr and 2*len + 1 (len <= LMAX, contract §2).
+  localparam int unsigned KW = (CW > LW + 1 ? CW : LW + 1) + 1;
+  function automatic logic [3:0] ck4(input logic [CW-1:0] cr, input logic [LW-1:0] len);
     logic [KW-1:0] c, l;
     c = KW'(cr);
     l = KW'(len);
     return {c >= 2*l + KW'(1), c >= 2*l, c >= l + KW'(1), c >= l};
   endfunction
   function automatic ck_t ck_pkt(input int unsigned k, input logic [PIW-1:0] oport,
-                                 input logic [VW-1:0] ovc, input logic [7:0] len,
+                                 input logic [VW-1:0] ovc, input logic [LW-1:0] len,
                                  input logic [PIW-1:0] fport, input logic [VW-1:0] fvc);
     ck_t r;
     logic [PIW-1:0] o;
@@ -351,7 +355,7 @@ module input_buffer #(
       end
     end
   end
-  assign match_len_o = m_h.len;
+  assign match_len_o = 8'(m_h.len);
   // §16.3: a match on a fallback request leaves on fvc (its port is match_out_i)
   assign match_ovc_o = (VCA && |(match_vc_oh_i & fb_req)) ? m_h.fvc : m_h.ovc;
 
@@ -365,7 +369,7 @@ module input_buffer #(
   always_comb begin
     rq_pkt = '0;
     rq_pkt.slot = rq_slot_i;
-    rq_pkt.len = rq_len_i;
+    rq_pkt.len = rq_len_i[LW-1:0];
     rq_pkt.oport = rq_oport_i;
     rq_pkt.ovc = rq_ovc_i;
     rq_pkt.mark = rq_mark_i;
@@ -534,11 +538,11 @@ module input_buffer #(
         busy_q <= 1'b1;
         s_first_q <= 1'b1;
         s_rem_q <= m_h.len;
-        s_last_q <= (m_h.len == 8'd1);
+        s_last_q <= (m_h.len == LW'(1));
       end else if (st_valid_o) begin
         s_first_q <= 1'b0;
-        s_rem_q <= s_rem_q - 8'd1;
-        s_last_q <= (s_rem_q == 8'd2);
+        s_rem_q <= s_rem_q - LW'(1);
+        s_last_q <= (s_rem_q == LW'(2));
         if (st_tail_o) begin
           busy_q <= 1'b0;
         end
@@ -580,7 +584,7 @@ module input_buffer #(
   end
 
   logic unused;
-  assign unused = ^{in_tail_i, fl_valid, fl_count, hq_pkt.slot, hq_pkt.len, hq_pkt.oport,
+  assign unused = ^{in_tail_i, rq_len_i, fl_valid, fl_count, hq_pkt.slot, hq_pkt.len, hq_pkt.oport,
                     hq_pkt.ovc, hq_pkt.fb, hq_pkt.fport, hq_pkt.fvc,
                     VCA ? 1'b0 : ^{rq_fb_i, rq_fport_i, rq_fvc_i}};
 
