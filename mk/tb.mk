@@ -56,6 +56,18 @@ coverage:
 	@$(PYTHON) tb/cosim.py coverage $(cosim_args)
 TEST_TARGETS += test-cosim test-gate
 TEST_SIDE += test-cosim test-gate
+# Configurations drawn at random from the configuration space (tb/cosim_random.py: every
+# §1 feature on or off, run options the drawn hardware supports), each run as make cosim:
+#   make cosim-random RANDOM_SEED=7 RANDOM_COUNT=4 [CYCLES=20000]
+# make test runs three of seed 26 (the same three on every machine).
+RANDOM_SEED ?= 1
+RANDOM_COUNT ?= 4
+.PHONY: cosim-random test-cosim-random
+cosim-random:
+	@$(PYTHON) tb/cosim_random.py --seed '$(RANDOM_SEED)' --count '$(RANDOM_COUNT)' $(if $(CYCLES),--cycles '$(CYCLES)')
+test-cosim-random:
+	@$(PYTHON) tb/cosim_random.py --seed 26 --count 3 --cycles 20000
+TEST_TARGETS += test-cosim-random
 # Bad input to make cosim / cosim-net / soak / coverage: each refused in one line before
 # anything is built (tb/test_cosim_input.py); no Verilator build.
 # docs/options.md: the vocabulary (tb/options.py) with each tool's defaults.

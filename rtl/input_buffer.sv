@@ -11,7 +11,10 @@
 //   with the slot reserved for the VC's next flit, so a flit read also yields its successor's
 //   slot (no pointer-chasing read). Hence B + V slots for B = V*BUF flits.
 // - The flit and header memories are read with the slot the streaming input sends in the next
-//   cycle, so the flit sent in cycle c comes out of the RAM's read register.
+//   cycle; they register that address (ram_1r1w RegAddr), so the allocation cycle ends at the
+//   address register and the flit sent in cycle c is read behind it in cycle c. A slot is
+//   never read in the cycle it is written: the matched head was written cycles before, and a
+//   successor's slot is read only after the cut-through rule has seen it written.
 // - Every queue keeps its first two packets' records in registers (head h_q, second s_q); a pop
 //   moves the second up and refills it from pkt_mem, whose data arrives in the next cycle and
 //   is used directly (s_eff) if that queue pops again, so one queue can pop every cycle.
@@ -390,7 +393,7 @@ module input_buffer #(
   pkt_t           q_s_d[NQT];
   logic [SW-1:0]  q_tail_d[NQT];
   logic [CW-1:0]  occ_d[NQT];
-  logic           pkt_we;        // pkt_mem[tail] = appended packet (queue holds >= 2 after pop)
+  logic           pkt_we;        // pkt_mem[tail] = appended packet (queue not empty at the start)
   logic [SW-1:0]  pkt_waddr;
   logic           rf_valid_d;
   logic [SW-1:0]  rf_addr;       // pkt_mem read: the packet behind the new second one
@@ -421,13 +424,18 @@ module input_buffer #(
                              q_h_q[k].fvc);
       if (app) begin
         q_tail_d[k] = rq_slot_i;
+        // The link behind the last packet is written whenever the queue holds one at the
+        // start of the cycle (from registers, not from this cycle's pop): that packet is
+        // queued or, if popped now, streaming, so its slot is not reused yet; the link is
+        // read only if the appended packet becomes third or later.
+        if (q_n_q[k] != '0) begin
+          pkt_we = 1'b1;
+          pkt_waddr = q_tail_q[k];
+        end
         if (n_pop == '0) begin
           q_h_d[k] = rq_pkt;
         end else if (n_pop == CW'(1)) begin
           q_s_d[k] = rq_pkt;
-        end else begin
-          pkt_we = 1'b1;
-          pkt_waddr = q_tail_q[k];
         end
         occ_d[k] = occ_d[k] + CW'(rq_len_i);
       end
@@ -473,7 +481,7 @@ module input_buffer #(
   end
 
   // ---- memories ------------------------------------------------------------
-  ram_1r1w #(.W(FW), .DEPTH(NS)) u_flit_mem (
+  ram_1r1w #(.W(FW), .DEPTH(NS), .RegAddr(1'b1)) u_flit_mem (
     .clk_i,
     .we_i    (in_valid_i),
     .waddr_i (iw_slot_o),
@@ -482,7 +490,7 @@ module input_buffer #(
     .rdata_o (flit_rdata)
   );
 
-  ram_1r1w #(.W(64), .DEPTH(NS)) u_hdr_mem (
+  ram_1r1w #(.W(64), .DEPTH(NS), .RegAddr(1'b1)) u_hdr_mem (
     .clk_i,
     .we_i    (in_valid_i && in_head_i),
     .waddr_i (iw_slot_o),

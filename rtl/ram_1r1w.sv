@@ -1,12 +1,18 @@
 // ram_1r1w.sv — simple dual-port RAM primitive: one write port and one read port with a
 // registered read. Written as a plain array so that Yosys infers block RAM (ECP5 DP16KD,
 // iCE40 SB_RAM40_4K) or, for small sizes, LUT RAM: no reset of the contents, no reset of
-// the read register. A read sees the contents as of the start of the cycle in which its
-// address is presented (read-old on a same-cycle write to that address); the data is on
-// rdata_o from the next cycle and holds until the next edge.
+// the read register. The data is on rdata_o from the cycle after its address is presented
+// and holds until the next edge. RegAddr = 0 registers the data: a read sees the contents
+// as of the start of the cycle in which its address is presented (read-old on a same-cycle
+// write to that address). RegAddr = 1 registers the address (no async reset, as block RAM
+// has it) and reads the array behind it: the read path no longer ends in the cycle of the
+// address, and a same-cycle write to that address is seen (read-new; on block RAM Yosys adds
+// the bypass). A caller that never reads a word written in the cycle of its address sees
+// no difference.
 module ram_1r1w #(
   parameter int unsigned W = 8,       // data width in bits, >= 1
   parameter int unsigned DEPTH = 16,  // words, >= 1
+  parameter bit RegAddr = 1'b0,       // 1: register the address instead of the data (above)
   localparam int unsigned AW = asw_pkg::idx_w(DEPTH)
 ) (
   input  logic          clk_i,
@@ -22,6 +28,16 @@ module ram_1r1w #(
     if (we_i) begin
       mem_q[waddr_i] <= wdata_i;
     end
-    rdata_o <= mem_q[raddr_i];
+  end
+  if (RegAddr) begin : gen_reg_addr
+    logic [AW-1:0] raddr_q;
+    always_ff @(posedge clk_i) begin
+      raddr_q <= raddr_i;
+    end
+    assign rdata_o = mem_q[raddr_q];
+  end else begin : gen_reg_data
+    always_ff @(posedge clk_i) begin
+      rdata_o <= mem_q[raddr_i];
+    end
   end
 endmodule

@@ -40,6 +40,7 @@ SKIP = {
     "make soak SOAK_CYCLES=1000000 SOAK_SEEDS=10": "a dozen Verilator builds; test-cosim runs the same runner",
     "make soak SOAK_CYCLES=1000000 SOAK_SEEDS=5": "a dozen Verilator builds; test-cosim runs the same runner",
     "make coverage": "6 min; its runs are test-cosim's",
+    "make cosim-random RANDOM_SEED=7 RANDOM_COUNT=4": "four Verilator builds; make test-cosim-random runs the same runner",
     "make fpga": "tens of minutes",
     "make fpga DEVICE=ecp5-25 SET=\"ports=6 vcs=2 buffer_flits=32 voq=off bubble=on\"": "minutes of Yosys + nextpnr; test-fpga checks SET=",
     "make fpga DEVICE=ecp5-25 CONFIG=small SET=\"qcn=on route_hash=on\" FREQ=60": "minutes of Yosys + nextpnr; test-fpga checks SET=",
