@@ -338,20 +338,20 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       if (rcv != 10 || con != (replace ? 10u : 1u) || csum(t, ASW_ACNT_EXPIRED) != 1 ||
           csum(t, ASW_ACNT_EVICTED) || csum(t, ASW_ACNT_IN_DROPPED))
         tb_failf(t, "counters: received %llu consumed %llu expired %llu evicted %llu, expected 10 %u 1 0",
-              (unsigned long long)rcv, (unsigned long long)con,
-              (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
-              replace ? 10u : 1u);
+                 (unsigned long long)rcv, (unsigned long long)con,
+                 (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
+                 replace ? 10u : 1u);
     }
     if (e == 704 && rd(t, ASW_REG_ARN_ENTRY(0, 2)) != 100) tb_failf(t, "entry 0: ttl %u, expected 100",
                                                                rd(t, ASW_REG_ARN_ENTRY(0, 2)));
     if (e == 755 && (rd(t, ASW_REG_ARN_ENTRY(0, 2)) != 49 || rd(t, ASW_REG_ARN_ENTRY(1, 2)) != 49))
       tb_failf(t, "entries 0 / 1: ttl %u / %u, expected 49 / 49 (ARN_TTL applies to new writes)",
-            rd(t, ASW_REG_ARN_ENTRY(0, 2)), rd(t, ASW_REG_ARN_ENTRY(1, 2)));
+               rd(t, ASW_REG_ARN_ENTRY(0, 2)), rd(t, ASW_REG_ARN_ENTRY(1, 2)));
     if (e == 803 && cnt(t, 2, ASW_ACNT_EXPIRED)) tb_failf(t, "entries of port 2 expired early");
     if (e == 804) {
       if (cnt(t, 2, ASW_ACNT_EXPIRED) != 2 || valid_entries(t))
         tb_failf(t, "two entries of port 2 expiring in one cycle: arn_expired[2] %llu, expected 2",
-              (unsigned long long)cnt(t, 2, ASW_ACNT_EXPIRED));
+                 (unsigned long long)cnt(t, 2, ASW_ACNT_EXPIRED));
       t->done = 1;
     }
     break;
@@ -369,7 +369,7 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       int k = check_entry(t, "with candidate", D_MP, 3, 0, 1);
       if (k >= 0 && (rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu) != t->v[0])
         tb_failf(t, "alt_port %u, expected %llu (most credits on VC %u)",
-              rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu, (unsigned long long)t->v[0], davc(t));
+                 rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu, (unsigned long long)t->v[0], davc(t));
       if (cnt(t, 3, ASW_ACNT_CONSUMED) != 1) tb_failf(t, "arn_consumed[3] != 1");
     }
     if (e == 312) check_entry(t, "FWD not multipath", D_NOMP, 0, 0, 0);
@@ -382,7 +382,7 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       uint64_t want = 1 + (dmode(t) == 2 && V < 8);
       if (csum(t, ASW_ACNT_CONSUMED) != want)
         tb_failf(t, "arn_consumed %llu, expected %llu", (unsigned long long)csum(t, ASW_ACNT_CONSUMED),
-              (unsigned long long)want);
+                 (unsigned long long)want);
       t->done = 1;
     }
     break;
@@ -407,24 +407,24 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       if ((rd(t, ASW_REG_ARN_ENTRY(k, 1)) & 0x1FFu) != (unsigned)j ||
           !(rd(t, ASW_REG_ARN_ENTRY(k, 0)) >> 31))
         tb_failf(t, "message %lld: expected in entry %u, which holds id %u", (long long)j, k,
-              rd(t, ASW_REG_ARN_ENTRY(k, 1)) & 0x1FFu);
+                 rd(t, ASW_REG_ARN_ENTRY(k, 1)) & 0x1FFu);
       if (csum(t, ASW_ACNT_EVICTED) != t->mev)
         tb_failf(t, "arn_evicted %llu, expected %llu", (unsigned long long)csum(t, ASW_ACNT_EVICTED),
-              (unsigned long long)t->mev);
+                 (unsigned long long)t->mev);
     }
     if (e == 12 + 3 * (int64_t)N) { /* the refresh */
       unsigned k = (unsigned)t->v[0];
       t->mwr[k] = cycle - 1;
       if (rd(t, ASW_REG_ARN_ENTRY(k, 2)) != t->v[13] || csum(t, ASW_ACNT_EVICTED) != t->mev)
         tb_failf(t, "refresh of entry %u: ttl %u, evicted %llu", k, rd(t, ASW_REG_ARN_ENTRY(k, 2)),
-              (unsigned long long)csum(t, ASW_ACNT_EVICTED));
+                 (unsigned long long)csum(t, ASW_ACNT_EVICTED));
     }
     if (e == 20 + 3 * (int64_t)N + (int64_t)t->v[13]) {
       if (csum(t, ASW_ACNT_EXPIRED) != AE || csum(t, ASW_ACNT_EVICTED) != N + 1 - AE ||
           csum(t, ASW_ACNT_RECEIVED) != N + 2 || valid_entries(t))
         tb_failf(t, "expired %llu evicted %llu received %llu, expected %u %u %u",
-              (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
-              (unsigned long long)csum(t, ASW_ACNT_RECEIVED), AE, N + 1 - AE, N + 2);
+                 (unsigned long long)csum(t, ASW_ACNT_EXPIRED), (unsigned long long)csum(t, ASW_ACNT_EVICTED),
+                 (unsigned long long)csum(t, ASW_ACNT_RECEIVED), AE, N + 1 - AE, N + 2);
       t->done = 1;
     }
     break;
@@ -455,8 +455,8 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
         tot += t->mdrop[p];
         if (cnt(t, p, ASW_ACNT_IN_DROPPED) != t->mdrop[p] || cnt(t, p, ASW_ACNT_RECEIVED) != 12)
           tb_failf(t, "output %u: arn_in_dropped %llu (expected %llu), arn_received %llu (12)", p,
-                (unsigned long long)cnt(t, p, ASW_ACNT_IN_DROPPED), (unsigned long long)t->mdrop[p],
-                (unsigned long long)cnt(t, p, ASW_ACNT_RECEIVED));
+                   (unsigned long long)cnt(t, p, ASW_ACNT_IN_DROPPED), (unsigned long long)t->mdrop[p],
+                   (unsigned long long)cnt(t, p, ASW_ACNT_RECEIVED));
       }
       if (!tot) tb_failf(t, "no drop: the burst does not overflow the event FIFOs");
       t->done = 1;
@@ -468,23 +468,23 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       int k = check_entry(t, "branch 1 entry", D_MP, 3, 0, 1);
       t->v[0] = k >= 0 ? rd(t, ASW_REG_ARN_ENTRY(k, 1)) >> 16 & 0x3Fu : 99;
       if (t->v[0] != t->v[1]) tb_failf(t, "alt_port %llu, expected %llu", (unsigned long long)t->v[0],
-                                    (unsigned long long)t->v[1]);
+                                       (unsigned long long)t->v[1]);
       check_entry(t, "branch 2 entry", D_NOMP, 2, 0, 0);
     }
     if (e == 2400) {
       for (unsigned b = 1; b <= 3; b++)
         if (!t->br_pk[b] || t->br_ok[b] != t->br_pk[b])
           tb_failf(t, "branch %u: %llu packets, %llu routed as expected", b,
-                (unsigned long long)t->br_pk[b], (unsigned long long)t->br_ok[b]);
+                   (unsigned long long)t->br_pk[b], (unsigned long long)t->br_ok[b]);
       if (cnt(t, 1, ASW_ACNT_ADAPTED) != t->br_pk[1] || csum(t, ASW_ACNT_ADAPTED) != t->br_pk[1])
         tb_failf(t, "packets_adapted %llu (input 1: %llu), expected %llu",
-              (unsigned long long)csum(t, ASW_ACNT_ADAPTED), (unsigned long long)cnt(t, 1, ASW_ACNT_ADAPTED),
-              (unsigned long long)t->br_pk[1]);
+                 (unsigned long long)csum(t, ASW_ACNT_ADAPTED), (unsigned long long)cnt(t, 1, ASW_ACNT_ADAPTED),
+                 (unsigned long long)t->br_pk[1]);
       if (cnt(t, 2, ASW_ACNT_SENT) != t->br_pk[2] || csum(t, ASW_ACNT_SENT) != t->br_pk[2] ||
           t->br_msgs != t->br_pk[2])
         tb_failf(t, "arn_sent %llu (input 2: %llu), messages seen %llu, expected %llu",
-              (unsigned long long)csum(t, ASW_ACNT_SENT), (unsigned long long)cnt(t, 2, ASW_ACNT_SENT),
-              (unsigned long long)t->br_msgs, (unsigned long long)t->br_pk[2]);
+                 (unsigned long long)csum(t, ASW_ACNT_SENT), (unsigned long long)cnt(t, 2, ASW_ACNT_SENT),
+                 (unsigned long long)t->br_msgs, (unsigned long long)t->br_pk[2]);
       t->done = 1;
     }
     break;
@@ -495,13 +495,13 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       if (!cnt(t, 1, ASW_ACNT_ROOTS) || csum(t, ASW_ACNT_CONSUMED) || csum(t, ASW_ACNT_SENT) ||
           csum(t, ASW_ACNT_ADAPTED))
         tb_failf(t, "adapted offenders: roots[1] %llu consumed %llu sent %llu adapted %llu, expected >0 0 0 0",
-              (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)csum(t, ASW_ACNT_CONSUMED),
-              (unsigned long long)csum(t, ASW_ACNT_SENT), (unsigned long long)csum(t, ASW_ACNT_ADAPTED));
+                 (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)csum(t, ASW_ACNT_CONSUMED),
+                 (unsigned long long)csum(t, ASW_ACNT_SENT), (unsigned long long)csum(t, ASW_ACNT_ADAPTED));
     }
     if (e == 3400) {
       if (!cnt(t, 1, ASW_ACNT_CONSUMED) || !csum(t, ASW_ACNT_ADAPTED))
         tb_failf(t, "non-adapted offenders: consumed[1] %llu adapted %llu, expected > 0",
-              (unsigned long long)cnt(t, 1, ASW_ACNT_CONSUMED), (unsigned long long)csum(t, ASW_ACNT_ADAPTED));
+                 (unsigned long long)cnt(t, 1, ASW_ACNT_CONSUMED), (unsigned long long)csum(t, ASW_ACNT_ADAPTED));
       t->done = 1;
     }
     break;
@@ -531,8 +531,8 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
     if (e == 6100) {
       if (!t->v[1] || !t->v[2] || !t->v[3] || !t->v[4])
         tb_failf(t, "hysteresis band not exercised: hot in band %llu, cold in band %llu, rises %llu, falls %llu",
-              (unsigned long long)t->v[1], (unsigned long long)t->v[2], (unsigned long long)t->v[3],
-              (unsigned long long)t->v[4]);
+                 (unsigned long long)t->v[1], (unsigned long long)t->v[2], (unsigned long long)t->v[3],
+                 (unsigned long long)t->v[4]);
       t->done = 1;
     }
     break;
@@ -540,8 +540,8 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
     if (e >= 10 && e < 1510 && (rd(t, ASW_REG_ROOT(2, 0)) >> 10 & 0x3FFu)) t->v[0]++;
     if (e == 1510 && (!cnt(t, 1, ASW_ACNT_ROOTS) || cnt(t, 2, ASW_ACNT_ROOTS) || !t->v[0]))
       tb_failf(t, "credits > FCTH on 1, withheld on 2: roots %llu / %llu, cycles output 2 hot %llu",
-            (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)cnt(t, 2, ASW_ACNT_ROOTS),
-            (unsigned long long)t->v[0]);
+               (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)cnt(t, 2, ASW_ACNT_ROOTS),
+               (unsigned long long)t->v[0]);
     if (e == 3010) {
       if (!cnt(t, 2, ASW_ACNT_ROOTS)) tb_failf(t, "output 2 not a root once its credits flow");
       t->done = 1;
@@ -558,7 +558,7 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
         for (uint32_t k = 0; k < lim; k++)
           if (t->mhist[(e - 1 - k) % 64] != lim - 1 - k)
             tb_failf(t, "root declared without CRT = %u consecutive cycles of cond (crt %u cycles before: %u)",
-                  lim, k, t->mhist[(e - 1 - k) % 64]);
+                     lim, k, t->mhist[(e - 1 - k) % 64]);
         if (crt != 0 || !(rd(t, ASW_REG_ROOT(1, 0)) & 1u))
           tb_failf(t, "after a declaration: crt %u, root bit %u", crt, rd(t, ASW_REG_ROOT(1, 0)) & 1u);
         t->v[lim == 3 ? 8 : 7]++;
@@ -571,7 +571,7 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
     if (e == 4300) {
       if (t->v[7] < 3 || t->v[8] < 2)
         tb_failf(t, "new roots checked: %llu with CRT 12, %llu with CRT 3 (expected >= 3, >= 2)",
-              (unsigned long long)t->v[7], (unsigned long long)t->v[8]);
+                 (unsigned long long)t->v[7], (unsigned long long)t->v[8]);
       t->done = 1;
     }
     break;
@@ -595,17 +595,17 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
     if (e == 2010) {
       if (cnt(t, 1, ASW_ACNT_ROOTS) != 1 || csum(t, ASW_ACNT_EXPIRED) || !csum(t, ASW_ACNT_SENT))
         tb_failf(t, "sustained root: roots[1] %llu (1), expired %llu (0: refreshed), sent %llu (> 0)",
-              (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)csum(t, ASW_ACNT_EXPIRED),
-              (unsigned long long)csum(t, ASW_ACNT_SENT));
+                 (unsigned long long)cnt(t, 1, ASW_ACNT_ROOTS), (unsigned long long)csum(t, ASW_ACNT_EXPIRED),
+                 (unsigned long long)csum(t, ASW_ACNT_SENT));
       t->v[2] = csum(t, ASW_ACNT_ROOTS);
     }
     if (e == 2600 && (bit || !csum(t, ASW_ACNT_EXPIRED)))
       tb_failf(t, "after the congestion: root bit %u, expired %llu", bit,
-            (unsigned long long)csum(t, ASW_ACNT_EXPIRED));
+               (unsigned long long)csum(t, ASW_ACNT_EXPIRED));
     if (e > 2600 && e <= 3600 && bit && !t->v[3]) {
       t->v[3] = 1;
       if (id != (t->v[2] & 0x1FFu)) tb_failf(t, "new root id %u, expected next_id %llu", id,
-                                          (unsigned long long)(t->v[2] & 0x1FFu));
+                                             (unsigned long long)(t->v[2] & 0x1FFu));
     }
     if (e == 3600) {
       if (cnt(t, 1, ASW_ACNT_ROOTS) != 2 || !t->v[3]) tb_failf(t, "second congestion: roots[1] %llu, expected 2",
@@ -626,7 +626,7 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
       for (unsigned o = 0; o < P; o++)
         if (rd(t, ASW_REG_ROOT(o, 0)) || rd(t, ASW_REG_ROOT(o, 1)))
           tb_failf(t, "ROOT[%u] = 0x%x / 0x%x after the mode-0 write", o, rd(t, ASW_REG_ROOT(o, 0)),
-                rd(t, ASW_REG_ROOT(o, 1)));
+                   rd(t, ASW_REG_ROOT(o, 1)));
       if (valid_entries(t)) tb_failf(t, "ARN entries valid after the mode-0 write");
       for (unsigned k = 0; k < ASW_ACNT_NUM; k++) {
         uint64_t c = csum(t, k);
@@ -646,7 +646,7 @@ static void dir_observe(tb_traffic *t, uint64_t cycle) {
           t->v[4] = 1;
           if ((w >> 1 & 0x1FFu) != (t->v[2] & 0x1FFu))
             tb_failf(t, "first root after the clear has id %u, expected next_id %llu (kept)", w >> 1 & 0x1FFu,
-                  (unsigned long long)(t->v[2] & 0x1FFu));
+                     (unsigned long long)(t->v[2] & 0x1FFu));
         }
       }
     }

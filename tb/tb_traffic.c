@@ -521,7 +521,7 @@ void tb_outputs(tb_traffic *t, uint64_t cycle, const asw_outputs *out) {
         t->gap_spaced += dt == g + 1u;
         if (dt < g + 1u)
           tb_failf(t, "output %u: a flit %llu cycles after the previous one, GAP %u", o,
-                (unsigned long long)dt, g);
+                   (unsigned long long)dt, g);
       }
       t->gap_last[o] = cycle;
     }
