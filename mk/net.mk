@@ -116,6 +116,19 @@ NET_BENCH_BIG_CYCLES ?= 195313
 # Both cores for the big network (same results for any thread count).
 NET_BENCH_BIG_THREADS ?= 2
 bench: bench-net
+# asw net and BookSim2 side by side, one after the other (docs/results.md, Speed §3):
+# the 512-node 8-ary 3-tree, 4 VCs x 32 flits, 16-flit packets, uniform 0.9, flit-hops per
+# CPU-s of each (sw/bench_booksim.py). BOOKSIM= names a BookSim2 binary built from its own
+# source tree (github.com/booksim/booksim2); nothing of BookSim is in this repository, and
+# without the binary the target says so and stops with success.
+BOOKSIM ?=
+.PHONY: bench-booksim
+bench-booksim: $(BUILD)/asw
+	@if [ -z "$(BOOKSIM)" ] || [ ! -x "$(BOOKSIM)" ]; then \
+	  echo "bench-booksim: skipped: no BookSim2 binary$(if $(BOOKSIM), at $(BOOKSIM)) (make bench-booksim BOOKSIM=<path to booksim, built from github.com/booksim/booksim2>)"; \
+	else \
+	  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(PYTHON) sw/bench_booksim.py $(BUILD)/asw $(BOOKSIM) $(BUILD)/bench/booksim; \
+	fi
 # The 65 536-node RLFT (64-port switches, 3 stages, 5 120 switches), 100 us
 # (19 531 cycles of 5.12 ns) at full offered load, uniform and HS25-1, both
 # cores (docs/results.md, Speed §4; about 10 GB and 10-20 min each on 2 idle

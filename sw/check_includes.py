@@ -12,7 +12,7 @@ Layers (a file may include headers of its own layer and of the layers below):
   app      cmodel/app/: the asw program
 
 Test benches and tests see the public headers, the network's (not net_internal.h)
-and their own directory's; the C model's tests (cmodel/tests) the blocks they test
+and their own directory's (tb/tb_stim.h only the stimulus's files, tb/tb_*.c); the C model's tests (cmodel/tests) the blocks they test
 too, tb/arn (RTL blocks against their C twins) the blocks; an application header
 only where OWNERS says the test is that module's test.
 
@@ -86,6 +86,8 @@ def allowed(src, hdr):
     same_dir = os.path.dirname(src) == os.path.dirname(hdr)
     if hdr == "cmodel/net/net_internal.h" and os.path.dirname(src) != "cmodel/net":
         return "net_internal.h is the network simulator's own header"
+    if hdr == "tb/tb_stim.h" and not re.fullmatch(r"tb/tb_\w+\.c", src):
+        return "tb_stim.h is the stimulus's own header (the harnesses use tb_traffic.h)"
     if ks is not None:
         if ks == "public" and kh not in ("regmap", "public"):
             return "a public header includes only the register map and public headers"

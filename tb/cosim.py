@@ -62,7 +62,7 @@ CXX = os.environ.get("COSIM_CXX", "") or "clang++-14"
 # configs/switch_configs.toml (a..m; gate* are the gate-level ones below).
 _COSIM = switch_configs.section("cosim")
 CFG = {k: v for k, v in _COSIM.items() if not k.startswith("gate")}
-# Directed §15 scenarios (tb_traffic.c), one run each in the matrix and the soak.
+# Directed §15 scenarios (tb_directed.c), one run each in the matrix and the soak.
 DIRECTED_SCENARIOS = ("refresh", "replace", "adapted", "consume", "evict", "drop",
                       "branch", "hyst", "fcth", "crt", "root", "clear")
 # (parameter set, routing, vcmap, scenario, cycles[, ARN]): every routing mode, every VC
@@ -240,9 +240,20 @@ def cmodel_sources():
     return sorted(glob.glob(os.path.join(ROOT, "cmodel", "*.c")))
 
 
+def stim_sources():
+    """The stimulus (tb/tb_*.c: tb_traffic.c, the feature files, the directed scenarios)."""
+    return sorted(glob.glob(os.path.join(ROOT, "tb", "tb_*.c")))
+
+
+def stim_headers():
+    return sorted(glob.glob(os.path.join(ROOT, "tb", "tb_*.h")))
+
+
 def tb_sources():
-    return [os.path.join(ROOT, "tb", f) for f in ("tb_traffic.c", "tb_traffic.h", "cosim_main.cpp", "cosim_top.sv",
-                                                  os.path.join("gate", "ecp5_dp16kd_sim.v"))]
+    return stim_sources() + stim_headers() + [
+        os.path.join(ROOT, "tb", f)
+        for f in ("cosim_main.cpp", "clock_edge.h", "cosim_top.sv",
+                  os.path.join("gate", "ecp5_dp16kd_sim.v"))]
 
 
 def check_config(cfg, arn=None):
@@ -294,8 +305,8 @@ def _libref():
     d = os.path.join(BUILD, "cosim", "ref")
     os.makedirs(d, exist_ok=True)
     lib = os.path.join(d, "libref.a")
-    srcs = cmodel_sources() + [os.path.join(ROOT, "tb", "tb_traffic.c")]
-    hdrs = glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + [os.path.join(ROOT, "tb", "tb_traffic.h")]
+    srcs = cmodel_sources() + stim_sources()
+    hdrs = glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + stim_headers()
     if newest(srcs + hdrs) <= newest([lib]):
         return lib
     objs = []
@@ -351,8 +362,8 @@ def _build_refsim(cfg):
     d = os.path.join(BUILD, "cosim", f"ref-{tag(cfg)}")
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "refsim")
-    srcs = [os.path.join(ROOT, "tb", "refsim.c"), os.path.join(ROOT, "tb", "tb_traffic.c")] + cmodel_sources()
-    deps = srcs + glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + [os.path.join(ROOT, "tb", "tb_traffic.h")]
+    srcs = [os.path.join(ROOT, "tb", "refsim.c")] + stim_sources() + cmodel_sources()
+    deps = srcs + glob.glob(os.path.join(ROOT, "cmodel", "*.h")) + stim_headers()
     if newest(deps) <= newest([exe]):
         return exe
     defs = c_defines(cfg)

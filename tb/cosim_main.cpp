@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "Vasw_switch.h"
+#include "clock_edge.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -338,32 +339,20 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   std::unique_ptr<VerilatedFstC> tfp;
   if (trace_from >= 0) ctx->traceEverOn(true);
 #endif
-  // Asynchronous reset: a real falling edge on rst_ni, released after the first clock
-  // edge (tb/cosim_top.sv: that edge loads cycle 0's inputs into the input registers).
-  top->clk_i = 0;
-  top->rst_ni = 1;
-  top->eval();
-  top->rst_ni = 0;
-  top->eval();
+  // Asynchronous reset, released after the first clock edge (tb/clock_edge.h: that edge
+  // loads cycle 0's inputs into the input registers).
+  tb_reset(top.get());
   // One clock edge: the input registers take the cycle's inputs, the switch ends the
   // previous cycle (its assertions about that cycle fire here); then it shows cycle c.
   uint64_t edges = 0;
   auto edge = [&]() {
-    top->clk_i = 0;
-    top->eval();
+    tb_clock_edge(top.get(), edges++, [&](uint64_t time) {
 #if VM_TRACE
-    if (tfp) tfp->dump(2 * edges);
+      if (tfp) tfp->dump(time);
+#else
+      (void)time;
 #endif
-    top->clk_i = 1;
-    top->eval();
-#if VM_TRACE
-    if (tfp) tfp->dump(2 * edges + 1);
-#endif
-    edges++;
-    if (!top->rst_ni) {
-      top->rst_ni = 1;
-      top->eval();
-    }
+    });
   };
 
   asw_flit oflit[ASW_P];

@@ -26,7 +26,8 @@
 #include "verilated_fst_c.h"
 #endif
 
-#include "../arn/bits.h"  // setb / getb on Verilator ports of any width
+#include "../arn/bits.h"     // setb / getb on Verilator ports of any width
+#include "../clock_edge.h"  // tb_reset, tb_clock_edge (shared with tb/cosim_main.cpp)
 #include "netref.h"
 
 #ifndef ASW_P
@@ -277,21 +278,13 @@ const char *const kAssertFailed = "RTL assertion failed (see the message above)"
 // before (its assertions about that cycle fire here). The first edge is taken in reset.
 void Harness::edge(unsigned s) {
   Twin &t = tw_[s];
-  Vasw_switch *top = t.top.get();
-  top->clk_i = 0;
-  top->eval();
+  tb_clock_edge(t.top.get(), t.cycle, [&](uint64_t time) {
 #if VM_TRACE
-  if (t.fst) t.fst->dump(2 * t.cycle);
+    if (t.fst) t.fst->dump(time);
+#else
+    (void)time;
 #endif
-  top->clk_i = 1;
-  top->eval();
-#if VM_TRACE
-  if (t.fst) t.fst->dump(2 * t.cycle + 1);
-#endif
-  if (!top->rst_ni) {
-    top->rst_ni = 1;
-    top->eval();
-  }
+  });
 }
 
 // One cycle of twin s: inputs (NULL: none), clock edge, compare with out (NULL: all
@@ -419,13 +412,9 @@ int Harness::run() {
     const std::string name = "sw" + std::to_string(s);  // one scope name per model
     t.top = std::make_unique<Vasw_switch>(ctx_.get(), name.c_str());
     prog_ = std::max<uint64_t>(prog_, t.writes.size());
-    // Asynchronous reset: a falling edge on rst_ni, released after the first clock edge
-    // (edge(): that edge loads the first cycle's inputs into the input registers).
-    t.top->clk_i = 0;
-    t.top->rst_ni = 1;
-    t.top->eval();
-    t.top->rst_ni = 0;
-    t.top->eval();
+    // Asynchronous reset, released after the first clock edge (tb/clock_edge.h: that
+    // edge loads the first cycle's inputs into the input registers).
+    tb_reset(t.top.get());
   }
   int rc = 0;
   // Programming: twin s replays its writes one per cycle, then idles up to prog_.

@@ -107,7 +107,8 @@ def build(cfg, traced=False):
     main = os.path.join(HERE, "cosim_net.cpp")
     top = os.path.join(ROOT, "tb", "cosim_top.sv")  # the switch behind registered input pins
     deps = rtl_files() + [main, top, os.path.join(HERE, "netref.h"),
-                          os.path.join(ROOT, "tb", "arn", "bits.h"), lib, __file__]
+                          os.path.join(ROOT, "tb", "arn", "bits.h"),
+                          os.path.join(ROOT, "tb", "clock_edge.h"), lib, __file__]
     if cosim.newest(deps) <= cosim.newest([exe]):
         return exe
     os.makedirs(d, exist_ok=True)
