@@ -53,7 +53,8 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
   static const struct { const char *name; size_t off; unsigned long long max; } nums[] = {
       {"--hcdth", offsetof(tb_opts, hcdth), 0xFFFF}, {"--lcdth", offsetof(tb_opts, lcdth), 0xFFFF},
       {"--fcth", offsetof(tb_opts, fcth), 0xFFFF},   {"--crt", offsetof(tb_opts, crt), 0xFFFFFF},
-      {"--ttl", offsetof(tb_opts, ttl), 0xFFFFFF},   {"--stage", offsetof(tb_opts, stage), 15}};
+      {"--ttl", offsetof(tb_opts, ttl), 0xFFFFFF},   {"--stage", offsetof(tb_opts, stage), 15},
+      {"--arnx", offsetof(tb_opts, arnx), 3}};
   unsigned long long n;
   int idx;
   if (!strcmp(name, "--routing") || !strcmp(name, "--vcmap") || !strcmp(name, "--scen") ||
@@ -133,7 +134,7 @@ void tb_opts_default(tb_opts *o) {
   memset(o, 0, sizeof *o);
   o->seed = 1;
   o->cycles = 20000;
-  o->hcdth = o->lcdth = o->fcth = o->crt = o->ttl = o->stage = -1;
+  o->hcdth = o->lcdth = o->fcth = o->crt = o->ttl = o->stage = o->arnx = -1;
   o->up = -1;
 }
 
@@ -217,6 +218,7 @@ struct tb_traffic {
   /* ---- §15 ---- */
   unsigned AE;
   int arn_on;             /* ARN=arn|afi */
+  unsigned arnx;          /* ARN_CTRL [4:3] options of this run */
   uint32_t arn_ctrl_cfg;  /* the configured ARN_CTRL value */
   uint64_t restore_at;    /* restore ARN_CTRL after a mode-0 clear (0: none) */
   unsigned stage;         /* ROUTE_CTRL.stage as last written */
@@ -460,7 +462,7 @@ static void arn_illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   unsigned buf = t->cfg.buf_flits;
   switch (rnd_below(t, 14)) {
   case 0: *a = ASW_REG_ARN_CTRL; *d = 3; break;
-  case 1: *a = ASW_REG_ARN_CTRL; *d = t->arn_ctrl_cfg | 8u << rnd_below(t, 29); break;
+  case 1: *a = ASW_REG_ARN_CTRL; *d = t->arn_ctrl_cfg | 32u << rnd_below(t, 27); break;
   case 2: *a = ASW_REG_CD_THRESH; *d = 1u | 2u << 16; break; /* LCDTH > HCDTH */
   case 3: *a = ASW_REG_CD_THRESH; *d = (buf + 1) | 1u << 16; break;
   case 4: *a = ASW_REG_CD_THRESH; *d = 1; break; /* LCDTH 0 */
@@ -492,12 +494,13 @@ static void arn_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     *a = ASW_REG_ARN_CTRL;
     *d = t->arn_ctrl_cfg;
     if (t->arn_on && !t->restore_at && chance(t, 50)) { /* clear (mode 0), restored later */
-      *d = t->arn_ctrl_cfg & 4u;
+      *d = t->arn_ctrl_cfg & ~3u;
       t->restore_at = t->now + 20 + rnd_below(t, 600);
     } else if (t->restore_at) {
-      *d = t->arn_ctrl_cfg & 4u; /* stays cleared until the restore */
+      *d = t->arn_ctrl_cfg & ~3u; /* stays cleared until the restore */
     }
     if (t->opt.scenario == TB_SCEN_REWRITE && t->V >= 2 && chance(t, 30)) *d ^= 4u;
+    if (t->arnx && chance(t, 20)) *d ^= t->arnx << 3; /* options off for a while */
   } else if (k < 45) {
     *a = ASW_REG_CD_THRESH;
     *d = cd_thresh_value(t);
@@ -983,8 +986,8 @@ static int dir_program(tb_traffic *t, unsigned cap) {
   bad |= script_push(t, cap, ASW_REG_FCTH, fc);
   bad |= script_push(t, cap, ASW_REG_CRT, crt);
   bad |= script_push(t, cap, ASW_REG_ARN_TTL, ttl);
-  bad |= script_push(t, cap, ASW_REG_ARN_CTRL, dmode(t));
-  t->arn_ctrl_cfg = dmode(t);
+  bad |= script_push(t, cap, ASW_REG_ARN_CTRL, dmode(t) | t->arnx << 3);
+  t->arn_ctrl_cfg = dmode(t) | t->arnx << 3;
   t->v[10] = h;
   t->v[11] = l;
   t->v[12] = crt;
@@ -1714,6 +1717,10 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->arn_on = o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI;
   t->arn_ctrl_cfg = o->arn == TB_ARN_ARN ? 1u : o->arn == TB_ARN_AFI ? 2u : o->arn == TB_ARN_ADTH ? 4u : 0u;
   t->directed = o->scenario >= TB_FIRST_ARN_SCEN;
+  /* ARN_CTRL [4:3] options: drawn from the seed without touching the stimulus stream */
+  t->arnx = !t->arn_on ? 0u : o->arnx >= 0 ? (unsigned)o->arnx
+          : t->directed ? 0u : (unsigned)((o->seed * 0x9E3779B97F4A7C15ULL) >> 62);
+  t->arn_ctrl_cfg |= t->arnx << 3;
   t->stage = o->stage >= 0 ? (unsigned)o->stage : t->AE ? 1 + rnd_below(t, 15) : 1;
   unsigned cap = 2 * (32 + 8 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
   t->script = calloc(cap, sizeof *t->script);
@@ -1951,8 +1958,11 @@ static void arn_stimulus(tb_traffic *t, asw_inputs *in) {
   if (!chance(t, t->arn_rate)) return;
   arn_key *k = &t->keys[rnd_below(t, t->nkeys)];
   if (chance(t, 25)) k->id = (uint16_t)((k->id + 1) & 0x1FFu); /* the root moved: replace */
-  t->arn[k->port] = asw_arn_msg(k->dest, k->vc, chance(t, 60) ? t->stage : other_stage(t), k->id);
-  in->arn_mask |= 1ULL << k->port;
+  /* alt_refresh: the same message on another output now and then (a consumed
+   * entry whose alt_port it is gets refreshed, §15.3 step 1) */
+  unsigned port = (t->arnx & 2u) && chance(t, 30) ? rnd_below(t, t->P) : k->port;
+  t->arn[port] = asw_arn_msg(k->dest, k->vc, chance(t, 60) ? t->stage : other_stage(t), k->id);
+  in->arn_mask |= 1ULL << port;
 }
 
 /* ---- per cycle -------------------------------------------------------------- */
