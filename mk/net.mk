@@ -182,8 +182,10 @@ study-arn: $(BUILD)/asw
 ARN_PAPER_AFTER_MS ?= 20
 ARN_PAPER_ONLY ?=
 ARN_PAPER_JOBS ?= 1
+# ARN_PAPER_COLD_AVOID=1: hs_cold_avoid=1 in the hot-spot runs (kept apart by name).
+ARN_PAPER_COLD_AVOID ?=
 ARN_PAPER_ARGS = --out $(BUILD)/results/arn_paper --after-ms $(ARN_PAPER_AFTER_MS) \
-  $(foreach o,$(ARN_PAPER_ONLY),--only $(o))
+  $(foreach o,$(ARN_PAPER_ONLY),--only $(o)) $(if $(ARN_PAPER_COLD_AVOID),--cold-avoid)
 .PHONY: study-arn-paper
 study-arn-paper: $(BUILD)/asw
 	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_PAPER_ARGS) -j $(ARN_PAPER_JOBS) run

@@ -198,6 +198,10 @@ static const key_desc keys[] = {
     {"hs_idle", K_UINT, F(hs_idle), 0, 1, NULL,
      "1: hot sources generate nothing outside [hs_start, hs_end) (seed 002); "
      "0: they send uniform traffic then"},
+    {"hs_cold_avoid", K_UINT, F(hs_cold_avoid), 0, 1, NULL,
+     "1: while the hot spot is on, the uniform (cold) sources never pick a hot-spot node "
+     "as destination (redrawn), so only the hot sources feed the incast (issue 27); "
+     "0: uniform over all other nodes"},
     {"hs_sink_rate", K_DBL, F(hs_sink_rate), -1, 1, NULL,
      "consumption rate of hot-spot sinks, flits/cycle (-1: sink_rate)"},
     {"ihs_fraction", K_DBL, F(ihs_fraction), 0, 1, NULL,
