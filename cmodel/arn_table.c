@@ -82,17 +82,23 @@ static int alternative_port(const asw_regs *r, const asw_credits *cr,
 static void process(asw_arn *t, asw_regs *r, const asw_credits *cr,
                     const asw_arn_event *e, uint64_t now) {
   uint32_t same = 0; /* valid entries with the same {dest, port, vc} */
+  int refreshed = 0;
   for (uint32_t m = t->valid; m; m &= m - 1) {
     unsigned k = (unsigned)__builtin_ctz(m);
-    const asw_arn_entry *x = &t->e[k];
-    if (x->dest == e->dest && x->port == e->port && x->vc == e->vc) {
-      if (x->id == e->id) { /* step 1: refresh */
-        t->e[k].last = now + r->arn_ttl;
-        return;
-      }
+    asw_arn_entry *x = &t->e[k];
+    if (x->dest != e->dest || x->vc != e->vc) continue;
+    /* step 1: refresh every entry with the event's {dest, port, vc, id}, and
+     * with alt_refresh every consumed one whose alt_port is the event's port */
+    if (x->id == e->id &&
+        (x->port == e->port ||
+         (r->alt_refresh && (t->consumed >> k & 1u) && x->alt_port == e->port))) {
+      x->last = now + r->arn_ttl;
+      refreshed = 1;
+    } else if (x->port == e->port) {
       same |= 1u << k;
     }
   }
+  if (refreshed) return;
   t->valid &= ~same; /* step 2 */
   t->consumed &= ~same;
   if (e->adapted) return; /* step 3 */

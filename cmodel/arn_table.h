@@ -60,14 +60,17 @@ static inline int asw_arn_fifo_push(asw_arn_fifo *f, const asw_arn_event *e) {
 
 /* Input port controller lookup (§15.5) of key (dest, vc) with the table at
  * the start of the cycle: 1 = consumed entry (*alt_port), 2 = non-consumed
- * entry (*msg = its ARN message with vc), 0 = none. */
+ * entry (*msg = its ARN message with vc), 0 = none. adapted: the lookup of
+ * an adapted packet (ARN_CTRL.adapted_arn, vc = its orig_vc), which sees only
+ * non-consumed entries. */
 static inline int asw_arn_lookup(const asw_arn *t, unsigned dest, unsigned vc,
-                                 unsigned *alt_port, uint32_t *msg) {
+                                 int adapted, unsigned *alt_port, uint32_t *msg) {
   uint32_t hit = 0;
   for (uint32_t m = t->valid; m; m &= m - 1) {
     unsigned k = (unsigned)__builtin_ctz(m);
     if (t->e[k].dest == dest && t->e[k].vc == vc) hit |= 1u << k;
   }
+  if (adapted) hit &= ~t->consumed;
   if (!hit) return 0;
   if (hit & t->consumed) {
     *alt_port = t->e[__builtin_ctz(hit & t->consumed)].alt_port;

@@ -161,6 +161,11 @@ enum { /* counter index k of ASW_REG_ARN_COUNTER */
 static inline uint32_t asw_arn_ctrl(unsigned mode, unsigned mark_adapted) {
   return (mode & 3u) | (mark_adapted & 1u) << 2;
 }
+/* ARN_CTRL options (§15.3, §15.5; seed 001 §3.4 text): adapted packets send
+ * ARNs with their orig_vc; a consumed entry is refreshed by the ARNs that
+ * come back on its alt_port. */
+#define ASW_ARN_CTRL_ADAPTED_ARN (1u << 3)
+#define ASW_ARN_CTRL_ALT_REFRESH (1u << 4)
 /* ARN message (§15.6). */
 static inline uint32_t asw_arn_msg(unsigned dest, unsigned vc, unsigned stage,
                                    unsigned id) {

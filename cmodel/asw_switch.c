@@ -966,8 +966,13 @@ static asw_route route_arn(asw_switch *sw, unsigned i, const route_reg *rr, asw_
   int lookup = 0;
   unsigned alt = 0;
   uint32_t msg = 0;
-  if (arn_on && !ASW_HDR_ADAPTED(h->hdr) && (rr->entry >> 31))
-    lookup = asw_arn_lookup(&sw->arn, ASW_HDR_DEST(h->hdr), rr->vc, &alt, &msg);
+  if (arn_on && (rr->entry >> 31)) {
+    if (!ASW_HDR_ADAPTED(h->hdr))
+      lookup = asw_arn_lookup(&sw->arn, ASW_HDR_DEST(h->hdr), rr->vc, 0, &alt, &msg);
+    else if (rg->adapted_arn) /* §15.5 step 2 for adapted packets: key orig_vc */
+      lookup = asw_arn_lookup(&sw->arn, ASW_HDR_DEST(h->hdr), ASW_HDR_ORIG_VC(h->hdr), 1,
+                              &alt, &msg);
+  }
   if (lookup == 1) { /* consumed entry: alternative port (AFI: adapted) */
     if (rg->arn_mode == ASW_ARN_AFI) mark_adapted(h, rr->vc);
     r.oport = (uint8_t)alt;

@@ -69,6 +69,7 @@ void asw_regs_reset(asw_regs *r) {
   if (r->arn_counters)
     memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
   r->arn_mode = r->mark_adapted = 0;
+  r->adapted_arn = r->alt_refresh = 0;
   r->arn_up = 0;
   r->hcdth = c->buf_flits * 81u / 100u;
   r->lcdth = c->buf_flits * 63u / 100u;
@@ -87,7 +88,7 @@ static int arn_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
   switch (a) {
   case ASW_REG_ARN_CTRL: {
     unsigned mode = d & 3u, mark = d >> 2 & 1u;
-    if (d >> 3) REJECT("ARN_CTRL: bits above 2 must be 0 (value 0x%x)", d);
+    if (d >> 5) REJECT("ARN_CTRL: bits above 4 must be 0 (value 0x%x)", d);
     if (mode == 3) REJECT("ARN_CTRL: mode 3 is illegal (0 off, 1 ARN, 2 ARN+AFI)");
     if (mode && !c->voq) REJECT("ARN_CTRL: mode %u needs VOQ = 1", mode);
     if (mode == 2 && c->vcs == 1) REJECT("ARN_CTRL: mode 2 (ARN+AFI) needs V >= 2");
@@ -95,6 +96,8 @@ static int arn_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     if (!mode && fx) *fx |= ASW_REGS_FX_ARN_OFF;
     r->arn_mode = mode;
     r->mark_adapted = mark;
+    r->adapted_arn = d >> 3 & 1u;
+    r->alt_refresh = d >> 4 & 1u;
     return ASW_OK;
   }
   case ASW_REG_ARN_UP(0):
@@ -295,7 +298,9 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
   if (c->bubble && asw_bubble_read(&r->bubble, a, d)) return 1; /* §16.2 */
   if (!c->arn_entries) return 0;
   switch (a) {
-  case ASW_REG_ARN_CTRL: *d = r->arn_mode | r->mark_adapted << 2; return 1;
+  case ASW_REG_ARN_CTRL:
+    *d = r->arn_mode | r->mark_adapted << 2 | r->adapted_arn << 3 | r->alt_refresh << 4;
+    return 1;
   case ASW_REG_ARN_UP(0): *d = (uint32_t)r->arn_up; return 1;
   case ASW_REG_ARN_UP(1): *d = (uint32_t)(r->arn_up >> 32); return 1;
   case ASW_REG_CD_THRESH: *d = r->hcdth | r->lcdth << 16; return 1;

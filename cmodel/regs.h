@@ -41,6 +41,7 @@ typedef struct {
   uint32_t *counters; /* [P*8], index ASW_CNT_* */
   /* §15 (meaningful only if cfg.arn_entries >= 1) */
   unsigned arn_mode, mark_adapted;      /* ARN_CTRL */
+  unsigned adapted_arn, alt_refresh;    /* ARN_CTRL [3], [4] (§15.3, §15.5) */
   uint64_t arn_up;                      /* ARN_UP */
   unsigned hcdth, lcdth, fcth, crt, arn_ttl;
   uint32_t *arn_counters; /* [P*16], index ASW_ACNT_* */

@@ -186,6 +186,23 @@ study-pfc: $(BUILD)/asw
 study-arn: $(BUILD)/asw
 	@sw/study_arn.sh $(BUILD)/asw $(BUILD)/results/arn 2 "$(ARN_PARTS)"
 	@$(PYTHON) sw/plot_arn.py $(BUILD)/results/arn docs/figures
+# Seed 001 Fig. 6 at the paper's time scale (issue 27; sw/study_arn_paper.py): 432-node
+# RLFT, 5 traffics x 4 schemes x 6 routings, 3 seeds for HS10/HS25, each run the hot-spot
+# start (3 paper-ms) + ARN_PAPER_AFTER_MS paper-ms (1 ms = 24 414 cycles of 8-flit
+# packets; 20 ms: about 2 CPU-minutes a run, 216 runs). Resumable: finished runs
+# (build/results/arn_paper/runs/*.json) are kept and skipped; ARN_PAPER_ONLY="traffic=hs10-1
+# scheme=1q routing=dmodk,arn-afi" runs a part; ARN_PAPER_JOBS processes at a time.
+ARN_PAPER_AFTER_MS ?= 20
+ARN_PAPER_ONLY ?=
+ARN_PAPER_JOBS ?= 1
+# ARN_PAPER_COLD_AVOID=1: hs_cold_avoid=1 in the hot-spot runs (kept apart by name).
+ARN_PAPER_COLD_AVOID ?=
+ARN_PAPER_ARGS = --out $(BUILD)/results/arn_paper --after-ms $(ARN_PAPER_AFTER_MS) \
+  $(foreach o,$(ARN_PAPER_ONLY),--only $(o)) $(if $(ARN_PAPER_COLD_AVOID),--cold-avoid)
+.PHONY: study-arn-paper
+study-arn-paper: $(BUILD)/asw
+	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_PAPER_ARGS) -j $(ARN_PAPER_JOBS) run
+	@$(PYTHON) sw/study_arn_paper.py $(ARN_PAPER_ARGS) plot
 
 # Studies of docs/results.md (long: tens of minutes on 2 cores).
 NET_T2_ROUTING := adaptive,adap-th-s-k,adap-th-s-k/3,adap-th-1s-k,adap-th-1s-k/3,adap-th-2s-k,adap-th-2s-k/3,dmodk,oblivious,adap-2th-s-k,adap-2th-s-k/3

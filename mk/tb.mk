@@ -23,7 +23,7 @@
 # validate(): unknown names, out-of-range or overflowing numbers and CYCLES=0 are refused
 # in one line, exit 2, before any build); make test-cosim-input probes that.
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING TRIGGER VCMAP SCEN SEED CYCLES \
-              ARN HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT FEATURES LINKFAULT SE SAR \
+              ARN ARNX HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT FEATURES LINKFAULT SE SAR \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE COV_OPT
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.

@@ -22,6 +22,7 @@ module arn_table #(
   // registers at the start of the cycle
   input  logic [1:0]           mode_i,      // ARN_CTRL.mode
   input  logic                 clear_i,     // ARN_CTRL written with mode 0 (end of cycle)
+  input  logic                 alt_refresh_i,  // ARN_CTRL.alt_refresh (§15.3 step 1)
   input  logic [3:0]           stage_i,     // ROUTE_CTRL.stage
   input  logic [23:0]          arn_ttl_i,
   // source 0: head of the detector's root FIFO
@@ -41,11 +42,14 @@ module arn_table #(
   input  logic [15:0]          fwd_entry_i,
   input  logic [4*P-1:0]       cset_i,      // CSET[c] = cset_i[c*P +: P]
   input  logic [P*V*CW-1:0]    cred_i,      // CRED[o][v] at (o*V+v)*CW
-  // input port controller lookups (§15.5); lk_valid_i: RC routes a non-adapted
-  // head with a valid FWD entry this cycle (mode != 0)
+  // input port controller lookups (§15.5); lk_valid_i: RC routes a head with a valid
+  // FWD entry this cycle (mode != 0) that is non-adapted, or adapted with
+  // ARN_CTRL.adapted_arn (lk_adapted_i: key vc = lk_orig_vc_i, non-consumed entries only)
   input  logic [P-1:0]         lk_valid_i,
   input  logic [P*16-1:0]      lk_dest_i,
   input  logic [P*VW-1:0]      lk_vc_i,
+  input  logic [P-1:0]         lk_adapted_i,
+  input  logic [P*3-1:0]       lk_orig_vc_i,
   output logic [P-1:0]         lk_consumed_o,  // use lk_alt_port_o (step 1)
   output logic [P*PIW-1:0]     lk_alt_port_o,
   output logic [P-1:0]         lk_notify_o,    // non-consumed match (step 2)
@@ -178,7 +182,12 @@ module arn_table #(
     for (int unsigned k = 0; k < AE; k++) begin
       same_key[k] = e_valid_q[k] && (e_dest_q[k] == ev_dest) && (e_port_q[k] == ev_port) &&
                     (e_vc_q[k] == ev_vc);
-      refresh[k] = same_key[k] && (e_id_q[k] == ev_id);
+      // step 1: {dest, port, vc, id}; with alt_refresh also a consumed entry whose
+      // alt_port is the event's port (the ARNs of its adapted flows)
+      refresh[k] = e_valid_q[k] && (e_dest_q[k] == ev_dest) && (e_vc_q[k] == ev_vc) &&
+                   (e_id_q[k] == ev_id) &&
+                   ((e_port_q[k] == ev_port) ||
+                    (alt_refresh_i && e_cons_q[k] && (e_alt_q[k] == ev_port)));
     end
     refreshed = refresh != '0;
   end
@@ -318,15 +327,18 @@ module arn_table #(
   logic [31:0] lk_msg[P];
   always_comb begin
     for (int unsigned i = 0; i < P; i++) begin
-      logic [AE-1:0] hit;
+      logic [AE-1:0] hit, hit_c;
       logic found_c, found_n;
       logic [AE-1:0] pick_c, pick_n;
+      logic [2:0] key_vc;
+      key_vc = lk_adapted_i[i] ? lk_orig_vc_i[i*3 +: 3] : 3'(lk_vc_i[i*VW +: VW]);
       for (int unsigned k = 0; k < AE; k++) begin
-        hit[k] = e_valid_q[k] && (e_dest_q[k] == lk_dest_i[i*16 +: 16]) &&
-                 (e_vc_q[k] == 3'(lk_vc_i[i*VW +: VW]));
+        hit[k] = e_valid_q[k] && (e_dest_q[k] == lk_dest_i[i*16 +: 16]) && (e_vc_q[k] == key_vc);
       end
-      // The lowest-index consumed / non-consumed hit (lowest set bits).
-      pick_c = (hit & e_cons_q) & (~(hit & e_cons_q) + AE'(1));
+      // The lowest-index consumed / non-consumed hit (lowest set bits); an adapted
+      // packet's lookup sees non-consumed entries only.
+      hit_c = lk_adapted_i[i] ? '0 : (hit & e_cons_q);
+      pick_c = hit_c & (~hit_c + AE'(1));
       pick_n = (hit & ~e_cons_q) & (~(hit & ~e_cons_q) + AE'(1));
       found_c = (pick_c != '0);
       found_n = (pick_n != '0);
@@ -337,8 +349,7 @@ module arn_table #(
           lk_alt_port_o[i*PIW +: PIW] = lk_alt_port_o[i*PIW +: PIW] | e_alt_q[k];
         end
         if (pick_n[k]) begin
-          lk_msg[i] = lk_msg[i] | {e_id_q[k], e_stage_q[k], 3'(lk_vc_i[i*VW +: VW]),
-                                   lk_dest_i[i*16 +: 16]};
+          lk_msg[i] = lk_msg[i] | {e_id_q[k], e_stage_q[k], key_vc, lk_dest_i[i*16 +: 16]};
         end
       end
       lk_consumed_o[i] = found_c;
@@ -529,6 +540,10 @@ module arn_table #(
 
   // Coverage of processARN steps and queue cases (reported with the switch's cover points).
   cov_refresh: cover property (@(posedge clk_i) chk_en_q && ev_take && refreshed);
+  cov_alt_refresh: cover property (@(posedge clk_i)
+    chk_en_q && ev_take && ((refresh & ~same_key) != '0));
+  cov_lookup_adapted_notify: cover property (@(posedge clk_i)
+    chk_en_q && on && ((lk_valid_i & lk_adapted_i & lk_notify_o) != '0));
   cov_replace: cover property (@(posedge clk_i) chk_en_q && ev_take && !refreshed && (same_key != '0));
   cov_adapted_event: cover property (@(posedge clk_i) chk_en_q && ev_take && !refreshed && ev_adapted);
   cov_consumed: cover property (@(posedge clk_i) chk_en_q && do_write && consume);

@@ -186,6 +186,7 @@ module asw_switch #(
   // §15 (ARN): registers, counter events and views; all 0 with AE = 0 or VOQ = 0
   logic [1:0]  arn_mode;
   logic        mark_adapted;
+  logic        adapted_arn, alt_refresh;
   logic        arn_clear;
   logic [P-1:0] arn_up;
   logic [15:0] hcdth, lcdth, fcth;
@@ -206,9 +207,10 @@ module asw_switch #(
   logic [PIW-1:0] hot_cnt_port;
   logic [9:0]  hot_cnt;
   // input port controllers (§15.5) and the detector's header read port (§15.2)
-  logic [P-1:0]     lk_valid, lk_consumed;
+  logic [P-1:0]     lk_valid, lk_consumed, lk_adapted;
   logic [P*16-1:0]  lk_dest;
   logic [P*VW-1:0]  lk_vc;
+  logic [P*3-1:0]   lk_orig_vc;
   logic [P*PIW-1:0] lk_alt_port;
   logic [VW-1:0]    off_vc;
   logic [PIW-1:0]   off_port;
@@ -309,6 +311,8 @@ module asw_switch #(
     .cred_i          (cred),
     .arn_mode_o      (arn_mode),
     .mark_adapted_o  (mark_adapted),
+    .adapted_arn_o   (adapted_arn),
+    .alt_refresh_o   (alt_refresh),
     .arn_clear_o     (arn_clear),
     .arn_up_o        (arn_up),
     .hcdth_o         (hcdth),
@@ -454,9 +458,12 @@ module asw_switch #(
       .route_hash_i  (route_hash),
       .arn_mode_i    (arn_mode),
       .mark_adapted_i(mark_adapted),
+      .adapted_arn_i (adapted_arn),
       .lk_valid_o    (lk_valid[i]),
       .lk_dest_o     (lk_dest[i*16 +: 16]),
       .lk_vc_o       (lk_vc[i*VW +: VW]),
+      .lk_adapted_o  (lk_adapted[i]),
+      .lk_orig_vc_o  (lk_orig_vc[i*3 +: 3]),
       .lk_consumed_i (lk_consumed[i]),
       .lk_alt_port_i (lk_alt_port[i*PIW +: PIW]),
       .sar_steer_i   (sar_steer),
@@ -1035,6 +1042,7 @@ module asw_switch #(
       .rst_ni,
       .mode_i          (arn_mode),
       .clear_i         (arn_clear),
+      .alt_refresh_i   (alt_refresh),
       .stage_i         (stage),
       .arn_ttl_i       (arn_ttl),
       .root_valid_i    (rev_valid),
@@ -1054,6 +1062,8 @@ module asw_switch #(
       .lk_valid_i      (lk_valid),
       .lk_dest_i       (lk_dest),
       .lk_vc_i         (lk_vc),
+      .lk_adapted_i    (lk_adapted),
+      .lk_orig_vc_i    (lk_orig_vc),
       .lk_consumed_o   (lk_consumed),
       .lk_alt_port_o   (lk_alt_port),
       .lk_notify_o     (lk_notify),
@@ -1118,7 +1128,7 @@ module asw_switch #(
     assign unused_arn = ^{arn_in_valid_i, arn_in_data_i, lk_valid, lk_dest, lk_vc, hq_adapted,
                           q_valid_all, occ_touch_all, q_ovc_all, occ_next_all, arn_up, hcdth,
                           lcdth, fcth, crt_thr, arn_ttl, arn_clear, hot_cnt_port,
-                          fwd_rdata2};
+                          fwd_rdata2, lk_adapted, lk_orig_vc, alt_refresh};
     logic [15:0] unused_hq_dest;
     logic [2:0]  unused_hq_orig_vc;
     always_comb begin

@@ -87,6 +87,8 @@ module regs #(
   // §15.8 (AE >= 1; with AE = 0 the outputs are 0 and the inputs ignored)
   output logic [1:0]           arn_mode_o,
   output logic                 mark_adapted_o,
+  output logic                 adapted_arn_o,  // ARN_CTRL[3] (§15.5)
+  output logic                 alt_refresh_o,  // ARN_CTRL[4] (§15.3)
   output logic                 arn_clear_o,    // legal ARN_CTRL write with mode 0
   output logic [P-1:0]         arn_up_o,
   output logic [15:0]          hcdth_o,
@@ -565,7 +567,7 @@ module regs #(
 
   if (AE >= 1) begin : gen_arn
     logic [1:0]   arn_mode_q;
-    logic         mark_q;
+    logic         mark_q, adapted_arn_q, alt_refresh_q;
     logic [P-1:0] arn_up_q;
     logic [15:0]  hcdth_q, lcdth_q, fcth_q;
     logic [23:0]  crt_q, ttl_q;
@@ -612,7 +614,7 @@ module regs #(
       arn_wr_ok = 1'b0;
       unique case (a)
         RegArnCtrl: begin
-          arn_wr_ok = (wd[31:3] == 29'd0) && (wd[1:0] != 2'd3) &&
+          arn_wr_ok = (wd[31:5] == 27'd0) && (wd[1:0] != 2'd3) &&
                       !((wd[1:0] != 2'd0) && (VOQ == 0)) &&
                       !((wd[1:0] == 2'd2) && (V == 1)) && !(wd[2] && (V == 1));
         end
@@ -632,7 +634,7 @@ module regs #(
       arn_rd_hit = 1'b1;
       arn_rd = 32'h0;
       if (a == RegArnCtrl) begin
-        arn_rd = {29'h0, mark_q, arn_mode_q};
+        arn_rd = {27'h0, alt_refresh_q, adapted_arn_q, mark_q, arn_mode_q};
       end else if (a == RegArnUp0) begin
         for (int unsigned b = 0; b < 32; b++) begin
           if (b < P) begin
@@ -696,6 +698,8 @@ module regs #(
       if (!rst_ni) begin
         arn_mode_q <= 2'd0;
         mark_q <= 1'b0;
+        adapted_arn_q <= 1'b0;
+        alt_refresh_q <= 1'b0;
         arn_up_q <= '0;
         hcdth_q <= 16'((BUF * 81 / 100 < 1) ? 1 : BUF * 81 / 100);
         lcdth_q <= 16'((BUF * 63 / 100 < 1) ? 1 : BUF * 63 / 100);
@@ -708,6 +712,8 @@ module regs #(
             RegArnCtrl: begin
               arn_mode_q <= wd[1:0];
               mark_q <= wd[2];
+              adapted_arn_q <= wd[3];
+              alt_refresh_q <= wd[4];
             end
             RegArnUp0: begin
               for (int unsigned b = 0; b < 32; b++) begin
@@ -771,6 +777,8 @@ module regs #(
 
     assign arn_mode_o = arn_mode_q;
     assign mark_adapted_o = mark_q;
+    assign adapted_arn_o = adapted_arn_q;
+    assign alt_refresh_o = alt_refresh_q;
     assign arn_clear_o = arn_wr && (a == RegArnCtrl) && (wd[1:0] == 2'd0);
     assign arn_up_o = arn_up_q;
     assign hcdth_o = hcdth_q;
@@ -797,6 +805,8 @@ module regs #(
     assign arn_rd = 32'h0;
     assign arn_mode_o = 2'd0;
     assign mark_adapted_o = 1'b0;
+    assign adapted_arn_o = 1'b0;
+    assign alt_refresh_o = 1'b0;
     assign arn_clear_o = 1'b0;
     assign arn_up_o = '0;
     assign hcdth_o = '0;

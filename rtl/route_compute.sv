@@ -65,9 +65,13 @@ module route_compute #(
   // §15: ARN_CTRL and the input port controller's ARN-table lookup (§15.5)
   input  logic [1:0]        arn_mode_i,
   input  logic              mark_adapted_i,
-  output logic              lk_valid_o,     // non-adapted head with a valid entry, mode != 0
+  input  logic              adapted_arn_i,  // ARN_CTRL.adapted_arn: adapted heads look up too
+  output logic              lk_valid_o,     // head with a valid entry, mode != 0 (adapted:
+                                            // only with adapted_arn_i)
   output logic [15:0]       lk_dest_o,
   output logic [VW-1:0]     lk_vc_o,
+  output logic              lk_adapted_o,   // key vc = lk_orig_vc_o, non-consumed entries only
+  output logic [2:0]        lk_orig_vc_o,
   input  logic              lk_consumed_i,  // a consumed entry matches: use lk_alt_port_i
   input  logic [PIW-1:0]    lk_alt_port_i,
   // §17.8 Switch AR steering: SAR_CTRL.steer and the level of the table entry {h.dest, o}
@@ -554,9 +558,12 @@ module route_compute #(
   end
 
   // Lookup key of the input port controller (§15.5).
-  assign lk_valid_o = rr_valid_q && (arn_mode_i != 2'd0) && !h_adapted && e_valid;
+  assign lk_valid_o = rr_valid_q && (arn_mode_i != 2'd0) && (!h_adapted || adapted_arn_i) &&
+                      e_valid;
   assign lk_dest_o = h_dest;
   assign lk_vc_o = rr_vc_q;
+  assign lk_adapted_o = h_adapted;
+  assign lk_orig_vc_o = rr_hdr_q[47:45];
 
   // ---- route-result register (RC -> RQ) ------------------------------------
   // With the rewritten header, §7.4 gives V-1 when afi is set (mark implies !h_adapted,
@@ -630,7 +637,8 @@ module route_compute #(
   cov_ipc_alt_port_afi: cover property (@(posedge clk_i) lk_valid_o && lk_consumed_i && mark);
   cov_ipc_no_consumed: cover property (@(posedge clk_i) lk_valid_o && !lk_consumed_i);
   cov_ipc_adapted_skip: cover property (@(posedge clk_i)
-    rr_valid_q && (arn_mode_i != 2'd0) && e_valid && h_adapted);
+    rr_valid_q && (arn_mode_i != 2'd0) && e_valid && h_adapted && !adapted_arn_i);
+  cov_ipc_adapted_lookup: cover property (@(posedge clk_i) lk_valid_o && h_adapted);
   cov_mark_adapted: cover property (@(posedge clk_i) rr_valid_q && !arn_alt && mark);
   // §16.3 primary routes: another port, another VC than the first candidate, a fallback
   cov_vca_other_port: cover property (@(posedge clk_i) rr_valid_q && va_sel && (va_port != det_port));

@@ -22,6 +22,10 @@
 # Usage: study_arn.sh ASW OUTDIR [JOBS] [PARTS]    (JOBS: parallel runs, 2)
 # Environment: ARN_SCHEMES (default "1q dbbm vftree flow2sl") limits the schemes;
 # ARN_RESUME=1 keeps the sweeps whose results.json already exists in OUTDIR.
+# ARN+AFI here is the pseudo-code reading of seed 001 (arn_up_nodes=0 adapted_arn=0
+# alt_refresh=0, pinned below: routing=arn-afi defaults to the text reading since
+# issue 27); the "leaf" rows add arn_up_nodes=1 only. make study-arn-paper
+# (sw/study_arn_paper.py) runs the text reading.
 set -e
 ASW=$1; OUT=$2; JOBS=${3:-2}
 PARTS=${4:-"grid uniform leaf long"}
@@ -29,6 +33,7 @@ SCHEMES=${ARN_SCHEMES:-"1q dbbm vftree flow2sl"}
 COMMON="ports=12 stages=3 voq=1 packet_flits=8 load=1 window=1000 \
   hs_start=10000 crt=1024 arn_ttl=4096 watchdog=0"
 HS="hs10-1,hs25-1,hs10-4,hs25-4"
+PSEUDO="adapted_arn=0 alt_refresh=0"
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 sweep() { # dir, then asw sweep arguments
   d=$1; shift
@@ -55,19 +60,19 @@ for s in $SCHEMES; do
     sweep "${s}_hs" warmup=5000 cycles=55000 sqs=$s vcs=$V buffer_flits=$B \
       --vary routing=dmodk,oblivious,adaptive-th,arn --vary traffic=$HS
     sweep "${s}_hs_afc" warmup=5000 cycles=55000 sqs=$s vcs=$VA buffer_flits=$BA \
-      --vary routing=adaptive-th-afi,arn-afi --vary traffic=$HS
+      arn_up_nodes=0 $PSEUDO --vary routing=adaptive-th-afi,arn-afi --vary traffic=$HS
   fi
   if want uniform; then
     sweep "${s}_uni" warmup=5000 cycles=25000 sqs=$s vcs=$V buffer_flits=$B traffic=uniform \
       --vary routing=dmodk,oblivious,adaptive-th,arn
     sweep "${s}_uni_afc" warmup=5000 cycles=25000 sqs=$s vcs=$VA buffer_flits=$BA \
-      traffic=uniform --vary routing=adaptive-th-afi,arn-afi
+      arn_up_nodes=0 $PSEUDO traffic=uniform --vary routing=adaptive-th-afi,arn-afi
   fi
   if want leaf && [ $leaf_ok = 1 ]; then
     sweep "${s}_leaf" warmup=5000 cycles=55000 sqs=$s vcs=$V buffer_flits=$B arn_up_nodes=1 \
       routing=arn --vary traffic=$HS
     sweep "${s}_leaf_afc" warmup=5000 cycles=55000 sqs=$s vcs=$VA buffer_flits=$BA \
-      arn_up_nodes=1 routing=arn-afi --vary traffic=$HS
+      arn_up_nodes=1 $PSEUDO routing=arn-afi --vary traffic=$HS
   fi
 done
 if want long; then
@@ -77,7 +82,7 @@ if want long; then
     L="warmup=5000 cycles=200000 window=4000 sqs=$1 traffic=hs10-1"
     case $2 in
       "") sweep "long/$1" $L vcs=$V buffer_flits=$B routing=dmodk --vary seed=1 ;;
-      *) sweep "long/$1$2" $L vcs=$VA buffer_flits=$BA "$3" "$4" --vary seed=1 ;;
+      *) sweep "long/$1$2" $L vcs=$VA buffer_flits=$BA $PSEUDO "$3" "$4" --vary seed=1 ;;
     esac
   }
   for part in "|" "_afc|routing=arn-afi|arn_up_nodes=0" "_leaf|routing=arn-afi|arn_up_nodes=1"; do

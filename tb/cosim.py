@@ -97,6 +97,12 @@ MATRIX = [
     ("b", "th", "afi", "random", 50000, "adaptive-th-afi"),
     ("c", "ada", "afi", "rewrite", 50000, "afi"),
     ("b", "det", "sl", "hotspot", 30000, "afi"),
+    # ARN_CTRL options of issue 27 (7th-field key "arnx": [3] adapted_arn, [4] alt_refresh;
+    # without it the random runs draw them from the seed)
+    ("b", "det", "afi", "random", 100000, "afi", {"arnx": 3}),
+    ("c", "det", "sl", "random", 60000, "arn", {"arnx": 3}),
+    ("b", "det", "afi", "hotspot", 30000, "afi", {"arnx": 1}),
+    ("c", "ada", "afi", "rewrite", 30000, "afi", {"arnx": 2}),
     # §17.1 PFC ports (all or some of them; 7th field {"pfc": PFC_EN mask})
     ("c", "2th", "sl", "random", 60000, "off", {"pfc": "0xf0"}),
     ("c", "det", "afi", "random", 40000, "afi", {"pfc": "0xff"}),
@@ -597,6 +603,10 @@ def cmd_cosim(ns):
     if ns.SAR and (not cfg["SE"] or not cfg["QcnEn"]):
         fail("cosim", "SAR=1 needs SE >= 1 (Switch AR table entries) and the qcn feature")
     qcn += ["--sar", str(ns.SAR)]
+    if ns.ARNX is not None:
+        if arn["ARN"] not in ("arn", "afi"):
+            fail("cosim", f"ARNX={ns.ARNX}: the ARN_CTRL options need ARN=arn or ARN=afi")
+        qcn += ["--arnx", str(ns.ARNX)]
     # Everything checked: the resolved configuration first, then the build and the run
     # (with progress lines on stderr: a bar on a terminal, a line every 10 s otherwise).
     print(cosim_config_line(cfg, routing, vcmap, ns, arn), flush=True)
@@ -634,13 +644,15 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             gap = opts.get("gap", 0)
             vca = opts.get("vcadapt", 0)
             sar = opts.get("sar", 0)
+            arnx = opts.get("arnx")
             # directed §15 scenarios are scripts of fixed length: never scaled down
             cyc = cycles if scen in ARN_SCENS else int(cycles * cycles_scale)
             label = (f"{key}-{routing}-{vcmap}-{scen}" + ("" if arn == "off" else f"-{arn}")
                      + ("-bubble" if bubble else "") + (f"-pfc{pfc}" if pfc else "")
                      + (f"-lf{lf}" if lf else "") + ("-qcn" if qcn else "")
                      + ("-hash" if rhash else "") + ("-gap" if gap else "")
-                     + ("-vcadapt" if vca else "") + ("-sar" if sar else ""))
+                     + ("-vcadapt" if vca else "") + ("-sar" if sar else "")
+                     + (f"-arnx{arnx}" if arnx is not None else ""))
             extra = tuple(extra_fn(label, seed)) if extra_fn else ()
             extra += ("--bubble", "1") if bubble else ()
             extra += ("--pfc", pfc) if pfc else ()
@@ -650,6 +662,7 @@ def matrix_runs(seeds, cycles_scale, kind="rtl", extra_fn=None, matrix=None):
             extra += ("--gap", "1") if gap else ()
             extra += ("--vcadapt", "1") if vca else ()
             extra += ("--sar", "1") if sar else ()
+            extra += ("--arnx", str(arnx)) if arnx is not None else ()
             t0 = time.time()
             rc, out = run_one(exes[key], routing, vcmap, scen, seed, cyc, label,
                               os.path.join(BUILD, "cosim", "fst"), extra, arn)
@@ -953,6 +966,8 @@ KNOBS = (
     ("CRT", "crt", "§15 congestion root timer, cycles"),
     ("ARN_UP", "", "§15 ARN_UP: port mask of up ports"),
     ("STAGE", "", "§15 ROUTE_CTRL stage"),
+    ("ARNX", "", "§15 ARN_CTRL[4:3] options with ARN=arn|afi: 1 adapted_arn, 2 alt_refresh, 3 both "
+     "(default: drawn from SEED; 0 in the directed scenarios)"),
     ("PFC", "", "port mask of PFC ports (contract §17.1)"),
     ("HASH", "", "on|off|1|0: program and rewrite §17.6 ROUTE_HASH (oblivious routes from the header)"),
     ("GAP", "", "on|off|1|0: program and rewrite §17.7 PORT_GAP (outputs slower than a flit per cycle)"),
@@ -987,7 +1002,7 @@ INT_RANGES = {
     "DW": (1, 16), "TABLE": (1, 65536), "ITERS": (1, 4), "AE": (0, 32), "SE": (0, 32),
     "SEED": (0, U64), "CYCLES": (1, U32),
     "HCDTH": (0, 0xFFFF), "LCDTH": (0, 0xFFFF), "FCTH": (0, 0xFFFF), "CRT": (0, 0xFFFFFF),
-    "TTL": (0, 0xFFFFFF), "ARN_UP": (0, U64), "STAGE": (0, 15), "PFC": (0, U64),
+    "TTL": (0, 0xFFFFFF), "ARN_UP": (0, U64), "STAGE": (0, 15), "PFC": (0, U64), "ARNX": (0, 3),
     "SOAK_CYCLES": (200000, U32), "SOAK_SEEDS": (1, 100000), "GATE_CYCLES": (1, U32),
 }
 # SOAK_CYCLES scales the matrix's run lengths (200 000: make test-cosim's): shorter runs
@@ -1019,7 +1034,7 @@ CMD_KNOBS = {
     "cosim": {"P", "V", "BUF", "PKT", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "ROUTING",
               "TRIGGER", "VCMAP", "SCEN", "SEED", "CYCLES", "ARN", "HCDTH", "LCDTH", "FCTH",
               "CRT", "TTL", "ARN_UP", "STAGE", "REFONLY", "BUBBLE", "PFC", "QCN", "HASH", "GAP",
-              "VCADAPT", "FEATURES", "LINKFAULT", "SE", "SAR"},
+              "VCADAPT", "FEATURES", "LINKFAULT", "SE", "SAR", "ARNX"},
     "soak": {"SEED", "SOAK_CYCLES", "SOAK_SEEDS", "REFONLY"},
     "test": {"SEED", "REFONLY"},
     "gate": {"SEED", "GATE_CYCLES"},
@@ -1132,6 +1147,7 @@ def cosim_config_line(cfg, routing, vcmap, ns, arn):
     words += [f"{k}={getattr(ns, k)}" for k in ("BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR")
               if getattr(ns, k)]
     words += [f"PFC={ns.PFC:#x}"] if ns.PFC is not None else []
+    words += [f"ARNX={ns.ARNX}"] if ns.ARNX is not None else []
     words += [f"LINKFAULT={ns.LINKFAULT}"] if ns.LINKFAULT is not None else []
     words += [f"SEED={ns.SEED}", f"CYCLES={ns.CYCLES}"] + (["REFONLY=1"] if ns.REFONLY else [])
     return "make cosim: " + " ".join(words)
@@ -1157,6 +1173,7 @@ def parser():
     ap.add_argument("--SAR", default="0", help="on|1: program and rewrite §17.8 Switch AR "
                     "(SAR_CTRL, SAR_TTL, SAR_SEED) and drive the CNM lane; needs SE >= 1")
     ap.add_argument("--ARN", default=None, help="off | arn | afi | adaptive-th-afi")
+    ap.add_argument("--ARNX", default=None, help="ARN_CTRL[4:3] options 0..3 (ARN=arn|afi)")
     for k, _ in ARN_OPTS:
         ap.add_argument(f"--{k}", dest=k, default=None)
     ap.add_argument("--PFC", default=None, help="port mask of PFC ports (contract §17.1)")

@@ -134,8 +134,8 @@ static int dir_program(tb_traffic *t, unsigned cap) {
   bad |= script_push(t, cap, ASW_REG_FCTH, fc);
   bad |= script_push(t, cap, ASW_REG_CRT, crt);
   bad |= script_push(t, cap, ASW_REG_ARN_TTL, ttl);
-  bad |= script_push(t, cap, ASW_REG_ARN_CTRL, dmode(t));
-  t->arn_ctrl_cfg = dmode(t);
+  bad |= script_push(t, cap, ASW_REG_ARN_CTRL, dmode(t) | t->arnx << 3);
+  t->arn_ctrl_cfg = dmode(t) | t->arnx << 3;
   t->v[10] = h;
   t->v[11] = l;
   t->v[12] = crt;

@@ -58,7 +58,8 @@ int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_
   static const struct { const char *name; size_t off; unsigned long long max; } nums[] = {
       {"--hcdth", offsetof(tb_opts, hcdth), 0xFFFF}, {"--lcdth", offsetof(tb_opts, lcdth), 0xFFFF},
       {"--fcth", offsetof(tb_opts, fcth), 0xFFFF},   {"--crt", offsetof(tb_opts, crt), 0xFFFFFF},
-      {"--ttl", offsetof(tb_opts, ttl), 0xFFFFFF},   {"--stage", offsetof(tb_opts, stage), 15}};
+      {"--ttl", offsetof(tb_opts, ttl), 0xFFFFFF},   {"--stage", offsetof(tb_opts, stage), 15},
+      {"--arnx", offsetof(tb_opts, arnx), 3}};
   unsigned long long n;
   int idx;
   if (!strcmp(name, "--routing") || !strcmp(name, "--vcmap") || !strcmp(name, "--scen") ||
@@ -129,6 +130,6 @@ void tb_opts_default(tb_opts *o) {
   memset(o, 0, sizeof *o);
   o->seed = 1;
   o->cycles = 20000;
-  o->hcdth = o->lcdth = o->fcth = o->crt = o->ttl = o->stage = -1;
+  o->hcdth = o->lcdth = o->fcth = o->crt = o->ttl = o->stage = o->arnx = -1;
   o->up = -1;
 }

@@ -96,6 +96,7 @@ struct tb_traffic {
   /* ---- §15 ---- */
   unsigned AE;
   int arn_on;             /* ARN=arn|afi */
+  unsigned arnx;          /* ARN_CTRL [4:3] options of this run */
   uint32_t arn_ctrl_cfg;  /* the configured ARN_CTRL value */
   uint64_t restore_at;    /* restore ARN_CTRL after a mode-0 clear (0: none) */
   unsigned stage;         /* ROUTE_CTRL.stage as last written */

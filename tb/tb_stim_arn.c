@@ -36,7 +36,7 @@ static void arn_illegal_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   unsigned buf = t->cfg.buf_flits;
   switch (rnd_below(t, 14)) {
   case 0: *a = ASW_REG_ARN_CTRL; *d = 3; break;
-  case 1: *a = ASW_REG_ARN_CTRL; *d = t->arn_ctrl_cfg | 8u << rnd_below(t, 29); break;
+  case 1: *a = ASW_REG_ARN_CTRL; *d = t->arn_ctrl_cfg | 32u << rnd_below(t, 27); break;
   case 2: *a = ASW_REG_CD_THRESH; *d = 1u | 2u << 16; break; /* LCDTH > HCDTH */
   case 3: *a = ASW_REG_CD_THRESH; *d = (buf + 1) | 1u << 16; break;
   case 4: *a = ASW_REG_CD_THRESH; *d = 1; break; /* LCDTH 0 */
@@ -68,12 +68,13 @@ static void arn_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
     *a = ASW_REG_ARN_CTRL;
     *d = t->arn_ctrl_cfg;
     if (t->arn_on && !t->restore_at && chance(t, 50)) { /* clear (mode 0), restored later */
-      *d = t->arn_ctrl_cfg & 4u;
+      *d = t->arn_ctrl_cfg & ~3u;
       t->restore_at = t->now + 20 + rnd_below(t, 600);
     } else if (t->restore_at) {
-      *d = t->arn_ctrl_cfg & 4u; /* stays cleared until the restore */
+      *d = t->arn_ctrl_cfg & ~3u; /* stays cleared until the restore */
     }
     if (t->opt.scenario == TB_SCEN_REWRITE && t->V >= 2 && chance(t, 30)) *d ^= 4u;
+    if (t->arnx && chance(t, 20)) *d ^= t->arnx << 3; /* options off for a while */
   } else if (k < 45) {
     *a = ASW_REG_CD_THRESH;
     *d = cd_thresh_value(t);
@@ -142,8 +143,11 @@ void tb_arn_stimulus(tb_traffic *t, asw_inputs *in) {
   if (!chance(t, t->arn_rate)) return;
   arn_key *k = &t->keys[rnd_below(t, t->nkeys)];
   if (chance(t, 25)) k->id = (uint16_t)((k->id + 1) & 0x1FFu); /* the root moved: replace */
-  t->arn[k->port] = asw_arn_msg(k->dest, k->vc, chance(t, 60) ? t->stage : other_stage(t), k->id);
-  in->arn_mask |= 1ULL << k->port;
+  /* alt_refresh: the same message on another output now and then (a consumed
+   * entry whose alt_port it is gets refreshed, §15.3 step 1) */
+  unsigned port = (t->arnx & 2u) && chance(t, 30) ? rnd_below(t, t->P) : k->port;
+  t->arn[port] = asw_arn_msg(k->dest, k->vc, chance(t, 60) ? t->stage : other_stage(t), k->id);
+  in->arn_mask |= 1ULL << port;
 }
 void tb_get_arn_totals(const tb_traffic *t, tb_arn_totals *a) {
   memset(a, 0, sizeof *a);

@@ -188,6 +188,10 @@ tb_traffic *tb_new(const asw_config *cfg, const tb_opts *o, char *err, size_t er
   t->arn_on = o->arn == TB_ARN_ARN || o->arn == TB_ARN_AFI;
   t->arn_ctrl_cfg = o->arn == TB_ARN_ARN ? 1u : o->arn == TB_ARN_AFI ? 2u : o->arn == TB_ARN_ADTH ? 4u : 0u;
   t->directed = o->scenario >= TB_FIRST_ARN_SCEN;
+  /* ARN_CTRL [4:3] options: drawn from the seed without touching the stimulus stream */
+  t->arnx = !t->arn_on ? 0u : o->arnx >= 0 ? (unsigned)o->arnx
+          : t->directed ? 0u : (unsigned)((o->seed * 0x9E3779B97F4A7C15ULL) >> 62);
+  t->arn_ctrl_cfg |= t->arnx << 3;
   t->stage = o->stage >= 0 ? (unsigned)o->stage : t->AE ? 1 + rnd_below(t, 15) : 1;
   unsigned cap = 2 * (32 + 8 + 8 + t->P * 16 + cfg->table_entries + POOL_MAX);
   t->script = calloc(cap, sizeof *t->script);

@@ -59,6 +59,9 @@ typedef struct {
    * rewritten during the run; values >= 0 are fixed. */
   unsigned arn;      /* TB_ARN_* */
   long hcdth, lcdth, fcth, crt, ttl, stage;
+  /* ARN_CTRL options [4:3] = {alt_refresh, adapted_arn} (§15.3, §15.5) with
+   * ARN=arn|afi; < 0: drawn from the seed (random runs; 0 in directed ones). */
+  long arnx;
   int64_t up;        /* ARN_UP port mask */
   unsigned bubble;   /* §16.1: 1 programs BUBBLE[o] (and rewrites it); 0 leaves it off */
   /* §17.1: ports in PFC mode (0: every port a credit port). Senders on them obey
@@ -91,7 +94,7 @@ typedef struct {
 /* Fills defaults: everything 0 / off, ARN values drawn per seed (-1). */
 void tb_opts_default(tb_opts *o);
 /* Parses one run option shared by the co-simulation binaries: --routing
- * --vcmap --scen --seed --cycles --arn --hcdth --lcdth --fcth --crt --ttl
+ * --vcmap --scen --seed --cycles --arn --arnx --hcdth --lcdth --fcth --crt --ttl
  * --up --stage --bubble --pfc --linkfault --qcn --hash --gap --vcadapt --sar. Returns 1 if `name` is one of them and `val` is valid, 0 if
  * `name` is not one of them, -1 with a message if `val` is invalid. */
 int tb_parse_opt(tb_opts *o, const char *name, const char *val, char *err, size_t errlen);

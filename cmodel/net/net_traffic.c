@@ -316,8 +316,12 @@ void net_generate(net *n, unsigned s, node *nd, int measuring) {
   } else if (nd->role != ROLE_NONE && c->hs_idle) {
     return; /* a hot source outside its window stays silent */
   } else if (n->traffic->random_dest) { /* uniform, and the others of hot spots and IHS */
-    dest = rng_below(&nd->rng, n->N - 1);
-    if (dest >= s) dest++;
+    /* hs_cold_avoid: redraw a hot-spot destination (only if a cold one exists) */
+    const int avoid = c->hs_cold_avoid && hot_window && n->nhot + 1 < n->N;
+    do {
+      dest = rng_below(&nd->rng, n->N - 1);
+      if (dest >= s) dest++;
+    } while (avoid && n->is_hotspot[dest]);
   } else {
     dest = nd->perm_dest;
     if (dest == s) return; /* fixed point of the permutation: silent node */

@@ -98,7 +98,14 @@ static const key_desc keys[] = {
     {"arn_up_nodes", K_UINT, F(arn_up_nodes), 0, 1, NULL,
      "1: leaves also list their end-node ports in ARN_UP, so an incast root keeps "
      "the leaf's stage and its ARNs are consumed by the sources' leaves (seed 001 "
-     "section 4.3 behaviour; 0: pseudo-code 1 literally, incast ARNs reach the end nodes)"},
+     "section 4.3 behaviour; 0: pseudo-code 1 literally, incast ARNs reach the end nodes); "
+     "routing=arn-afi sets 1 unless the key is given"},
+    {"adapted_arn", K_UINT, F(adapted_arn), 0, 1, NULL,
+     "ARN_CTRL.adapted_arn (contract §15.5): adapted packets send ARNs with their original VC "
+     "(seed 001 §3.4 text; 0: pseudo-code 4); routing=arn-afi sets 1 unless the key is given"},
+    {"alt_refresh", K_UINT, F(alt_refresh), 0, 1, NULL,
+     "ARN_CTRL.alt_refresh (contract §15.3): ARNs arriving on a consumed entry's alternative "
+     "port refresh it while its flows are adapted; routing=arn-afi sets 1 unless the key is given"},
     {"flow_control", K_ENUM, F(flow_control), 0, 0, fc_names,
      "link-level flow control: credit, or pfc (per-priority PAUSE, contract 17)"},
     {"pfc_xoff", K_UINT, F(pfc_xoff), 0, 16384, NULL,
@@ -191,6 +198,10 @@ static const key_desc keys[] = {
     {"hs_idle", K_UINT, F(hs_idle), 0, 1, NULL,
      "1: hot sources generate nothing outside [hs_start, hs_end) (seed 002); "
      "0: they send uniform traffic then"},
+    {"hs_cold_avoid", K_UINT, F(hs_cold_avoid), 0, 1, NULL,
+     "1: while the hot spot is on, the uniform (cold) sources never pick a hot-spot node "
+     "as destination (redrawn), so only the hot sources feed the incast (issue 27); "
+     "0: uniform over all other nodes"},
     {"hs_sink_rate", K_DBL, F(hs_sink_rate), -1, 1, NULL,
      "consumption rate of hot-spot sinks, flits/cycle (-1: sink_rate)"},
     {"ihs_fraction", K_DBL, F(ihs_fraction), 0, 1, NULL,
@@ -496,6 +507,9 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
     if (k->type == K_UINT) *(unsigned *)(base + k->off) = (unsigned)x;
     else *(uint64_t *)(base + k->off) = x;
     if (k->off == offsetof(net_cfg, warmup)) c->warmup_given = 1;
+    if (k->off == offsetof(net_cfg, arn_up_nodes)) c->arn_up_nodes_given = 1;
+    if (k->off == offsetof(net_cfg, adapted_arn)) c->adapted_arn_given = 1;
+    if (k->off == offsetof(net_cfg, alt_refresh)) c->alt_refresh_given = 1;
     return 0;
   }
   case K_DBL: {
@@ -592,6 +606,11 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         c->routing = 0;
         c->arn = !strcmp(value, "arn") ? 1 : 2;
         c->afi = c->arn == 2;
+        if (c->arn == 2) { /* seed 001's text and results (issue 27), unless given */
+          if (!c->arn_up_nodes_given) c->arn_up_nodes = 1;
+          if (!c->adapted_arn_given) c->adapted_arn = 1;
+          if (!c->alt_refresh_given) c->alt_refresh = 1;
+        }
         return 0;
       }
     }

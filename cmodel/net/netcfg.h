@@ -52,6 +52,9 @@ typedef struct {
   unsigned hcdth, lcdth, fcth; /* % of buffer_flits */
   unsigned crt, arn_ttl; /* cycles */
   unsigned arn_up_nodes; /* 1: end-node ports in the leaves' ARN_UP */
+  unsigned adapted_arn, alt_refresh; /* ARN_CTRL [3], [4] (§15.3, §15.5) */
+  /* keys given explicitly: routing=arn-afi leaves them as given (else sets 1) */
+  unsigned arn_up_nodes_given, adapted_arn_given, alt_refresh_given;
   /* link-level flow control (contract §17.3); the pfc_* keys are echoed only
    * with flow_control = pfc, so credit runs print what they always did */
   unsigned flow_control; /* 0 credit, 1 pfc */
@@ -88,6 +91,7 @@ typedef struct {
   uint64_t hs_start, hs_end;
   double hs_sink_rate; /* < 0: same as sink_rate */
   unsigned hs_idle;     /* hot sources silent outside [hs_start, hs_end) */
+  unsigned hs_cold_avoid; /* uniform sources skip the hot spots inside [hs_start, hs_end) */
   uint64_t hs_packets;  /* > 0: the hot flows end once this many hot packets are delivered */
   unsigned hs_cap;      /* 1: each hot node's sources together offer it at most 1 flit/cycle */
   double ihs_fraction;

@@ -270,6 +270,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   rc.crt = c->crt;
   rc.arn_ttl = c->arn_ttl;
   rc.arn_up_nodes = c->arn_up_nodes;
+  rc.adapted_arn = c->adapted_arn;
+  rc.alt_refresh = c->alt_refresh;
   if (rc.obqa && n->V < 1) rc.obqa = 0;
   for (unsigned s = 0; s < n->S && !n->vq; s++) {
     if (n->R > 1 && n->rk.sw_owner[s] != n->rank) continue; /* another rank's */

@@ -55,7 +55,10 @@ int tables_program_switch(const topo *t, unsigned s, const route_cfg *rc,
     if ((rv = write(ctx, ASW_REG_CRT, rc->crt))) return rv;
     if ((rv = write(ctx, ASW_REG_ARN_TTL, rc->arn_ttl))) return rv;
     /* last: mode != 0 starts the mechanism with every parameter in place */
-    if ((rv = write(ctx, ASW_REG_ARN_CTRL, asw_arn_ctrl(rc->arn_mode, rc->mark_adapted))))
+    if ((rv = write(ctx, ASW_REG_ARN_CTRL,
+                    asw_arn_ctrl(rc->arn_mode, rc->mark_adapted) |
+                        (rc->arn_mode && rc->adapted_arn ? ASW_ARN_CTRL_ADAPTED_ARN : 0u) |
+                        (rc->arn_mode && rc->alt_refresh ? ASW_ARN_CTRL_ALT_REFRESH : 0u))))
       return rv;
   }
   if (rc->ltth || rc->htth)

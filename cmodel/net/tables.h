@@ -53,6 +53,7 @@ typedef struct {
    * §4.3 behaviour, see docs/results.md). 0: the pseudo-code 1 reading,
    * incast ARNs reach the end nodes. No switch behaviour changes. */
   unsigned arn_up_nodes;
+  unsigned adapted_arn, alt_refresh; /* ARN_CTRL [3], [4] */
 } route_cfg;
 
 typedef int (*reg_write_fn)(void *ctx, uint32_t addr, uint32_t data);

@@ -51,7 +51,9 @@ void test_arn_registers(void) {
       {ASW_REG_ARN_CTRL, asw_arn_ctrl(1, 0), 1},
       {ASW_REG_ARN_CTRL, asw_arn_ctrl(2, 1), 1},
       {ASW_REG_ARN_CTRL, 3, 0},
-      {ASW_REG_ARN_CTRL, 8, 0},
+      {ASW_REG_ARN_CTRL, 8 | 16 | 1, 1}, /* adapted_arn, alt_refresh (issue 27) */
+      {ASW_REG_ARN_CTRL, 32, 0},
+      {ASW_REG_ARN_CTRL, 1u << 31, 0},
       {ASW_REG_ARN_UP(0), 0xFF, 1},
       {ASW_REG_ARN_UP(0), 0x100, 0},
       {ASW_REG_ARN_UP(1), 1, 0},
@@ -168,8 +170,8 @@ void test_arn_table_unit(void) {
   CHECK(t.valid == 1 && t.consumed == 0 && t.e[0].last == now + 10);
   unsigned alt;
   uint32_t msg;
-  CHECK(asw_arn_lookup(&t, 5, 1, &alt, &msg) == 2 && msg == asw_arn_msg(5, 1, 1, 7));
-  CHECK(asw_arn_lookup(&t, 5, 0, &alt, &msg) == 0);
+  CHECK(asw_arn_lookup(&t, 5, 1, 0, &alt, &msg) == 2 && msg == asw_arn_msg(5, 1, 1, 7));
+  CHECK(asw_arn_lookup(&t, 5, 0, 0, &alt, &msg) == 0);
   CHECK(asw_arn_entry_word(&t, 0, 2, now + 1) == 10);
   /* refresh: same {dest, port, vc, id} */
   now += 4;
@@ -189,7 +191,7 @@ void test_arn_table_unit(void) {
   CHECK(t.valid == 3 && (t.consumed >> 1 & 1u));
   CHECK(t.e[1].alt_port == 4); /* 4, 5(54), 7: 4 first among 64s */
   CHECK(r.arn_counters[6 * 16 + ASW_ACNT_CONSUMED] == 1);
-  CHECK(asw_arn_lookup(&t, 5, 2, &alt, &msg) == 1 && alt == 4);
+  CHECK(asw_arn_lookup(&t, 5, 2, 0, &alt, &msg) == 1 && alt == 4);
   /* the entry's own port is excluded even if best */
   asw_credits_reserve(&cr, 4, 2, 20);
   asw_credits_reserve(&cr, 7, 2, 30);
@@ -246,6 +248,67 @@ void test_arn_table_unit(void) {
   asw_regs_destroy(&r);
 #undef EV
 #undef PUSH
+}
+
+/* ARN_CTRL options of issue 27: alt_refresh (§15.3 step 1) and the lookup of
+ * adapted packets (adapted_arn, §15.5). */
+void test_arn_options_unit(void) {
+  asw_config c = cfg(8, 4, 64, 8);
+  c.arn_entries = 4;
+  asw_regs r;
+  asw_credits cr;
+  asw_arn t;
+  if (asw_regs_init(&r, &c) || asw_regs_init_arn(&r) || asw_credits_init(&cr, 8, 4, 64, 8) ||
+      asw_arn_init(&t, 8, 4)) {
+    CHECK(0);
+    return;
+  }
+  asw_credits_reset(&cr);
+  asw_arn_reset(&t);
+  r.stage = 1;
+  r.arn_mode = ASW_ARN_AFI;
+  r.arn_ttl = 10;
+  r.fwd[5] = asw_fwd_entry(4, 0, 1, 1); /* det 4, multipath set 1 */
+  r.cset[1] = 0x30;                      /* ports 4, 5 */
+  uint64_t now = 100;
+#define EV(d, p, v, s, i, a) ((asw_arn_event){(uint16_t)(d), (uint16_t)(i), (uint8_t)(p), (uint8_t)(v), (uint8_t)(s), (uint8_t)(a)})
+  unsigned alt;
+  uint32_t msg;
+  for (unsigned opt = 0; opt < 2; opt++) {
+    asw_arn_reset(&t);
+    r.alt_refresh = opt;
+    /* consumed entry: ARN on port 4 (the D-mod-K port), alternative 5 */
+    push_event(&t, 5, EV(5, 4, 0, 1, 7, 0));
+    asw_arn_process(&t, &r, &cr, now);
+    CHECK(t.valid == 1 && t.consumed == 1 && t.e[0].alt_port == 5);
+    CHECK(asw_arn_lookup(&t, 5, 0, 0, &alt, &msg) == 1 && alt == 5);
+    /* the same root's ARN comes back on the alternative port 5 */
+    push_event(&t, 6, EV(5, 5, 0, 1, 7, 0));
+    asw_arn_process(&t, &r, &cr, now + 4);
+    if (opt) { /* refreshes the consumed entry, nothing added */
+      CHECK(t.valid == 1 && t.e[0].last == now + 14);
+    } else { /* pseudo-code reading: a second entry, consumed with alternative 4 */
+      CHECK(t.valid == 3 && t.e[0].last == now + 10 && t.e[1].port == 5 && t.e[1].alt_port == 4);
+    }
+    /* another id on the alternative port never refreshes it */
+    push_event(&t, 6, EV(5, 5, 0, 1, 8, 0));
+    asw_arn_process(&t, &r, &cr, now + 5);
+    CHECK(t.e[0].last == (opt ? now + 14 : now + 10));
+  }
+  /* adapted packets: key (dest, orig_vc), non-consumed entries only */
+  asw_arn_reset(&t);
+  push_event(&t, 3, EV(9, 2, 1, 2, 11, 0)); /* stage 2 != 1: not consumed */
+  asw_arn_process(&t, &r, &cr, now);
+  push_event(&t, 6, EV(5, 4, 1, 1, 7, 0)); /* consumed */
+  asw_arn_process(&t, &r, &cr, now);
+  CHECK(t.valid == 3 && t.consumed == 2);
+  CHECK(asw_arn_lookup(&t, 9, 1, 1, &alt, &msg) == 2 && msg == asw_arn_msg(9, 1, 2, 11));
+  CHECK(asw_arn_lookup(&t, 5, 1, 1, &alt, &msg) == 0); /* consumed: not for adapted */
+  CHECK(asw_arn_lookup(&t, 5, 1, 0, &alt, &msg) == 1 && alt == 5);
+  asw_arn_destroy(&t);
+  asw_credits_destroy(&cr);
+  asw_regs_destroy(&r);
+#undef EV
 }
 
 /* ---------------------------------------------------------------------- */
@@ -695,6 +758,45 @@ void test_arn_input_controller(void) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* ARN_CTRL[4:3] at switch level: legal, read back, bits above 4 refused; an
+ * adapted packet on the AFC sends its ARN with orig_vc only with adapted_arn. */
+void test_arn_options_switch(void) {
+  asw_config c = cfg(4, 2, 16, 4);
+  for (unsigned opt = 0; opt < 2; opt++) {
+    drv d;
+    memset(&d, 0, sizeof d);
+    d.sw = asw_switch_new(&c, NULL, 0);
+    if (!d.sw) { CHECK(0); return; }
+    drv_reset_in(&d);
+    asw_switch *sw = d.sw;
+    CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, 1u << 5) == ASW_EINVAL);
+    uint32_t ctrl = asw_arn_ctrl(2, 0) |
+                    (opt ? ASW_ARN_CTRL_ADAPTED_ARN | ASW_ARN_CTRL_ALT_REFRESH : 0);
+    asw_reg_write(sw, ASW_REG_FWD(6), asw_fwd_entry(3, 0, 0, 0));
+    asw_reg_write(sw, ASW_REG_VC_CTRL, 2); /* afi */
+    CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, ctrl) == ASW_OK);
+    CHECK(test_rd(sw, ASW_REG_ARN_CTRL) == ctrl);
+    /* a non-consumed entry (stage 0) for dest 6, VC 0 from output 3 */
+    drv_arn(&d, 3, asw_arn_msg(6, 0, 0, 9));
+    drv_step(&d); /* received */
+    drv_step(&d); /* processed */
+    /* an adapted head (orig_vc 0) for dest 6 on input 1's AFC (VC 1) */
+    d.fin[1] = (asw_flit){1, 1, 1, 1, asw_hdr_make(6, 1, 0, 1, 1, 0, 5), 0};
+    d.in.flit_mask |= 1ull << 1;
+    unsigned seen = 0;
+    for (unsigned k = 0; k < 10; k++) {
+      drv_step(&d);
+      if (d.out.arn_mask) {
+        CHECK(d.out.arn_mask == 1u << 1 && d.aout[1] == asw_arn_msg(6, 0, 0, 9));
+        seen++;
+      }
+    }
+    CHECKF(seen == opt, "adapted_arn %u: %u messages", opt, seen);
+    CHECK(acnt(sw, 1, ASW_ACNT_SENT) == opt && acnt(sw, 1, ASW_ACNT_ADAPTED) == 0);
+    asw_switch_free(sw);
+  }
+}
+
 /* Adaptive-Th + AFI: mark_adapted marks packets that adaptive/oblivious
  * routing sends off their deterministic port. */
 void test_arn_mark_adapted(void) {

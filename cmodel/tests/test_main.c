@@ -63,6 +63,8 @@ const char *test_tmpdir = ".";
   X(test_arn_registers)                          \
   X(test_cd_hysteresis)                          \
   X(test_arn_table_unit)                         \
+  X(test_arn_options_unit)                       \
+  X(test_arn_options_switch)                     \
   X(test_arn_root_detection)                     \
   X(test_arn_input_controller)                   \
   X(test_arn_mark_adapted)                       \

@@ -170,6 +170,12 @@ static void classify(tb_ref *t) {
     const asw_arn_event *e = &f->ev[f->head];
     unsigned port = s ? s - 1 : e->port;
     t->cov.sources_popped_mask |= 1ul << s;
+    for (unsigned j = 0; j < t->t.AE && t->r.alt_refresh; j++) {
+      const asw_arn_entry *x = &t->t.e[j];
+      if ((t->t.valid & t->t.consumed) >> j & 1u && x->dest == e->dest && x->vc == e->vc &&
+          x->id == e->id && x->port != port && x->alt_port == port)
+        t->cov.alt_refresh++;
+    }
     for (unsigned j = 0; j < t->t.AE; j++) {
       const asw_arn_entry *x = &t->t.e[j];
       if ((t->t.valid >> j & 1u) && x->dest == e->dest && x->port == port &&
@@ -209,7 +215,9 @@ void tb_ref_free(tb_ref *t) {
   free(t);
 }
 
-void tb_ref_regs(tb_ref *t, unsigned mode, unsigned stage, unsigned ttl) {
+void tb_ref_regs(tb_ref *t, unsigned mode, unsigned stage, unsigned ttl,
+                 unsigned alt_refresh) {
+  t->r.alt_refresh = alt_refresh;
   t->r.arn_mode = mode;
   t->r.stage = stage;
   t->r.arn_ttl = ttl;
@@ -226,7 +234,8 @@ arn_ref_event tb_ref_root_head(const tb_ref *t) {
 }
 
 int tb_ref_cycle(tb_ref *t, const int *lk_valid, const unsigned *lk_dest,
-                 const unsigned *lk_vc, int *kind, unsigned *alt,
+                 const unsigned *lk_vc, const int *lk_adapted,
+                 const unsigned *lk_orig_vc, int *kind, unsigned *alt,
                  int root_push, const arn_ref_event *root_ev,
                  const int *in_valid, const uint32_t *in_msg, int clear) {
   int popped = -1;
@@ -236,7 +245,9 @@ int tb_ref_cycle(tb_ref *t, const int *lk_valid, const unsigned *lk_dest,
       kind[i] = 0;
       if (!lk_valid[i]) continue;
       uint32_t msg = 0;
-      kind[i] = asw_arn_lookup(&t->t, lk_dest[i], lk_vc[i], &alt[i], &msg);
+      kind[i] = asw_arn_lookup(&t->t, lk_dest[i], lk_adapted[i] ? lk_orig_vc[i] : lk_vc[i],
+                               lk_adapted[i], &alt[i], &msg);
+      if (kind[i] == 2 && lk_adapted[i]) t->cov.adapted_notify++;
       if (kind[i] == 1) asw_regs_arn_count(&t->r, i, ASW_ACNT_ADAPTED);
       if (kind[i] == 2) {
         int sent = asw_arn_send(&t->t, i, msg);

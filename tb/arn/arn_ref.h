@@ -54,19 +54,22 @@ typedef struct tb_ref tb_ref;
 tb_ref *tb_ref_new(unsigned P, unsigned V, unsigned BUF, unsigned AE,
                    unsigned TABLE);
 void tb_ref_free(tb_ref *t);
-void tb_ref_regs(tb_ref *t, unsigned mode, unsigned stage, unsigned ttl);
+void tb_ref_regs(tb_ref *t, unsigned mode, unsigned stage, unsigned ttl,
+                 unsigned alt_refresh);
 void tb_ref_fwd(tb_ref *t, unsigned dest, uint32_t entry); /* FWD register word */
 void tb_ref_cset(tb_ref *t, unsigned c, uint64_t mask);
 void tb_ref_cred(tb_ref *t, unsigned o, unsigned v, unsigned cred);
 /* Root FIFO (source 0) at the start of the cycle. */
 unsigned tb_ref_root_count(const tb_ref *t);
 arn_ref_event tb_ref_root_head(const tb_ref *t);
-/* One cycle (if mode != 0): lookups of the inputs with lk_valid[i] (results
- * in kind[i]: 0 none, 1 consumed (alt[i]), 2 notify), processARN (returns the
+/* One cycle (if mode != 0): lookups of the inputs with lk_valid[i] (key vc
+ * lk_vc[i], or lk_orig_vc[i] for an adapted packet's lookup, lk_adapted[i];
+ * results in kind[i]: 0 none, 1 consumed (alt[i]), 2 notify), processARN (returns the
  * source popped or -1), root push, arn_in pushes, end of cycle. clear: a
  * mode-0 write at the end of the cycle. */
 int tb_ref_cycle(tb_ref *t, const int *lk_valid, const unsigned *lk_dest,
-                 const unsigned *lk_vc, int *kind, unsigned *alt,
+                 const unsigned *lk_vc, const int *lk_adapted,
+                 const unsigned *lk_orig_vc, int *kind, unsigned *alt,
                  int root_push, const arn_ref_event *root_ev,
                  const int *in_valid, const uint32_t *in_msg, int clear);
 int tb_ref_entry(const tb_ref *t, unsigned k, arn_ref_event *e,
@@ -76,7 +79,7 @@ uint32_t tb_ref_counter(const tb_ref *t, unsigned port, unsigned k);
 /* Coverage of the cases processARN and the queues went through so far. */
 typedef struct {
   unsigned long refresh, replace, adapted_ev, stage_match, consumed, no_alt,
-      dedup, sources_popped_mask;
+      dedup, sources_popped_mask, alt_refresh, adapted_notify;
 } tb_ref_cov;
 tb_ref_cov tb_ref_coverage(const tb_ref *t);
 

@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
   std::vector<unsigned> cred(P * V, BUF);
   uint64_t cset[4] = {0, 0, 0, 0};
   const uint64_t pmask = P >= 64 ? ~0ull : ((1ull << P) - 1);
-  unsigned mode = 1, stage = 1, ttl = 20;
+  unsigned mode = 1, stage = 1, ttl = 20, alt_refresh = 0;
   int off_cycles = 0;
   // phase knobs
   unsigned p_root = 30, p_in = 10, p_lk = 40, ndest = 4;
@@ -134,6 +134,7 @@ int main(int argc, char **argv) {
     if (rng.chance(2)) {
       mode = (V > 1 && rng.chance(50)) ? 2 : 1;
       stage = rng.below(4);
+      alt_refresh = rng.chance(50);
     }
     if (rng.chance(1)) ttl = 1 + rng.below(rng.chance(50) ? 4 : 300);
     if (rng.chance(3)) {
@@ -162,9 +163,9 @@ int main(int argc, char **argv) {
     rev.stage = rng.chance(60) ? stage : rng.below(16);
     rev.id = rng.below(4);
     rev.adapted = rng.chance(10);
-    std::vector<int> in_valid(P), lk_valid(P), kind(P, 0);
+    std::vector<int> in_valid(P), lk_valid(P), lk_adapted(P), kind(P, 0);
     std::vector<uint32_t> in_msg(P);
-    std::vector<unsigned> lk_dest(P), lk_vc(P), alt(P, 0);
+    std::vector<unsigned> lk_dest(P), lk_vc(P), lk_orig_vc(P), alt(P, 0);
     for (unsigned p = 0; p < P; p++) {
       in_valid[p] = rng.chance(p_in);
       unsigned vc = rng.chance(95) ? rng.below(V) : rng.below(8);
@@ -173,6 +174,8 @@ int main(int argc, char **argv) {
       lk_valid[p] = on && rng.chance(p_lk);
       lk_dest[p] = rng.below(ndest + 2);
       lk_vc[p] = rng.below(V);
+      lk_adapted[p] = rng.chance(20);  // an adapted head's lookup (ARN_CTRL.adapted_arn)
+      lk_orig_vc[p] = rng.chance(95) ? rng.below(V) : rng.below(8);
     }
 
     // ---- directed prologue (AE >= 2): replaces this cycle's random stimulus ----
@@ -197,7 +200,9 @@ int main(int argc, char **argv) {
         lk_valid[p] = (cyc == 2 && p == 0) || ((cyc == 6 || cyc == 7) && p == 1);
         lk_dest[p] = p == 0 ? 1 : 0;
         lk_vc[p] = 0;
+        lk_adapted[p] = 0;
       }
+      alt_refresh = 0;
     }
 
     // ---- RTL inputs (state at the start of the cycle) ----
@@ -205,6 +210,7 @@ int main(int argc, char **argv) {
     arn_ref_event rh = tb_ref_root_head(ref);
     dut->mode_i = cur_mode;
     dut->clear_i = clear;
+    dut->alt_refresh_i = alt_refresh;
     dut->stage_i = stage;
     dut->arn_ttl_i = ttl;
     dut->root_valid_i = root_count != 0;
@@ -220,6 +226,8 @@ int main(int argc, char **argv) {
       setb(dut->lk_valid_i, p, 1, lk_valid[p]);
       setb(dut->lk_dest_i, p * 16, 16, lk_dest[p]);
       setb(dut->lk_vc_i, p * VW, VW, lk_vc[p]);
+      setb(dut->lk_adapted_i, p, 1, lk_adapted[p]);
+      setb(dut->lk_orig_vc_i, p * 3, 3, lk_orig_vc[p]);
     }
     for (unsigned c = 0; c < 4; c++) setb(dut->cset_i, c * P, P, cset[c]);
     for (unsigned k = 0; k < P * V; k++) setb(dut->cred_i, k * CW, CW, cred[k]);
@@ -231,14 +239,15 @@ int main(int argc, char **argv) {
     }
 
     // ---- C model: the whole cycle ----
-    tb_ref_regs(ref, cur_mode, stage, ttl);
+    tb_ref_regs(ref, cur_mode, stage, ttl, alt_refresh);
     for (unsigned d = 0; d < TABLE; d++) tb_ref_fwd(ref, d, fwd[d]);
     for (unsigned c = 0; c < 4; c++) tb_ref_cset(ref, c, cset[c]);
     for (unsigned o = 0; o < P; o++)
       for (unsigned v = 0; v < V; v++) tb_ref_cred(ref, o, v, cred[o * V + v]);
     std::vector<int> in_on(P);
     for (unsigned p = 0; p < P; p++) in_on[p] = on && in_valid[p];
-    int popped = tb_ref_cycle(ref, lk_valid.data(), lk_dest.data(), lk_vc.data(), kind.data(),
+    int popped = tb_ref_cycle(ref, lk_valid.data(), lk_dest.data(), lk_vc.data(),
+                              lk_adapted.data(), lk_orig_vc.data(), kind.data(),
                               alt.data(), root_push, &rev, in_on.data(), in_msg.data(), clear);
 
     // ---- compare this cycle's combinational results ----
@@ -328,13 +337,13 @@ int main(int argc, char **argv) {
   unsigned long all_src = (1ul << (P + 1)) - 1;
   std::printf("tb_table P=%u V=%u BUF=%u AE=%u TABLE=%u seed=%llu: %llu cycles equal; refresh %lu "
               "replace %lu adapted-event %lu consumed %lu (AFI %lu) no-alt %lu evicted %lu expired %lu "
-              "in-drop %lu out-drop %lu dedup %lu lookups consumed %lu notify %lu, sources popped "
-              "%s, mode-0 writes %lu\n",
+              "in-drop %lu out-drop %lu dedup %lu lookups consumed %lu notify %lu, alt-port refresh %lu "
+              "adapted-packet notify %lu, sources popped %s, mode-0 writes %lu\n",
               P, V, BUF, AE, TABLE, (unsigned long long)seed, (unsigned long long)cycles, c.refresh,
               c.replace, c.adapted_ev, c.consumed, cov_afi, c.no_alt, cov_evict, cov_expire,
-              cov_in_drop, cov_out_drop, c.dedup, cov_lk_cons, cov_lk_notify,
-              (c.sources_popped_mask & all_src) == all_src ? "all" : "NOT all", cov_modeoff);
-  bool ok = c.refresh && c.replace && c.adapted_ev && c.consumed && c.no_alt && cov_evict &&
+              cov_in_drop, cov_out_drop, c.dedup, cov_lk_cons, cov_lk_notify, c.alt_refresh,
+              c.adapted_notify, (c.sources_popped_mask & all_src) == all_src ? "all" : "NOT all", cov_modeoff);
+  bool ok = c.refresh && c.alt_refresh && c.adapted_notify && c.replace && c.adapted_ev && c.consumed && c.no_alt && cov_evict &&
             cov_expire && cov_in_drop && c.dedup && cov_lk_cons && cov_lk_notify &&
             (c.sources_popped_mask & all_src) == all_src && cov_modeoff && (V == 1 || cov_afi);
   if (!ok) {

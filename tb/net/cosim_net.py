@@ -233,6 +233,10 @@ TESTS = [
      f"cycles=30000 {COMMON}", ARN_EVENTS),
     ("rlft42-afi-hs25", f"ports=4 stages=2 traffic=hs25-1 arn=afi {ARN} cycles=30000 {COMMON}",
      ARN_EVENTS),
+    # routing=arn-afi: ARN+AFI as seed 001's text reads (issue 27): arn_up_nodes=1 and the
+    # ARN_CTRL options adapted_arn and alt_refresh in every RTL switch
+    ("rlft42-arnafi-text-hs25", f"ports=4 stages=2 traffic=hs25-1 routing=arn-afi {ARN} "
+     f"cycles=30000 {COMMON}", ARN_EVENTS),
     ("kary23-afi-hs25-2", f"topology=kary k=2 n=3 traffic=hs25-2 arn=afi {ARN} cycles=30000 "
      f"{COMMON}", ARN_EVENTS),
     # PFC links (contract §17): an incast onto a sink of 0.3 flit/cycle; the frames go
