@@ -142,25 +142,35 @@ static void push_event(asw_arn *t, unsigned src, asw_arn_event e) {
   if (src) t->evq_nonempty |= 1ull << (src - 1);
 }
 
+/* The unit tests' switch: P=8 V=4 BUF=64 LMAX=8 with ae ARN-table entries, its
+ * registers, credits and table initialised and reset; STAGE, ARN mode, ARN_TTL 10,
+ * FWD[5] = det port 4 with multipath set 1, whose CSET is cset1. */
+static int arn_unit_setup(asw_regs *r, asw_credits *cr, asw_arn *t, unsigned ae,
+                          unsigned stage, unsigned mode, uint32_t cset1) {
+  asw_config c = cfg(8, 4, 64, 8);
+  c.arn_entries = ae;
+  if (asw_regs_init(r, &c) || asw_regs_init_arn(r) || asw_credits_init(cr, 8, 4, 64, 8) ||
+      asw_arn_init(t, 8, ae))
+    return -1;
+  asw_credits_reset(cr);
+  asw_arn_reset(t);
+  r->stage = stage;
+  r->arn_mode = mode;
+  r->arn_ttl = 10;
+  r->fwd[5] = asw_fwd_entry(4, 0, 1, 1);
+  r->cset[1] = cset1;
+  return 0;
+}
+
 /* processARN, TTL, eviction, selectAlternativeOport, FIFO arbitration. */
 void test_arn_table_unit(void) {
-  asw_config c = cfg(8, 4, 64, 8);
-  c.arn_entries = 3;
   asw_regs r;
   asw_credits cr;
   asw_arn t;
-  if (asw_regs_init(&r, &c) || asw_regs_init_arn(&r) || asw_credits_init(&cr, 8, 4, 64, 8) ||
-      asw_arn_init(&t, 8, 3)) {
+  if (arn_unit_setup(&r, &cr, &t, 3, 2, ASW_ARN_ON, 0xF0)) { /* alternatives 4..7 */
     CHECK(0);
     return;
   }
-  asw_credits_reset(&cr);
-  asw_arn_reset(&t);
-  r.stage = 2;
-  r.arn_mode = ASW_ARN_ON;
-  r.arn_ttl = 10;
-  r.fwd[5] = asw_fwd_entry(4, 0, 1, 1); /* det 4, multipath set 1 */
-  r.cset[1] = 0xF0;                      /* ports 4..7 */
   uint64_t now = 100;
 #define EV(d, p, v, s, i, a) ((asw_arn_event){(uint16_t)(d), (uint16_t)(i), (uint8_t)(p), (uint8_t)(v), (uint8_t)(s), (uint8_t)(a)})
 #define PUSH(src, e) push_event(&t, src, e)
@@ -253,23 +263,13 @@ void test_arn_table_unit(void) {
 /* ARN_CTRL options of issue 27: alt_refresh (§15.3 step 1) and the lookup of
  * adapted packets (adapted_arn, §15.5). */
 void test_arn_options_unit(void) {
-  asw_config c = cfg(8, 4, 64, 8);
-  c.arn_entries = 4;
   asw_regs r;
   asw_credits cr;
   asw_arn t;
-  if (asw_regs_init(&r, &c) || asw_regs_init_arn(&r) || asw_credits_init(&cr, 8, 4, 64, 8) ||
-      asw_arn_init(&t, 8, 4)) {
+  if (arn_unit_setup(&r, &cr, &t, 4, 1, ASW_ARN_AFI, 0x30)) { /* alternatives 4, 5 */
     CHECK(0);
     return;
   }
-  asw_credits_reset(&cr);
-  asw_arn_reset(&t);
-  r.stage = 1;
-  r.arn_mode = ASW_ARN_AFI;
-  r.arn_ttl = 10;
-  r.fwd[5] = asw_fwd_entry(4, 0, 1, 1); /* det 4, multipath set 1 */
-  r.cset[1] = 0x30;                      /* ports 4, 5 */
   uint64_t now = 100;
 #define EV(d, p, v, s, i, a) ((asw_arn_event){(uint16_t)(d), (uint16_t)(i), (uint8_t)(p), (uint8_t)(v), (uint8_t)(s), (uint8_t)(a)})
   unsigned alt;
@@ -630,13 +630,19 @@ static void drv_arn(drv *d, unsigned o, uint32_t msg) {
   d->in.arn_mask |= 1ull << o;
 }
 
+/* A driven switch of configuration c with no inputs; 0, or -1 if it cannot be made. */
+static int drv_open(drv *d, const asw_config *c) {
+  memset(d, 0, sizeof *d);
+  d->sw = asw_switch_new(c, NULL, 0);
+  if (!d->sw) return -1;
+  drv_reset_in(d);
+  return 0;
+}
+
 void test_arn_input_controller(void) {
   asw_config c = cfg(4, 2, 16, 4);
   drv d;
-  memset(&d, 0, sizeof d);
-  d.sw = asw_switch_new(&c, NULL, 0);
-  if (!d.sw) { CHECK(0); return; }
-  drv_reset_in(&d);
+  if (drv_open(&d, &c)) { CHECK(0); return; }
   asw_switch *sw = d.sw;
   asw_reg_write(sw, ASW_REG_CSET(0, 0), 0x6); /* ports 1, 2 */
   asw_reg_write(sw, ASW_REG_FWD(5), asw_fwd_entry(2, 0, 0, 1));
@@ -764,10 +770,7 @@ void test_arn_options_switch(void) {
   asw_config c = cfg(4, 2, 16, 4);
   for (unsigned opt = 0; opt < 2; opt++) {
     drv d;
-    memset(&d, 0, sizeof d);
-    d.sw = asw_switch_new(&c, NULL, 0);
-    if (!d.sw) { CHECK(0); return; }
-    drv_reset_in(&d);
+    if (drv_open(&d, &c)) { CHECK(0); return; }
     asw_switch *sw = d.sw;
     CHECK(asw_reg_write(sw, ASW_REG_ARN_CTRL, 1u << 5) == ASW_EINVAL);
     uint32_t ctrl = asw_arn_ctrl(2, 0) |
