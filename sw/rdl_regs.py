@@ -2,7 +2,7 @@
 """One source for the register map: rtl/regs.rdl (SystemRDL) generates the rest.
 
   rdl_regs.py [--write] [--out DIR] [--pkg FILE] [--header FILE] [--contract FILE]
-              [--rtl-dir DIR]   (the defaults are the files named below; make test-rdl
+              [--py FILE] [--rtl-dir DIR]   (the defaults are the files named below; make test-rdl
                                  plants changes in copies through these options)
 
 Compiles rtl/regs.rdl (systemrdl-compiler) and generates, between the lines
@@ -11,6 +11,8 @@ Compiles rtl/regs.rdl (systemrdl-compiler) and generates, between the lines
                           RTL blocks use (asw_pkg::Reg* or an import; no block keeps a copy)
   cmodel/asw_regmap.h     the ASW_REG_* address macros (an array register is a macro of its
                           indices, row-major) and ASW_ID_VALUE
+  sw/arnswitch/__init__.py  the Python binding's REG_* constants, reg_*(indices) functions
+                          and ID_VALUE
   docs/microarchitecture.md  in each register table of the contract (§11, §15.8, §16.2,
                           §17.2, §17.4, §17.8, §18.4) the address and name cells of every row:
                           a row is keyed by the register name(s) in its name cell; the
@@ -176,6 +178,29 @@ def gen_c(regs, sections):
     return out
 
 
+def py_expr(r):
+    terms = ["0x%05X" % r["word"]]
+    for st, n in zip(r["strides"], INDEX.get(r["name"], "")):
+        terms.append(n if st == 1 else "%d * %s" % (st, n))
+    return " + ".join(terms)
+
+
+def gen_py(regs, sections):
+    out, defs = [], []
+    for r in sorted(regs, key=lambda r: r["word"]):
+        secs = ", ".join(sections.get(r["name"], ["§11"]))
+        if r["dims"]:
+            defs.append(("def reg_%s(%s): return %s" % (r["name"].lower(),
+                                                        ", ".join(INDEX[r["name"]]), py_expr(r)), secs))
+        else:
+            out.append(("REG_%s = %s" % (r["name"], py_expr(r)), secs))
+    width = max(len(a) for a, _ in out + defs)
+    out = ["%s  # %s" % (a.ljust(width), b) for a, b in out]
+    id_reset = regs[0]["fields"][0][3] if regs[0]["name"] == "ID" else None
+    out.append("ID_VALUE = 0x%08X  # ID reads it" % id_reset)
+    return out + ["", ""] + ["%s  # %s" % (a.ljust(width), b) for a, b in defs]
+
+
 def md_name(r):
     return "`%s`%s" % (indexed(r), " (RO)" if r["ro"] else "")
 
@@ -266,6 +291,7 @@ def main(argv):
     ap.add_argument("--pkg", default=os.path.join(ROOT, "rtl", "asw_pkg.sv"))
     ap.add_argument("--header", default=os.path.join(ROOT, "cmodel", "asw_regmap.h"))
     ap.add_argument("--contract", default=os.path.join(ROOT, "docs", "microarchitecture.md"))
+    ap.add_argument("--py", default=os.path.join(ROOT, "sw", "arnswitch", "__init__.py"))
     ap.add_argument("--rtl-dir", default=os.path.join(ROOT, "rtl"))
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
@@ -290,7 +316,8 @@ def main(argv):
     seen, sections = set(), {}
     todo = [(a.contract, contract_body(by_name, seen, sections), "register table"),
             (a.pkg, lambda old, line, sec: (gen_sv(regs), []), "register addresses"),
-            (a.header, lambda old, line, sec: (gen_c(regs, sections), []), "ASW_REG_* macros")]
+            (a.header, lambda old, line, sec: (gen_c(regs, sections), []), "ASW_REG_* macros"),
+            (a.py, lambda old, line, sec: (gen_py(regs, sections), []), "REG_*, reg_*()")]
     for path, body, what in todo:
         text = open(path, encoding="utf-8").read()
         nregions = text.count(BEGIN)
