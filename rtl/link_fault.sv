@@ -38,11 +38,12 @@ module link_fault #(
   input  logic [19:0]      reg_addr_i,
   output logic [31:0]      rdata_o
 );
-  localparam logic [19:0] RegLinkDown0 = 20'h00018;
-  localparam logic [19:0] RegLinkDown1 = 20'h00019;
-  localparam logic [19:0] RegLinkRxDown0 = 20'h0001A;
-  localparam logic [19:0] RegLinkRxDown1 = 20'h0001B;
-  localparam logic [19:0] RegLinkCounterBase = 20'h0001C;  // k: 0 flits_discarded,
+  // register addresses: asw_pkg, generated from rtl/regs.rdl (sw/rdl_regs.py)
+  import asw_pkg::RegLinkDown0;
+  import asw_pkg::RegLinkDown1;
+  import asw_pkg::RegLinkRxDown0;
+  import asw_pkg::RegLinkRxDown1;
+  import asw_pkg::RegLinkCounterBase;  // k: 0 flits_discarded,
   // 1 packets_discarded, 2 packets_cut, 3 flits_padded
   localparam int unsigned NCNT = 4;
 

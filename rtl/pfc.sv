@@ -36,11 +36,12 @@ module pfc #(
   output logic [P-1:0]      frame_valid_o,  // this cycle's frame of PFC input p
   output logic [P*3-1:0]    frame_vc_o
 );
-  localparam logic [19:0] RegPfcEn0 = 20'h00040;
-  localparam logic [19:0] RegPfcEn1 = 20'h00041;
-  localparam logic [19:0] RegPfcThresh = 20'h00042;
-  localparam logic [19:0] RegPfcCntBase = 20'h06000;
-  localparam logic [19:0] RegPfcStateBase = 20'h06100;
+  // register addresses: asw_pkg, generated from rtl/regs.rdl (sw/rdl_regs.py)
+  import asw_pkg::RegPfcEn0;
+  import asw_pkg::RegPfcEn1;
+  import asw_pkg::RegPfcThresh;
+  import asw_pkg::RegPfcCntBase;
+  import asw_pkg::RegPfcStateBase;
   localparam int unsigned Xoff0 = (BUF / 2 < 1) ? 1 : BUF / 2;
 
   logic [P-1:0]  en_q;

@@ -22,7 +22,8 @@ module port_gap #(
   // outputs whose counter is not 0: no flit leaves them this cycle
   output logic [P-1:0] wait_o
 );
-  localparam logic [19:0] RegPortGap0 = 20'h00048;  // PORT_GAP[k] at 0x00048 + k, k 0..7
+  // register addresses: asw_pkg, generated from rtl/regs.rdl (sw/rdl_regs.py)
+  import asw_pkg::RegPortGap0;  // PORT_GAP[k] at RegPortGap0 + k, k 0..7
 
   logic [3:0] gap_q[P];  // GAP of each output
   logic [3:0] cnt_q[P];  // cycles the output still waits

@@ -39,12 +39,13 @@ module qcn_cp #(
   output logic [P-1:0]    cnm_valid_o,
   output logic [P*64-1:0] cnm_data_o
 );
-  localparam logic [19:0] RegQcnCtrl = 20'h00043;
-  localparam logic [19:0] RegQcnQeq = 20'h00044;
-  localparam logic [19:0] RegQcnSample = 20'h00045;
-  localparam logic [19:0] RegQcnSeed = 20'h00046;
-  localparam logic [19:0] RegQcnCounterBase = 20'h06200;
-  localparam logic [19:0] RegQcnQlenBase = 20'h06280;
+  // register addresses: asw_pkg, generated from rtl/regs.rdl (sw/rdl_regs.py)
+  import asw_pkg::RegQcnCtrl;
+  import asw_pkg::RegQcnQeq;
+  import asw_pkg::RegQcnSample;
+  import asw_pkg::RegQcnSeed;
+  import asw_pkg::RegQcnCounterBase;
+  import asw_pkg::RegQcnQlenBase;
   localparam int unsigned CW = 17;            // cnt: at most 65535 + (65535 * 31 >> 7)
   localparam int unsigned FW = ((QW > 16) ? QW : 16) + 6;  // signed Fb
   localparam logic [15:0] QeqReset = 16'd320;

@@ -553,16 +553,7 @@ module regs #(
   end
 
   // ---- §15.8: ARN registers, counters, table and root views ------------------------
-  localparam logic [19:0] RegArnCtrl = 20'h00020;
-  localparam logic [19:0] RegArnUp0 = 20'h00021;
-  localparam logic [19:0] RegArnUp1 = 20'h00022;
-  localparam logic [19:0] RegCdThresh = 20'h00023;
-  localparam logic [19:0] RegFcth = 20'h00024;
-  localparam logic [19:0] RegCrt = 20'h00025;
-  localparam logic [19:0] RegArnTtl = 20'h00026;
-  localparam logic [19:0] RegArnCntBase = 20'h02800;
-  localparam logic [19:0] RegArnEntryBase = 20'h03000;
-  localparam logic [19:0] RegRootBase = 20'h03100;
+  // register addresses: asw_pkg (imported above), generated from rtl/regs.rdl
   localparam int unsigned NumArnCnt = 9;  // k 0..8 of 0x02800 + 16p + k; 9..15 read 0
 
   if (AE >= 1) begin : gen_arn

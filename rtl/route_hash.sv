@@ -18,7 +18,8 @@ module route_hash (
   // the register (start of the cycle): [1:0] kind, [7:4] SHIFT, [11:8] BITS
   output logic [11:0] route_hash_o
 );
-  localparam logic [19:0] RegRouteHash = 20'h00047;
+  // register addresses: asw_pkg, generated from rtl/regs.rdl (sw/rdl_regs.py)
+  import asw_pkg::RegRouteHash;
 
   logic [11:0] q;
   logic [1:0]  kind;

@@ -55,11 +55,12 @@ module sar_table #(
     $fatal(1, "sar_table: parameter TABLE=%0d out of range 1..65536", TABLE);
   end
 
-  localparam logic [19:0] RegSarCtrl = 20'h00050;
-  localparam logic [19:0] RegSarTtl = 20'h00051;
-  localparam logic [19:0] RegSarSeed = 20'h00052;
-  localparam logic [19:0] RegSarCounterBase = 20'h06300;
-  localparam logic [19:0] RegSarEntryBase = 20'h06700;
+  // register addresses: asw_pkg, generated from rtl/regs.rdl (sw/rdl_regs.py)
+  import asw_pkg::RegSarCtrl;
+  import asw_pkg::RegSarTtl;
+  import asw_pkg::RegSarSeed;
+  import asw_pkg::RegSarCounterBase;
+  import asw_pkg::RegSarEntryBase;
   localparam int unsigned NS = 2 * P;                  // stage-A sources: rx[0..P-1], loc[0..P-1]
   localparam int unsigned SRCW = asw_pkg::idx_w(NS);
   localparam int unsigned SEW = asw_pkg::idx_w(SE);
