@@ -235,6 +235,10 @@ enum { /* counter index k of ASW_REG_SAR_COUNTER */
 static inline uint32_t asw_sar_ctrl(unsigned en, unsigned steer) {
   return (en & 1u) | (steer & 1u) << 1;
 }
+/* SAR_CTRL.decay [6:2] (§17.8): 0 off; 1..24: levels step down every 2^decay cycles. */
+static inline uint32_t asw_sar_ctrl_decay(unsigned en, unsigned steer, unsigned decay) {
+  return asw_sar_ctrl(en, steer) | (decay & 0x1Fu) << 2;
+}
 static inline uint32_t asw_sar_ttl(unsigned ttl, unsigned ts) {
   return (ttl & 0xFFFFFFu) | (ts & 0x1Fu) << 24;
 }

@@ -50,7 +50,7 @@ void asw_sar_reset(asw_sar *t) {
   clear_state(t);
   memset(t->e, 0, (t->SE ? t->SE : 1) * sizeof *t->e);
   memset(t->cnt, 0, (size_t)t->P * ASW_SCNT_NUM * sizeof *t->cnt);
-  t->en = t->steer = 0;
+  t->en = t->steer = t->decay = 0;
   t->ttl = SAR_TTL_RESET;
   t->ts = 0;
   t->seed = 1;
@@ -117,6 +117,14 @@ void asw_sar_cycle(asw_sar *t, const asw_regs *r, uint64_t in_mask, const uint64
   const unsigned P = t->P;
   const uint64_t now = t->tc;
   uint64_t out_next = 0;
+  /* level decay (SAR_CTRL.decay): at the end of a decay tick every valid entry
+   * steps its level down by 1 (floor 0); one the snoop below writes takes q */
+  if (t->decay && (now & ((1ull << t->decay) - 1)) == (1ull << t->decay) - 1) {
+    for (uint32_t m = t->valid; m; m &= m - 1) {
+      asw_sar_entry *x = &t->e[__builtin_ctz(m)];
+      if (x->level) x->level--;
+    }
+  }
   /* stage B: the event stage A took last cycle */
   if (t->b_valid) {
     const uint64_t w = t->b_word;
@@ -227,9 +235,11 @@ static void retime(asw_sar *t, unsigned ts_new) {
 int asw_sar_reg_write(asw_sar *t, uint32_t a, uint32_t d, char *err, size_t errlen) {
   switch (a) {
   case ASW_REG_SAR_CTRL:
-    if (d >> 2) REJECT("SAR_CTRL = 0x%08x: bits above 1 must be 0", d);
+    if (d >> 7) REJECT("SAR_CTRL = 0x%08x: bits above 6 must be 0", d);
+    if ((d >> 2 & 0x1Fu) > 24) REJECT("SAR_CTRL: decay = %u out of range 0..24", d >> 2 & 0x1Fu);
     t->en = d & 1u;
     t->steer = d >> 1 & 1u;
+    t->decay = d >> 2 & 0x1Fu;
     if (!t->en) clear_state(t);
     return ASW_OK;
   case ASW_REG_SAR_TTL: {
@@ -252,7 +262,7 @@ int asw_sar_reg_write(asw_sar *t, uint32_t a, uint32_t d, char *err, size_t errl
 
 uint32_t asw_sar_reg_read(const asw_sar *t, uint32_t a) {
   switch (a) {
-  case ASW_REG_SAR_CTRL: return t->en | t->steer << 1;
+  case ASW_REG_SAR_CTRL: return t->en | t->steer << 1 | t->decay << 2;
   case ASW_REG_SAR_TTL: return t->ttl | t->ts << 24;
   case ASW_REG_SAR_SEED: return t->seed;
   default: break;

@@ -25,6 +25,7 @@ typedef struct {
   unsigned P, SE;
   /* registers (§17.8) */
   unsigned en, steer;     /* SAR_CTRL */
+  unsigned decay;         /* SAR_CTRL.decay: 0 off, else a level step every 2^decay cycles */
   unsigned ttl, ts;       /* SAR_TTL */
   unsigned seed;          /* SAR_SEED */
   /* state */

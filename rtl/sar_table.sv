@@ -1,6 +1,6 @@
 // sar_table.sv — Switch AR (contract §17.8), twin of cmodel/sar_table.c: the SE-entry table
 // {valid, dest, port, level, ttl} with its decay (the AR timer: the free-running cycle counter
-// tc, a tick every 2^TS cycles), the received-CNM registers rx[p] and local-CNM registers
+// tc, a tick every 2^TS cycles; with SAR_CTRL.decay a level step every 2^decay cycles), the received-CNM registers rx[p] and local-CNM registers
 // loc[o], stage A (a round-robin pick over the 2P sources with the FWD read of the word's
 // culprit source, from this block's own FWD copy, written with the others), stage B (snoop:
 // refresh, lowest invalid entry or eviction of the smallest ttl; forward: the k-th candidate
@@ -71,6 +71,7 @@ module sar_table #(
 
   // ---- registers ---------------------------------------------------------------------
   logic        en_q, steer_q;
+  logic [4:0]  decay_q;      // SAR_CTRL.decay: 0 off, else a level step every 2^decay cycles
   logic [23:0] ttl_q;
   logic [4:0]  ts_q;
   logic [15:0] seed_q;
@@ -100,7 +101,7 @@ module sar_table #(
   always_comb begin
     wr_ok_o = 1'b0;  // counters and SAR_ENTRY are read-only
     if (is_ctrl) begin
-      wr_ok_o = (wd[31:2] == 30'd0);
+      wr_ok_o = (wd[31:7] == 25'd0) && (wd[6:2] <= 5'd24);
     end else if (is_ttl) begin
       wr_ok_o = (wd[31:29] == 3'd0) && (wd[23:0] != 24'd0) && (wd[28:24] <= 5'd24);
     end else if (is_seed) begin
@@ -281,6 +282,13 @@ module sar_table #(
   assign ts_mask = ~(24'hFFFFFF << ts_q);
   assign tick = en_q && ((tc_q & ts_mask) == ts_mask);
 
+  // Level decay (SAR_CTRL.decay != 0): a decay tick every 2^decay cycles; at its end every valid
+  // entry not written in it steps its level down by 1, floor 0.
+  logic        dtick;
+  logic [23:0] dk_mask;
+  assign dk_mask = ~(24'hFFFFFF << decay_q);
+  assign dtick = en_q && (decay_q != 5'd0) && ((tc_q & dk_mask) == dk_mask);
+
   logic [SE-1:0] e_valid_d, expire;
   logic [23:0]   e_ttl_d[SE];
   always_comb begin
@@ -349,7 +357,7 @@ module sar_table #(
   always_comb begin
     rd_o = 32'h0;
     if (is_ctrl) begin
-      rd_o = {30'h0, steer_q, en_q};
+      rd_o = {25'h0, decay_q, steer_q, en_q};
     end else if (is_ttl) begin
       rd_o = {3'h0, ts_q, ttl_q};
     end else if (is_seed) begin
@@ -394,6 +402,8 @@ module sar_table #(
       end
       if (wsel[k] || (bv && same[k])) begin
         e_lvl_q[k] <= b_q;
+      end else if (dtick && e_valid_q[k] && (e_lvl_q[k] != 6'd0)) begin
+        e_lvl_q[k] <= e_lvl_q[k] - 6'd1;
       end
     end
     for (int unsigned p = 0; p < P; p++) begin
@@ -415,6 +425,7 @@ module sar_table #(
     if (!rst_ni) begin
       en_q <= 1'b0;
       steer_q <= 1'b0;
+      decay_q <= 5'd0;
       ttl_q <= 24'd4096;
       ts_q <= 5'd0;
       seed_q <= 16'd1;
@@ -435,6 +446,7 @@ module sar_table #(
       if (wr_ctrl) begin
         en_q <= wd[0];
         steer_q <= wd[1];
+        decay_q <= wd[6:2];
       end
       if (wr && is_ttl) begin
         ttl_q <= wd[23:0];
@@ -528,6 +540,8 @@ module sar_table #(
   cov_sar_clear_live: cover property (@(posedge clk_i)
     chk_en_q && clear && ((e_valid_q != '0) || b_v_q || (rx_v_q != '0)));
   cov_sar_seed_step: cover property (@(posedge clk_i) chk_en_q && wr_seed && rs_step);
+  cov_sar_level_decay: cover property (@(posedge clk_i) chk_en_q && dtick && !bv &&
+                                       (e_valid_q != '0));
   cov_sar_tick_slow: cover property (@(posedge clk_i) chk_en_q && tick && (ts_q != 5'd0) &&
                                      (e_valid_q != '0));
 `endif

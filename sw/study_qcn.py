@@ -22,6 +22,12 @@ NET = ["topology=kary", "k=2", "n=5", "vcs=1", "voq=1", "buffer_flits=1600", "pa
        "cycle_ns=51.2", "flow_control=pfc", "qcn=on", "--seed", "1"]
 SCHEMES = [("dmodk", "Deterministic (D-mod-k)"), ("smodk", "S-mod-k"),
            ("oblivious", "Random"), ("hashed", "Hashed"), ("switch-ar", "Switch AR")]
+# Figures 8 and 9 add Switch AR with the §17.8 level decay (SAR_CTRL.decay, asw net
+# sar_decay): an unrefreshed level steps down by 1 every 2^6 cycles (a full mark of 63
+# fades in 4 032 cycles, 206 us), the value of the sweep in docs/results.md.
+SAR_DECAY = 6
+DECAY = ("switch-ar", "Switch AR + decay")
+EXTRA = {DECAY[1]: [f"sar_decay={SAR_DECAY}"]}
 PERMS = ["bitrev", "shuffle", "bitcomp", "tornado"]
 MS = 1e6 / 51.2  # cycles per millisecond
 
@@ -95,9 +101,11 @@ def fig8(asw, out, figdir):
           "queue (mean, max flits) | CNMs | rate limiters |")
     print("|---|---|---|---|---|---|---|---|")
     series = {}
-    for r, label in SCHEMES:
+    for r, label in SCHEMES + [DECAY]:
         for rl in ("off", "on"):
-            js, rows = run(asw, out, f"f8_{r}_{rl}", f"routing={r}", f"rl={rl}", *hot)
+            tag = r + ("_decay" if label in EXTRA else "")
+            js, rows = run(asw, out, f"f8_{tag}_{rl}", f"routing={r}", f"rl={rl}",
+                           *EXTRA.get(label, []), *hot)
             rows = [x for x in rows if int(x["cycle"]) % round(MS) == 0]  # whole windows
             t = [float(x["time_us"]) / 1000 for x in rows]
             cold = [float(x["accepted_cold"]) for x in rows]
@@ -110,7 +118,7 @@ def fig8(asw, out, figdir):
             print(f"| {label} | {rl} | {mean(0, 5):.3f} | {mean(6, 15):.3f} | {mean(20, 25):.3f} | "
                   f"{q['qlen_max_mean_flits']:.0f}, {q['qlen_max_flits']} | {q['cnm_sent']} | "
                   f"{q['rl_created']} |")
-    plot_rl(series, SCHEMES, lambda c: c * 1250 * 32 / 28, "victim throughput per source (MB/s)",
+    plot_rl(series, SCHEMES + [DECAY], lambda c: c * 1250 * 32 / 28, "victim throughput per source (MB/s)",
             os.path.join(figdir, "qcn_victim_time.png"), lambda ax: ax.axvspan(5, 15, color="0.9"))
 
 
@@ -133,11 +141,13 @@ def fig9(asw, out, figdir):
           "order | largest CP queue (mean, max flits) | CNMs | pause frames |")
     print("|---|---|---|---|---|---|---|")
     series = {}
-    for r, label in SCHEMES:
+    for r, label in SCHEMES + [DECAY]:
         if r == "smodk":
             continue  # one source: S-mod-k is D-mod-k's twin here (one path)
         for rl in ("off", "on"):
-            js, rows = run(asw, out, f"f9_{r}_{rl}", f"routing={r}", f"rl={rl}", *args)
+            tag = r + ("_decay" if label in EXTRA else "")
+            js, rows = run(asw, out, f"f9_{tag}_{rl}", f"routing={r}", f"rl={rl}",
+                           *EXTRA.get(label, []), *args)
             t = [float(x["time_us"]) / 1000 for x in rows]
             thr = [float(x["accepted"]) * 8 for x in rows]  # 8 nodes: the flow's flits/cycle
             series[(label, rl)] = (t, thr)
@@ -147,7 +157,7 @@ def fig9(asw, out, figdir):
             print(f"| {label} | {rl} | {m * 1250:.0f}, {100 * m:.0f} % | {js['order_violations']} | "
                   f"{q['qlen_max_mean_flits']:.0f}, {q['qlen_max_flits']} | {q['cnm_sent']} | "
                   f"{js['pfc']['pause_frames']} |")
-    plot_rl(series, [x for x in SCHEMES if x[0] != "smodk"], lambda x: x * 1250,
+    plot_rl(series, [x for x in SCHEMES + [DECAY] if x[0] != "smodk"], lambda x: x * 1250,
             "throughput at the destination (MB/s)", os.path.join(figdir, "qcn_slow_roots.png"),
             lambda ax: ax.axhline(1125, color="0.6", lw=0.8, ls="--"))
 

@@ -5,9 +5,10 @@
 
 #include "tb_stim.h"
 
-/* §17.8 register writes: SAR_CTRL (en mostly 1, steer mostly 1; en = 0 clears the table),
+/* §17.8 register writes: SAR_CTRL (en mostly 1, steer mostly 1, decay half the time, mostly
+ * short periods so levels step down; en = 0 clears the table),
  * SAR_TTL (small TTL and TS: entries expire), SAR_SEED, and illegal ones (bits above the
- * fields, TTL 0, TS > 24, the read-only counters, SAR_ENTRY and PARAM3). */
+ * fields, decay > 24, TTL 0, TS > 24, the read-only counters, SAR_ENTRY and PARAM3). */
 static uint32_t sar_ttl_value(tb_traffic *t) {
   return asw_sar_ttl(1 + (chance(t, 70) ? rnd_below(t, 24) : rnd_below(t, 300)),
                      chance(t, 40) ? 0 : rnd_below(t, 6));
@@ -16,11 +17,16 @@ static void sar_random_write(tb_traffic *t, uint32_t *a, uint32_t *d) {
   switch (rnd_below(t, 14)) {
   case 0: case 1: case 2: case 3:
     *a = ASW_REG_SAR_CTRL;
-    *d = asw_sar_ctrl(!chance(t, 12), !chance(t, 20));
+    *d = asw_sar_ctrl_decay(!chance(t, 12), !chance(t, 20),
+                            chance(t, 50) ? 0 : 1 + rnd_below(t, chance(t, 80) ? 4 : 24));
     break;
   case 4: case 5: case 6: *a = ASW_REG_SAR_TTL; *d = sar_ttl_value(t); break;
   case 7: case 8: *a = ASW_REG_SAR_SEED; *d = chance(t, 10) ? 0 : (uint32_t)rnd(t) & 0xFFFFu; break;
-  case 9: *a = ASW_REG_SAR_CTRL; *d = asw_sar_ctrl(1, 1) | 4u << rnd_below(t, 30); break;
+  case 9:
+    *a = ASW_REG_SAR_CTRL;
+    *d = chance(t, 50) ? asw_sar_ctrl(1, 1) | 0x80u << rnd_below(t, 25)
+                       : asw_sar_ctrl_decay(1, 1, 25 + rnd_below(t, 7));
+    break;
   case 10:
     *a = ASW_REG_SAR_TTL;
     *d = chance(t, 33) ? asw_sar_ttl(0, rnd_below(t, 25))

@@ -46,7 +46,7 @@ static int qcn_program(net *n, unsigned s) {
   if (!rv && n->cg.lane) { /* §17.9: the lane, snooping; steering with switch-ar */
     rv = net_reg_write_cb(n, ASW_REG_SAR_TTL, asw_sar_ttl(n->cg.sar_ttl, n->cg.sar_ts));
     if (!rv) rv = net_reg_write_cb(n, ASW_REG_SAR_SEED, (c->lfsr_seed ^ (s * 0x9E37u)) & 0xFFFFu);
-    if (!rv) rv = net_reg_write_cb(n, ASW_REG_SAR_CTRL, asw_sar_ctrl(1, c->switch_ar));
+    if (!rv) rv = net_reg_write_cb(n, ASW_REG_SAR_CTRL, asw_sar_ctrl_decay(1, c->switch_ar, c->sar_decay));
   }
   return rv;
 }

@@ -141,6 +141,9 @@ static const key_desc keys[] = {
      "cnm_path=lane: Switch AR table entries per switch (SE, contract 17.8)"},
     {"ar_timer_us", K_DBL, F(ar_timer_us), 0.001, 1e7, NULL,
      "routing=switch-ar: the AR timer, microseconds a CNM keeps a port avoided (seed 004: 250 ms)"},
+    {"sar_decay", K_UINT, F(sar_decay), 0, 24, NULL,
+     "cnm_path=lane: SAR_CTRL.decay of every switch (contract 17.8): 0 off (a level holds for "
+     "the AR timer); 1..24: an unrefreshed level steps down by 1 every 2^sar_decay cycles"},
     {"qcn_qeq", K_UINT, F(qcn_qeq), 64, 4194304, NULL,
      "qcn: equilibrium queue Qeq, bytes (a multiple of 64)"},
     {"qcn_sample", K_UINT, F(qcn_sample), 4096, 4194240, NULL,
@@ -1099,6 +1102,11 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     return -1;
   } else if (c->switch_ar) {
     snprintf(err, errlen, "routing: switch-ar steers by the CNMs of the QCN congestion points, it needs qcn=on");
+    return -1;
+  }
+  if (c->sar_decay && !(c->qcn && (c->cnm_path == 1 || (c->cnm_path == 2 && c->switch_ar)))) {
+    snprintf(err, errlen, "sar_decay: %u decays the Switch AR tables of the CNM lane, it needs "
+             "qcn=on and cnm_path=lane (or routing=switch-ar)", c->sar_decay);
     return -1;
   }
   if (c->packet_flits > c->buffer_flits) {

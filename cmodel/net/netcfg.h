@@ -78,6 +78,7 @@ typedef struct {
   unsigned cnm_path;           /* §17.8/§17.9: 0 direct (§17.5), 1 lane (hop by hop, snooped), 2 auto */
   unsigned sar_entries;        /* SE of every switch when the lane is on */
   double ar_timer_us;          /* Switch AR: how long a CNM steers (the AR timer) */
+  unsigned sar_decay;          /* SAR_CTRL.decay of every switch: 0 off, else 2^sar_decay cycles */
   unsigned qcn_qeq, qcn_sample; /* bytes, multiples of 64 */
   unsigned qcn_w, qcn_fb_shift; /* w (1, 2, 4, 8), FBSH */
   double rl_gd, rl_min_mbps, rl_ai_mbps, rl_hai_mbps, rl_timer_us;

@@ -99,6 +99,7 @@ const char *test_tmpdir = ".";
   X(test_sar_legality)                          \
   X(test_sar_forward_and_snoop)                 \
   X(test_sar_timer)                             \
+  X(test_sar_level_decay)                       \
   X(test_sar_steer)                             \
   X(test_sar_local_cnm)                         \
   X(test_port_gap_timeline)                      \

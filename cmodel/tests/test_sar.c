@@ -4,7 +4,7 @@
  * snoop (new entry, refresh, eviction of the smallest ttl), unroutable words,
  * the holding registers' drop rule, the AR timer in ticks of 2^TS cycles
  * (expiry cycle, the ttl view, a TS change keeping the ticks left), steering
- * in RC by level, the clear on en = 0, and the congestion point's own CNMs
+ * in RC by level, the level decay option (SAR_CTRL.decay), the clear on en = 0, and the congestion point's own CNMs
  * forwarded through loc[]. */
 #include <string.h>
 
@@ -63,14 +63,15 @@ void test_sar_legality(void) {
   CHECK(asw_reg_write(sw, ASW_REG_PARAM3, 1) == ASW_EINVAL);
   CHECK(test_rd(sw, ASW_REG_SAR_TTL) == 4096); /* reset: TTL 4096, TS 0 */
   CHECK(test_rd(sw, ASW_REG_SAR_SEED) == 1);
-  CHECK(asw_reg_write(sw, ASW_REG_SAR_CTRL, 4) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_SAR_CTRL, 0x80) == ASW_EINVAL);
+  CHECK(asw_reg_write(sw, ASW_REG_SAR_CTRL, asw_sar_ctrl_decay(1, 0, 25)) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_TTL, asw_sar_ttl(0, 0)) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_TTL, asw_sar_ttl(5, 25)) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_TTL, asw_sar_ttl(5, 1) | 1u << 29) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_SEED, 1u << 16) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_COUNTER(0, 0), 0) == ASW_EINVAL);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_ENTRY(0, 0), 0) == ASW_EINVAL);
-  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 8);
+  CHECK(test_rd(sw, ASW_REG_REG_ERRORS) == 9);
   CHECK(asw_reg_write(sw, ASW_REG_SAR_TTL, asw_sar_ttl(7, 24)) == ASW_OK);
   CHECK(test_rd(sw, ASW_REG_SAR_TTL) == asw_sar_ttl(7, 24));
   CHECK(asw_reg_write(sw, ASW_REG_SAR_CTRL, asw_sar_ctrl(1, 1)) == ASW_OK);
@@ -325,5 +326,44 @@ void test_sar_local_cnm(void) {
   }
   CHECKF(cnms >= 10 && matched == cnms, "%u CNMs, %u matched", cnms, matched);
   CHECK(scnt(sw, 3, ASW_SCNT_DROPPED) == 0);
+  asw_switch_free(sw);
+}
+
+/* SAR_CTRL.decay: an unrefreshed level steps down by 1 every 2^decay cycles to 0, the
+ * entry stays valid (its ttl runs as before); a refresh restores q; decay 0 holds it. */
+void test_sar_level_decay(void) {
+  test_drv d;
+  if (sar_init(&d, 4, 2, 0)) return;
+  asw_switch *sw = d.sw;
+  CHECK(asw_reg_write(sw, ASW_REG_FWD(10), asw_fwd_entry(2, 0, 0, 0)) == ASW_OK);
+  CHECK(asw_reg_write(sw, ASW_REG_SAR_CTRL, asw_sar_ctrl_decay(1, 0, 2)) == ASW_OK);
+  CHECK(test_rd(sw, ASW_REG_SAR_CTRL) == asw_sar_ctrl_decay(1, 0, 2));
+  d.in.cnm_mask = 1;
+  d.in_cnm[0] = asw_cnm_make(10, 5, 9, 6, 1);
+  CHECK(test_drv_step(&d) == ASW_OK); /* rx[0] */
+  d.in.cnm_mask = 0;
+  CHECK(test_drv_step(&d) == ASW_OK); /* stage A */
+  CHECK(test_drv_step(&d) == ASW_OK); /* stage B: entry {5, 0} at level 9 */
+  uint32_t w0 = test_rd(sw, ASW_REG_SAR_ENTRY(0, 0));
+  unsigned l0 = w0 >> 22 & 0x3Fu;
+  CHECKF(w0 >> 31 && (l0 == 9 || l0 == 8), "entry 0 w0 0x%08x", w0);
+  for (unsigned k = 1; k <= 3; k++) { /* one decay tick in every 4 cycles */
+    for (unsigned j = 0; j < 4; j++) CHECK(test_drv_step(&d) == ASW_OK);
+    w0 = test_rd(sw, ASW_REG_SAR_ENTRY(0, 0));
+    CHECKF((w0 >> 22 & 0x3Fu) == l0 - k, "after %u ticks: w0 0x%08x", k, w0);
+  }
+  for (unsigned j = 0; j < 40; j++) CHECK(test_drv_step(&d) == ASW_OK);
+  w0 = test_rd(sw, ASW_REG_SAR_ENTRY(0, 0));
+  CHECKF(w0 == (5u | 1u << 31), "level 0, still valid: w0 0x%08x", w0);
+  CHECK(scnt(sw, 0, ASW_SCNT_EXPIRED) == 0);
+  /* decay off: a refreshed level holds */
+  CHECK(asw_reg_write(sw, ASW_REG_SAR_CTRL, asw_sar_ctrl(1, 0)) == ASW_OK);
+  d.in.cnm_mask = 1;
+  d.in_cnm[0] = asw_cnm_make(10, 5, 9, 6, 1);
+  CHECK(test_drv_step(&d) == ASW_OK);
+  d.in.cnm_mask = 0;
+  for (unsigned j = 0; j < 40; j++) CHECK(test_drv_step(&d) == ASW_OK);
+  w0 = test_rd(sw, ASW_REG_SAR_ENTRY(0, 0));
+  CHECKF(w0 == (5u | 9u << 22 | 1u << 31), "decay off: w0 0x%08x", w0);
   asw_switch_free(sw);
 }
