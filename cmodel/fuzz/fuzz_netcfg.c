@@ -54,6 +54,11 @@ static void roundtrip(const net_cfg *c) {
   for (unsigned i = a.hs_nodes_given; i < NETCFG_MAX_HOT; i++) a.hs_nodes[i] = d.hs_nodes[i] = 0;
   netcfg_resolve_auto(&a); /* the echo shows automatic values resolved (§16.4, §16.5) */
   a.warmup_given = d.warmup_given; /* the echo always writes warmup: a bookkeeping flag */
+  /* the same for the ARN keys routing=arn-afi defaults unless given (§15, issue 27): the
+   * echo writes their resolved values */
+  a.arn_up_nodes_given = d.arn_up_nodes_given;
+  a.adapted_arn_given = d.adapted_arn_given;
+  a.alt_refresh_given = d.alt_refresh_given;
   if (memcmp(&a, &d, sizeof a)) {
     size_t off = 0; /* the first differing byte of net_cfg (offsetof names the field) */
     while (((const unsigned char *)&a)[off] == ((const unsigned char *)&d)[off]) off++;
