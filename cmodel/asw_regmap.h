@@ -58,6 +58,8 @@ typedef struct {
                            * Switch AR and link counters) and CNT_CLEAR (off: they read 0,
                            * CNT_CLEAR unmapped) */
   unsigned readback;      /* §11 OCC and CRED read-back (off: unmapped, read 0) */
+  unsigned sa_pipe;       /* SAPIPE: 0 iSLIP (§8), 1 pipelined allocation (§8.1; needs
+                           * iters = 1 and vc_adaptive off); 0 in a zero-initialised config */
 } asw_config;
 
 /* The features as bits (contract §11: PARAM2 bit 23 + k reads feature k as built for

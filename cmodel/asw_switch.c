@@ -41,6 +41,7 @@ typedef struct { /* route-result register of one input (§5: RC -> RQ) */
 typedef struct { /* streaming state of a busy input (§8) */
   uint8_t out, vc, ovc;
   uint8_t len; /* packet length, for the credit reservation after RC */
+  uint8_t rem; /* flits still to send, this cycle's included (§8.1 open outputs) */
   uint16_t slot;
   uint16_t qidx; /* index of the packet's queue (vc, out or 0) in the buffer */
 } stream_state;
@@ -90,6 +91,10 @@ struct asw_switch {
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch (see asw_islip_allocate_req) */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
+  /* §8.1 (SAPIPE): the outputs open at the start of cycle open_cyc (no input streams to
+   * them or it has at most two flits left), and those of the cycle before (open_prev of
+   * cycle open_cyc - 1): SA's selections read the open outputs of the last cycle */
+  uint64_t open_mask, open_cyc, open_prev;
   asw_regs regs; /* large (candidate tables): after the hot fields */
   /* §15, touched only while ARN_CTRL.mode != 0 (arn_on) */
   uint64_t rel_mask;    /* inputs whose ST released a flit this cycle */
@@ -159,6 +164,7 @@ void asw_config_default(asw_config *c) {
   c->iters = 1;
   c->arn_entries = 8;
   c->sar_entries = 0;
+  c->sa_pipe = 0;
   asw_config_set_features(c, 0); /* §1: every optional feature off */
 }
 
@@ -230,6 +236,12 @@ int asw_config_check(const asw_config *c, char *err, size_t errlen) {
     CFG_ERR("AE (arn_entries) = %u out of range 0..32", c->arn_entries);
   if (c->sar_entries > 32)
     CFG_ERR("SE (sar_entries) = %u out of range 0..32", c->sar_entries);
+  if (c->sa_pipe > 1) CFG_ERR("SAPIPE (sa_pipe) = %u out of range 0..1", c->sa_pipe);
+  if (c->sa_pipe && c->iters != 1)
+    CFG_ERR("SAPIPE (sa_pipe) = 1 needs ITERS (iters) = 1, not %u (§8.1: one grant phase)",
+            c->iters);
+  if (c->sa_pipe && c->vc_adaptive)
+    CFG_ERR("SAPIPE (sa_pipe) = 1 excludes vc_adaptive (§8.1)");
   for (unsigned k = 0; k < ASW_FEAT_COUNT; k++)
     if (*feat_field((asw_config *)c, k) > 1)
       CFG_ERR("%s = %u out of range 0..1 (0 off, 1 on)", feat_names[k],
@@ -331,6 +343,8 @@ void asw_switch_reset(asw_switch *sw) {
   sw->arn_on = 0;
   sw->rr_mask = sw->ra_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
   sw->held = 0;
+  sw->open_cyc = ~0ull; /* §8.1: no open mask yet (the first cycle sees every output open) */
+  sw->open_mask = sw->open_prev = 0;
   for (unsigned p = 0; p < sw->P; p++) sw->app_cyc[p] = ~0ull; /* no append since reset */
   sw->out_mask = sw->cr_mask = sw->st_disc = 0;
   sw->rvalid = 0;
@@ -752,6 +766,7 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
       }
     }
     sw->port[i].cr_vc = st->vc;
+    st->rem--;
     cr_mask |= 1ull << i;
     unsigned next = asw_ibuf_release_at(b, st->vc, st->qidx, s);
     released++;
@@ -775,6 +790,123 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
   sw->cr_mask = cr_mask;
 }
 
+/* The match effects of §8 for the inputs in matched (match_out, match_vc): pop, streaming
+ * state, busy masks; the credits are reserved after RC (step_body). Returns the outputs. */
+static uint64_t sa_match_effects(asw_switch *sw, uint64_t matched, const uint64_t bub_on,
+                                 const int plain) {
+  const asw_bubble *bub = &sw->regs.bubble;
+  uint64_t matched_out = 0;
+  for (uint64_t m = matched; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    unsigned o = sw->match_out[i], v = sw->match_vc[i];
+    asw_ibuf *b = &sw->in[i];
+    const unsigned q = sw->cfg.voq ? o : 0;
+    /* the head's route and length from the queue descriptor: no slot read */
+    const uint32_t info = asw_ibuf_queue_info(b, v, q);
+    unsigned s = asw_ibuf_pop(b, v, q);
+    if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
+    stream_state *st = &sw->port[i].st;
+    /* §16.3: a fallback match streams on the fallback VC (o is its port) */
+    const unsigned w = (!plain && !sw->cfg.voq && (sw->fbsel[i] >> v & 1u)) ? ASW_QINFO_FVC(info)
+                                                                       : ASW_QINFO_OVC(info);
+    if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w))
+      sw->regs.bubble.counters[o * ASW_BCNT_NUM + ASW_BCNT_RING_ENTER]++; /* §16.1 */
+    st->out = (uint8_t)o;
+    st->vc = (uint8_t)v;
+    st->ovc = (uint8_t)w;
+    st->len = (uint8_t)ASW_QINFO_LEN(info);
+    st->rem = st->len;
+    st->slot = (uint16_t)s;
+    st->qidx = (uint16_t)asw_ibuf_queue_index(b, v, q);
+    __builtin_prefetch(&b->slot[s]);
+    sw->busy_in |= 1ull << i;
+    sw->busy_out |= 1ull << o;
+    matched_out |= 1ull << o;
+  }
+  return matched_out;
+}
+
+/* SA with SAPIPE = 1 (§8.1): each free input's selection, made from the state of this
+ * cycle (queue heads without the packets RQ appended last cycle, pointers as SA left
+ * them), the outputs open at the start of the last cycle and the credits then; the
+ * request of its selected head (§8 condition 3); the outputs' grants. The counters
+ * as §8 over every head. Returns the matched inputs. */
+static uint64_t stage_sa_pipe(asw_switch *sw, const int plain) {
+  const unsigned V = sw->V, P = sw->P;
+  const uint64_t free_in = sw->port_mask & ~sw->busy_in;
+  const uint64_t free_out = sw->port_mask & ~sw->busy_out;
+  const uint64_t scan = sw->nonempty_in & free_in;
+  const asw_bubble *bub = &sw->regs.bubble;
+  const uint64_t bub_on = plain ? 0 : bub->on;
+  const asw_credits *const cred = &sw->cred;
+  const uint64_t pcyc = cred->cyc - 1;
+  /* open_prev: of the last cycle (all outputs if it was skipped as idle: none streamed) */
+  const uint64_t open = sw->open_prev;
+  asw_islip *a = &sw->sa;
+  uint64_t req_in = 0, stall = 0, bstall = 0;
+  uint8_t sel_out[64], sel_vc[64];
+  for (uint64_t m = scan; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const asw_ibuf *b = &sw->in[i];
+    unsigned av = 8;
+    uint64_t aq = 0; /* §8: the queue whose head RQ appended last cycle */
+    if (sw->app_cyc[i] == pcyc &&
+        b->q[asw_ibuf_queue_index(b, sw->app_vc[i], sw->cfg.voq ? sw->app_q[i] : 0)].head ==
+            sw->app_slot[i]) {
+      av = sw->app_vc[i];
+      aq = sw->cfg.voq ? 1ull << sw->app_q[i] : ~0ull;
+    }
+    uint64_t elig = 0;      /* outputs an eligible queue routes to */
+    uint8_t evc[64] = {0};  /* per output: the VCs with an eligible queue to it */
+    for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+      unsigned v = (unsigned)__builtin_ctz(vm);
+      uint64_t qs = sw->cfg.voq ? b->nonempty[v] : 1u;
+      if (v == av) qs &= ~aq;
+      for (; qs; qs &= qs - 1) {
+        unsigned q = (unsigned)__builtin_ctzll(qs);
+        uint32_t info = asw_ibuf_queue_info(b, v, q);
+        unsigned o = ASW_QINFO_OPORT(info), w = ASW_QINFO_OVC(info), mm;
+        unsigned cr = asw_credits_prev(cred, o, w, &mm);
+        unsigned len = ASW_QINFO_LEN(info), need = len;
+        if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w)) need = 2 * len;
+        if ((free_out >> o & 1u) && cr < need + mm) { /* §8 counters, every head */
+          stall |= 1ull << o;
+          if (!plain && cr >= len + mm) bstall |= 1ull << o;
+        }
+        if ((open >> o & 1u) && cr >= len) {
+          elig |= 1ull << o;
+          evc[o] |= (uint8_t)(1u << v);
+        }
+      }
+    }
+    if (!elig) continue;
+    unsigned o = asw_rr_first(elig, a->ap[i]);
+    unsigned v = V > 1 ? asw_rr_first(evc[o], a->vp[i * P + o]) : 0;
+    if (!(free_out >> o & 1u)) continue;
+    uint32_t info = asw_ibuf_queue_info(b, v, sw->cfg.voq ? o : 0);
+    unsigned w = ASW_QINFO_OVC(info), mm;
+    unsigned cr = asw_credits_prev(cred, o, w, &mm);
+    unsigned len = ASW_QINFO_LEN(info), need = len;
+    if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w)) need = 2 * len;
+    if (cr < need + mm) continue;
+    sel_out[i] = (uint8_t)o;
+    sel_vc[i] = (uint8_t)v;
+    req_in |= 1ull << i;
+  }
+  uint64_t matched = 0, matched_out = 0;
+  if (req_in) matched = asw_islip_grant(a, req_in, sel_out, sel_vc, sw->match_out, sw->match_vc);
+  matched_out = sa_match_effects(sw, matched, bub_on, plain);
+  uint32_t *cnt = sw->regs.counters;
+  for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
+    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
+  for (uint64_t m = req_in & ~matched; m; m &= m - 1)
+    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
+  if (!plain)
+    for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
+      sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
+  return matched;
+}
+
 /* SA (§8): requests from free inputs' queue heads to free outputs with
  * enough credits, iSLIP, match effects (credit reservation deferred until
  * RC has read the cycle-start credits). Returns the matched inputs.
@@ -783,6 +915,7 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
  * check uses the credits at the start of the previous cycle, one more on an
  * (output, VC) a match of that cycle reserved on (asw_credits_prev). */
 STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
+  if (sw->cfg.sa_pipe) return stage_sa_pipe(sw, plain);
   const unsigned V = sw->V;
   uint64_t free_in = sw->port_mask & ~sw->busy_in;
   uint64_t free_out = sw->port_mask & ~sw->busy_out;
@@ -903,32 +1036,7 @@ STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
   if (req_in)
     matched = asw_islip_allocate_req(&sw->sa, req_in, sw->req_vc, sw->match_out,
                                      sw->match_vc);
-  for (uint64_t m = matched; m; m &= m - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(m);
-    unsigned o = sw->match_out[i], v = sw->match_vc[i];
-    asw_ibuf *b = &sw->in[i];
-    const unsigned q = sw->cfg.voq ? o : 0;
-    /* the head's route and length from the queue descriptor: no slot read */
-    const uint32_t info = asw_ibuf_queue_info(b, v, q);
-    unsigned s = asw_ibuf_pop(b, v, q);
-    if (!b->nonempty_vcs) sw->nonempty_in &= ~(1ull << i);
-    stream_state *st = &sw->port[i].st;
-    /* §16.3: a fallback match streams on the fallback VC (o is its port) */
-    const unsigned w = (!plain && !sw->cfg.voq && (sw->fbsel[i] >> v & 1u)) ? ASW_QINFO_FVC(info)
-                                                                       : ASW_QINFO_OVC(info);
-    if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w))
-      sw->regs.bubble.counters[o * ASW_BCNT_NUM + ASW_BCNT_RING_ENTER]++; /* §16.1 */
-    st->out = (uint8_t)o;
-    st->vc = (uint8_t)v;
-    st->ovc = (uint8_t)w;
-    st->len = (uint8_t)ASW_QINFO_LEN(info);
-    st->slot = (uint16_t)s;
-    st->qidx = (uint16_t)asw_ibuf_queue_index(b, v, q);
-    __builtin_prefetch(&b->slot[s]);
-    sw->busy_in |= 1ull << i;
-    sw->busy_out |= 1ull << o;
-    matched_out |= 1ull << o;
-  }
+  matched_out = sa_match_effects(sw, matched, bub_on, plain);
   uint32_t *cnt = sw->regs.counters;
   for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
     cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
@@ -1189,6 +1297,16 @@ STEP_INLINE int step_body(asw_switch *sw, const asw_inputs *in, asw_outputs *out
                                    sw->arn.evq[0].count < ASW_AQ, &root_ev);
   }
 
+  if (sw->cfg.sa_pipe) { /* §8.1: open outputs at the start of this cycle */
+    uint64_t open = sw->port_mask & ~sw->busy_out;
+    for (uint64_t m = sw->busy_in; m; m &= m - 1) {
+      const stream_state *st = &sw->port[__builtin_ctzll(m)].st;
+      if (st->rem <= 2) open |= 1ull << st->out;
+    }
+    sw->open_prev = sw->open_cyc + 1 == sw->cred.cyc ? sw->open_mask : sw->port_mask;
+    sw->open_mask = open;
+    sw->open_cyc = sw->cred.cyc;
+  }
   if (sw->busy_in) stage_st(sw, arn_on, plain);
   else sw->out_mask = sw->cr_mask = sw->st_disc = 0;
   const uint64_t st_rel = sw->cr_mask; /* inputs that released a flit (hd - 1) */

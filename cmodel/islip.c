@@ -120,3 +120,26 @@ uint64_t asw_islip_allocate_req(asw_islip *a, uint64_t in_mask,
   }
   return matched_in;
 }
+
+uint64_t asw_islip_grant(asw_islip *a, uint64_t in_mask, const uint8_t *sel_out,
+                         const uint8_t *sel_vc, uint8_t *match_out, uint8_t *match_vc) {
+  const unsigned V = a->vcs, P = a->ports;
+  uint64_t by_out[64] = {0}, outs = 0, matched = 0;
+  for (uint64_t m = in_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    by_out[sel_out[i]] |= 1ull << i;
+    outs |= 1ull << sel_out[i];
+  }
+  for (; outs; outs &= outs - 1) {
+    unsigned o = (unsigned)__builtin_ctzll(outs);
+    unsigned i = asw_rr_first(by_out[o], a->gp[o]);
+    unsigned v = sel_vc[i];
+    match_out[i] = (uint8_t)o;
+    match_vc[i] = (uint8_t)v;
+    matched |= 1ull << i;
+    a->gp[o] = (uint8_t)(i + 1 == P ? 0 : i + 1); /* (i+1) mod P */
+    a->ap[i] = (uint8_t)(o + 1 == P ? 0 : o + 1);
+    a->vp[i * P + o] = (uint8_t)(v + 1 == V ? 0 : v + 1);
+  }
+  return matched;
+}

@@ -48,4 +48,11 @@ uint64_t asw_islip_allocate_req(asw_islip *a, uint64_t in_mask,
                                 const uint64_t *req_vc, uint8_t *match_out,
                                 uint8_t *match_vc);
 
+/* SAPIPE = 1 (contract §8.1): the grant phase alone. Each input i of in_mask requests
+ * the one output sel_out[i] from VC sel_vc[i]; each requested output grants the first
+ * requesting input from gp[o]. A grant is the match: match_out[i], match_vc[i] written,
+ * gp[o], ap[i] and vp[i][o] updated. Returns the matched inputs. */
+uint64_t asw_islip_grant(asw_islip *a, uint64_t in_mask, const uint8_t *sel_out,
+                         const uint8_t *sel_vc, uint8_t *match_out, uint8_t *match_vc);
+
 #endif

@@ -258,7 +258,7 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     *d = c->ports | c->vcs << 8 | c->iters << 12 | c->voq << 15 |
          c->max_packet << 16 | c->payload_bits << 24;
     return 1;
-  case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16; return 1;
+  case ASW_REG_PARAM1: *d = c->buf_flits | c->dest_bits << 16 | (c->sa_pipe & 1u) << 21; return 1;
   case ASW_REG_PARAM2: /* §11: [31:23] the features 0..8 built */
     *d = c->table_entries | c->arn_entries << 17 | (asw_config_features(c) & 0x1FFu) << 23;
     return 1;

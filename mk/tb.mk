@@ -23,7 +23,7 @@
 # validate(): unknown names, out-of-range or overflowing numbers and CYCLES=0 are refused
 # in one line, exit 2, before any build); make test-cosim-input probes that.
 COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING TRIGGER VCMAP SCEN SEED CYCLES \
-              ARN ARNX HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT FEATURES LINKFAULT SE SAR \
+              ARN ARNX HCDTH LCDTH FCTH CRT TTL ARN_UP STAGE REFONLY BUBBLE PFC QCN HASH GAP VCADAPT FEATURES LINKFAULT SE SAR SAPIPE \
               SOAK_CYCLES SOAK_SEEDS GATE_CYCLES COV_SCALE COV_OPT
 # The same knobs under the names `asw switch` / `asw net` give them (one spelling per
 # concept): `make cosim ports=8 vcs=4 voq=on routing=adaptive seed=3 cycles=20000`.
@@ -31,7 +31,7 @@ COSIM_VARS := P V BUF PKT PW DW TABLE VOQ ITERS AE ROUTING TRIGGER VCMAP SCEN SE
 COSIM_ALIASES := ports:P vcs:V buffer_flits:BUF max_packet:PKT voq:VOQ iters:ITERS \
                  arn_entries:AE routing:ROUTING seed:SEED cycles:CYCLES arn:ARN \
                  arn_ttl:TTL bubble:BUBBLE features:FEATURES qcn:QCN hcdth:HCDTH lcdth:LCDTH \
-                 fcth:FCTH crt:CRT trigger:TRIGGER
+                 fcth:FCTH crt:CRT trigger:TRIGGER sa_pipe:SAPIPE
 $(foreach a,$(COSIM_ALIASES),$(eval _lo := $(word 1,$(subst :, ,$(a))))$(eval _up := $(word 2,$(subst :, ,$(a))))\
   $(if $($(_lo)),$(if $(and $($(_up)),$(filter-out $($(_lo)),$($(_up)))),\
     $(error cosim: $(_lo)=$($(_lo)) and $(_up)=$($(_up)) name the same knob with different values),\

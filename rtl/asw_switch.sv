@@ -15,6 +15,9 @@ module asw_switch #(
   parameter int unsigned TABLE = 256,
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
+  // SAPIPE: switch allocation, 0 iSLIP (§8), 1 pipelined: selections a cycle ahead and one
+  // grant phase (§8.1; needs ITERS = 1 and VcAdaptEn = 0); read in PARAM1[21]
+  parameter int unsigned SAPIPE = 0,
   parameter int unsigned AE = 0,
   // SE: Switch AR table entries (§17.8), 0..32; 0 (or QcnEn = 0: Switch AR forwards the
   // congestion point's CNMs): no Switch AR hardware, its registers unmapped, cnm_in
@@ -135,6 +138,15 @@ module asw_switch #(
   end
   if (ITERS < 1 || ITERS > 4) begin : gen_bad_iters
     $fatal(1, "asw_switch: parameter ITERS=%0d out of range 1..4", ITERS);
+  end
+  if (SAPIPE > 1) begin : gen_bad_sapipe
+    $fatal(1, "asw_switch: parameter SAPIPE=%0d must be 0 or 1", SAPIPE);
+  end
+  if (SAPIPE == 1 && ITERS != 1) begin : gen_bad_sapipe_iters
+    $fatal(1, "asw_switch: SAPIPE=1 needs ITERS=1 (ITERS=%0d)", ITERS);
+  end
+  if (SAPIPE == 1 && VcAdaptEn) begin : gen_bad_sapipe_vca
+    $fatal(1, "asw_switch: SAPIPE=1 excludes VcAdaptEn");
   end
   if (AE > 32) begin : gen_bad_ae
     $fatal(1, "asw_switch: parameter AE=%0d out of range 0..32", AE);
@@ -264,10 +276,10 @@ module asw_switch #(
 
   regs #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .SE(SE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn),
-    .RouteHashEn(RouteHashEn), .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn),
-    .VcAdaptEn(VcAdaptEn), .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn),
-    .CountersEn(CountersEn), .ReadbackEn(ReadbackEn)
+    .ITERS(ITERS), .SAPIPE(SAPIPE), .AE(AE), .SE(SE), .BubbleEn(BubbleEn), .PfcEn(PfcEn),
+    .QcnEn(QcnEn), .RouteHashEn(RouteHashEn), .LinkFaultEn(LinkFaultEn),
+    .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn), .RouteOblivEn(RouteOblivEn),
+    .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn), .ReadbackEn(ReadbackEn)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -387,6 +399,11 @@ module asw_switch #(
   logic [P-1:0]   busy;
   logic [P-1:0]   st_release;   // input i sends its tail this cycle (frees it and its output)
   logic [PIW-1:0] busy_out[P];
+  logic [P-1:0]   st_rem_le2;   // input i has at most two flits left (§8.1)
+  localparam int unsigned NQT = V * NQ;
+  logic [P*NQT-1:0]     sel_eh, sel_es, sel_l1;   // §8.1 selection views of the inputs
+  logic [P*NQT*PIW-1:0] sel_oh, sel_os;
+  logic [P-1:0]         sel_open;
   logic [P-1:0]   out_free;
   logic [P*V*P-1:0] req;
   logic [P*V-1:0] resv_q;       // §8: [o*V+w] a match of the last cycle reserved on (o, w)
@@ -534,6 +551,7 @@ module asw_switch #(
       .busy_o        (busy[i]),
       .st_release_o  (st_release[i]),
       .busy_out_o    (busy_out[i]),
+      .st_rem_le2_o  (st_rem_le2[i]),
       .out_free_i    (out_free),
       .cred_i        (cred),
       .resv_i        (resv_q),
@@ -558,7 +576,12 @@ module asw_switch #(
       .hq_orig_vc_o  (hq_orig_vc[i]),
       .bub_vcs_i     (bub_vcs),
       .bub_cont_i    (bub_cont[i*P +: P]),
-      .bstall_o      (bstall[i])
+      .bstall_o      (bstall[i]),
+      .sel_eh_o      (sel_eh[i*NQT +: NQT]),
+      .sel_es_o      (sel_es[i*NQT +: NQT]),
+      .sel_oh_o      (sel_oh[i*NQT*PIW +: NQT*PIW]),
+      .sel_os_o      (sel_os[i*NQT*PIW +: NQT*PIW]),
+      .sel_l1_o      (sel_l1[i*NQT +: NQT])
     );
   end
 
@@ -589,9 +612,21 @@ module asw_switch #(
   logic [P-1:0] out_matched;
   logic [P-1:0] in_requested;
 
-  islip #(.P(P), .V(V), .ITERS(ITERS)) u_islip (
+  // §8.1: an output is open if no input streams to it or that input has <= 2 flits left
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
+      sel_open[o] = ~|(st_sel[o] & ~st_rem_le2);
+    end
+  end
+  islip #(.P(P), .V(V), .ITERS(ITERS), .VOQ(VOQ), .SAPIPE(SAPIPE)) u_islip (
     .clk_i,
     .rst_ni,
+    .sel_eh_i       (sel_eh),
+    .sel_es_i       (sel_es),
+    .sel_oh_i       (sel_oh),
+    .sel_os_i       (sel_os),
+    .sel_l1_i       (sel_l1),
+    .open_i         (sel_open),
     .req_i          (req),
     .match_valid_o  (match_valid),
     .match_out_o    (match_out),

@@ -86,6 +86,7 @@ module input_buffer #(
   output logic               busy_o,         // streaming at the start of the cycle
   output logic               st_release_o,   // sends its tail this cycle (input and output freed)
   output logic [PIW-1:0]     busy_out_o,     // ... to this output
+  output logic               st_rem_le2_o,   // at most two flits left (§8.1 open outputs)
   // SA: requests from the queue heads
   input  logic [P-1:0]       out_free_i,
   input  logic [P*V*CW-1:0]  cred_i,
@@ -119,7 +120,15 @@ module input_buffer #(
   // outputs whose ring this input continues; heads held by the rule alone, per output
   input  logic [P*V-1:0]     bub_vcs_i,
   input  logic [P-1:0]       bub_cont_i,
-  output logic [P-1:0]       bstall_o
+  output logic [P-1:0]       bstall_o,
+  // §8.1 selection (SAPIPE), per queue v*NQ+q, from the state at the start of the cycle:
+  // the head (h) and the packet behind it (s) were queued then and fit the credits now
+  // (CRED >= len), their output ports, and whether the head has one flit
+  output logic [NQT-1:0]     sel_eh_o,
+  output logic [NQT-1:0]     sel_es_o,
+  output logic [NQT*PIW-1:0] sel_oh_o,
+  output logic [NQT*PIW-1:0] sel_os_o,
+  output logic [NQT-1:0]     sel_l1_o
 );
   // A queued packet: where its head is, its route, and (HQ) the header fields §15 reads.
   typedef struct packed {
@@ -195,6 +204,7 @@ module input_buffer #(
   assign st_release_o = st_release;
   assign busy_o = busy_q;
   assign busy_out_o = s_out_q;
+  assign st_rem_le2_o = (s_rem_q <= LW'(2));
 
   // ---- SA requests ------------------------------------------------------
   logic in_free;
@@ -388,6 +398,23 @@ module input_buffer #(
     end
   end
 
+  // SR's credit checks of each queue's head and of the packet behind it (the head of the
+  // next cycle if SA pops the queue now); §8.1's selection reads their first bits.
+  ck_t ck_h[NQT], ck_s[NQT];
+  always_comb begin
+    for (int unsigned k = 0; k < NQT; k++) begin
+      ck_h[k] = ck_pkt(k, q_h_q[k].oport, q_h_q[k].ovc, q_h_q[k].len, q_h_q[k].fport,
+                       q_h_q[k].fvc);
+      ck_s[k] = ck_pkt(k, s_eff[k].oport, s_eff[k].ovc, s_eff[k].len, s_eff[k].fport,
+                       s_eff[k].fvc);
+      sel_eh_o[k] = (q_n_q[k] != '0) && ck_h[k].p[0];
+      sel_es_o[k] = (32'(q_n_q[k]) >= 2) && ck_s[k].p[0];
+      sel_oh_o[k*PIW +: PIW] = q_oport(k, q_h_q[k].oport);
+      sel_os_o[k*PIW +: PIW] = q_oport(k, s_eff[k].oport);
+      sel_l1_o[k] = (q_h_q[k].len == LW'(1));
+    end
+  end
+
   logic [CW-1:0]  q_n_d[NQT];
   pkt_t           q_h_d[NQT];
   pkt_t           q_s_d[NQT];
@@ -418,10 +445,7 @@ module input_buffer #(
       end
       // SR: checks of the packet heading the queue next cycle, if it is queued now
       el_d[k] = pop ? (32'(q_n_q[k]) >= 2) : (q_n_q[k] != '0);
-      ck_d[k] = pop ? ck_pkt(k, s_eff[k].oport, s_eff[k].ovc, s_eff[k].len, s_eff[k].fport,
-                             s_eff[k].fvc)
-                    : ck_pkt(k, q_h_q[k].oport, q_h_q[k].ovc, q_h_q[k].len, q_h_q[k].fport,
-                             q_h_q[k].fvc);
+      ck_d[k] = pop ? ck_s[k] : ck_h[k];
       if (app) begin
         q_tail_d[k] = rq_slot_i;
         // The link behind the last packet is written whenever the queue holds one at the

@@ -3,12 +3,27 @@
 module islip #(
   parameter int unsigned P = 8,
   parameter int unsigned V = 2,
-  parameter int unsigned ITERS = 1,
+  parameter int unsigned ITERS = 1,        // iterations (SAPIPE = 1: 1)
+  parameter int unsigned VOQ = 1,          // queues per input VC: P (1) or 1 (0)
+  // SAPIPE = 1: contract §8.1, the inputs' selections registered a cycle ahead and one
+  // grant phase (DRRM); 0: iSLIP (§8)
+  parameter int unsigned SAPIPE = 0,
   localparam int unsigned VW = asw_pkg::idx_w(V),
-  localparam int unsigned PIW = asw_pkg::idx_w(P)
+  localparam int unsigned PIW = asw_pkg::idx_w(P),
+  localparam int unsigned NQ = (VOQ != 0) ? P : 1,
+  localparam int unsigned NQT = V * NQ
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  // §8.1 (SAPIPE only): per input i, queue k = v*NQ+q at [i*NQT+k]: head / packet behind it
+  // eligible but for the open mask (input_buffer.sv), their output ports, head of one flit;
+  // the outputs open this cycle
+  input  logic [P*NQT-1:0]     sel_eh_i,
+  input  logic [P*NQT-1:0]     sel_es_i,
+  input  logic [P*NQT*PIW-1:0] sel_oh_i,
+  input  logic [P*NQT*PIW-1:0] sel_os_i,
+  input  logic [P*NQT-1:0]     sel_l1_i,
+  input  logic [P-1:0]         open_i,
   input  logic [P*V*P-1:0] req_i,          // req_i[(i*V+v)*P+o]: VC v of input i requests o
   output logic [P-1:0]     match_valid_o,  // per input
   output logic [P*PIW-1:0] match_out_o,
@@ -18,12 +33,7 @@ module islip #(
   output logic [P-1:0]     out_matched_o,  // per output
   output logic [P-1:0]     in_requested_o  // per input: requested some output
 );
-  logic [PIW-1:0] gp_q[P], gp_d[P];  // grant pointers (per output)
-  logic [PIW-1:0] ap_q[P], ap_d[P];  // accept pointers (per input)
-  logic [VW-1:0]  vp_q[P*P], vp_d[P*P];  // VC pointers (per input i and output o: i*P+o)
-
   logic [P-1:0] req_io[P];           // req_io[i][o]: some VC of input i requests o
-  logic [P-1:0] req_oi[P];           // req_oi[o][i], the same transposed
   logic [P-1:0] grant[P];            // grant[o][i] of the last iteration (assertions)
 
   always_comb begin
@@ -32,174 +42,365 @@ module islip #(
       for (int unsigned v = 0; v < V; v++) begin
         req_io[i] = req_io[i] | req_i[(i*V+v)*P +: P];
       end
-      in_requested_o[i] = |req_io[i];
-    end
-    for (int unsigned o = 0; o < P; o++) begin
-      for (int unsigned i = 0; i < P; i++) begin
-        req_oi[o][i] = req_io[i][o];
-      end
     end
   end
 
-  // Iterations, unrolled; the arbiters are rr_arbiter primitives (depth log P). Each
-  // iteration's signals live in its own scope: im/om matched before it, im_n/om_n after,
-  // acc_n/mo_n the inputs' matches (one-hot over outputs / output index) so far.
-  for (genvar it = 0; it < ITERS; it++) begin : gen_iter
-    logic [P-1:0]   im, om, im_n, om_n;
-    logic [P-1:0]   gnt[P];          // gnt[o][i]
-    logic [P-1:0]   gcol[P];         // gcol[i][o] = gnt[o][i]
-    logic [P-1:0]   acc[P];          // acc[i][o], one-hot over o
-    logic [PIW-1:0] acc_idx[P];
-    logic [P-1:0]   acc_p[P], acc_n[P];
-    logic [PIW-1:0] mo_p[P], mo_n[P];
-    if (it == 0) begin : gen_first
-      assign im = '0;
-      assign om = '0;
-      for (genvar i = 0; i < P; i++) begin : gen_init
-        assign acc_p[i] = '0;
-        assign mo_p[i] = '0;
+  if (SAPIPE == 0) begin : gen_islip
+    logic unused_sel;
+    assign unused_sel = ^{sel_eh_i, sel_es_i, sel_oh_i, sel_os_i, sel_l1_i, open_i};
+    always_comb begin
+      for (int unsigned i = 0; i < P; i++) begin
+        in_requested_o[i] = |req_io[i];
       end
-    end else begin : gen_next
-      assign im = gen_iter[it-1].im_n;
-      assign om = gen_iter[it-1].om_n;
-      assign acc_p = gen_iter[it-1].acc_n;
-      assign mo_p = gen_iter[it-1].mo_n;
+      for (int unsigned o = 0; o < P; o++) begin
+        for (int unsigned i = 0; i < P; i++) begin
+          req_oi[o][i] = req_io[i][o];
+        end
+      end
     end
-    // Grant: each unmatched output picks the first requesting unmatched input from gp.
+    logic [P-1:0]   req_oi[P];         // req_oi[o][i]: req_io transposed
+    logic [PIW-1:0] gp_q[P], gp_d[P];  // grant pointers (per output)
+    logic [PIW-1:0] ap_q[P], ap_d[P];  // accept pointers (per input)
+    logic [VW-1:0]  vp_q[P*P], vp_d[P*P];  // VC pointers (per input i and output o: i*P+o)
+
+    // Iterations, unrolled; the arbiters are rr_arbiter primitives (depth log P). Each
+    // iteration's signals live in its own scope: im/om matched before it, im_n/om_n after,
+    // acc_n/mo_n the inputs' matches (one-hot over outputs / output index) so far.
+    for (genvar it = 0; it < ITERS; it++) begin : gen_iter
+      logic [P-1:0]   im, om, im_n, om_n;
+      logic [P-1:0]   gnt[P];          // gnt[o][i]
+      logic [P-1:0]   gcol[P];         // gcol[i][o] = gnt[o][i]
+      logic [P-1:0]   acc[P];          // acc[i][o], one-hot over o
+      logic [PIW-1:0] acc_idx[P];
+      logic [P-1:0]   acc_p[P], acc_n[P];
+      logic [PIW-1:0] mo_p[P], mo_n[P];
+      if (it == 0) begin : gen_first
+        assign im = '0;
+        assign om = '0;
+        for (genvar i = 0; i < P; i++) begin : gen_init
+          assign acc_p[i] = '0;
+          assign mo_p[i] = '0;
+        end
+      end else begin : gen_next
+        assign im = gen_iter[it-1].im_n;
+        assign om = gen_iter[it-1].om_n;
+        assign acc_p = gen_iter[it-1].acc_n;
+        assign mo_p = gen_iter[it-1].mo_n;
+      end
+      // Grant: each unmatched output picks the first requesting unmatched input from gp.
+      for (genvar o = 0; o < P; o++) begin : gen_grant
+        logic [PIW-1:0] unused_idx;
+        rr_arbiter #(.N(P)) u_arb (
+          .req_i (om[o] ? '0 : (req_oi[o] & ~im)),
+          .ptr_i (gp_q[o]),
+          .gnt_o (gnt[o]),
+          .idx_o (unused_idx)
+        );
+      end
+      always_comb begin
+        for (int unsigned i = 0; i < P; i++) begin
+          for (int unsigned o = 0; o < P; o++) begin
+            gcol[i][o] = gnt[o][i];
+          end
+        end
+      end
+      // Accept: each unmatched input picks the first granting output from ap.
+      for (genvar i = 0; i < P; i++) begin : gen_accept
+        rr_arbiter #(.N(P)) u_arb (
+          .req_i (im[i] ? '0 : gcol[i]),
+          .ptr_i (ap_q[i]),
+          .gnt_o (acc[i]),
+          .idx_o (acc_idx[i])
+        );
+      end
+      always_comb begin
+        om_n = om;
+        for (int unsigned i = 0; i < P; i++) begin
+          im_n[i] = im[i] | (|acc[i]);
+          om_n = om_n | acc[i];
+          acc_n[i] = acc_p[i] | acc[i];
+          mo_n[i] = mo_p[i] | acc_idx[i];
+        end
+      end
+    end
+
+    logic [P-1:0]   in_m, out_m;
+    logic [P-1:0]   acc_all[P];        // acc_all[i][o]: the match of input i (one-hot)
+    logic [P-1:0]   acc_first[P];      // matches of the first iteration (pointer updates)
+    assign in_m = gen_iter[ITERS-1].im_n;
+    assign out_m = gen_iter[ITERS-1].om_n;
+    assign acc_all = gen_iter[ITERS-1].acc_n;
+    assign acc_first = gen_iter[0].acc;
+    assign grant = gen_iter[ITERS-1].gnt;
+
+    // VC choice: for every (input, output) pair the first VC from vp[i][o] whose queue head
+    // requests o, in parallel with the iterations; the match selects its output's (AND-OR
+    // over the one-hot match, no arbiter after it).
+    logic [VW-1:0] vidx[P];
+    logic [V-1:0]  vgnt[P];
+    for (genvar i = 0; i < P; i++) begin : gen_vc
+      logic [VW-1:0] vio[P];
+      logic [V-1:0]  vgo[P];
+      for (genvar o = 0; o < P; o++) begin : gen_out
+        logic [V-1:0] vreq;
+        always_comb begin
+          for (int unsigned v = 0; v < V; v++) begin
+            vreq[v] = req_i[(i*V+v)*P + o];
+          end
+        end
+        rr_arbiter #(.N(V)) u_arb (
+          .req_i (vreq),
+          .ptr_i (vp_q[i*P + o]),
+          .gnt_o (vgo[o]),
+          .idx_o (vio[o])
+        );
+      end
+      always_comb begin
+        vidx[i] = '0;
+        vgnt[i] = '0;
+        for (int unsigned o = 0; o < P; o++) begin
+          vidx[i] = vidx[i] | (acc_all[i][o] ? vio[o] : '0);
+          vgnt[i] = vgnt[i] | (acc_all[i][o] ? vgo[o] : '0);
+        end
+      end
+    end
+
+    function automatic int unsigned wrap_inc(input int unsigned x, input int unsigned n);
+      return (x + 1 >= n) ? 0 : x + 1;
+    endfunction
+
+    always_comb begin
+      for (int unsigned i = 0; i < P; i++) begin
+        match_out_o[i*PIW +: PIW] = gen_iter[ITERS-1].mo_n[i];
+        match_vc_o[i*VW +: VW] = in_m[i] ? vidx[i] : '0;
+        match_oh_o[i*P +: P] = acc_all[i];
+        match_vc_oh_o[i*V +: V] = vgnt[i];
+      end
+      match_valid_o = in_m;
+      out_matched_o = out_m;
+      // Pointers move in the first iteration only: gp[o] past the input that accepted o,
+      // ap[i] past the output i accepted; vp[i][o] past the VC chosen for a match (i, o).
+      for (int unsigned n = 0; n < P; n++) begin
+        gp_d[n] = gp_q[n];
+        ap_d[n] = ap_q[n];
+      end
+      for (int unsigned n = 0; n < P*P; n++) begin
+        vp_d[n] = vp_q[n];
+      end
+      for (int unsigned i = 0; i < P; i++) begin
+        for (int unsigned o = 0; o < P; o++) begin
+          if (acc_first[i][o]) begin
+            gp_d[o] = PIW'(wrap_inc(i, P));
+            ap_d[i] = PIW'(wrap_inc(o, P));
+          end
+        end
+        for (int unsigned o = 0; o < P; o++) begin
+          if (acc_all[i][o]) begin
+            vp_d[i*P + o] = VW'(wrap_inc(32'(vidx[i]), V));
+          end
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        for (int unsigned n = 0; n < P; n++) begin
+          gp_q[n] <= '0;
+          ap_q[n] <= '0;
+        end
+      end else begin
+        for (int unsigned n = 0; n < P; n++) begin
+          gp_q[n] <= gp_d[n];
+          ap_q[n] <= ap_d[n];
+        end
+      end
+    end
+    for (genvar i = 0; i < P; i++) begin : gen_vp
+      for (genvar o = 0; o < P; o++) begin : gen_vp_o
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            vp_q[i*P + o] <= '0;
+          end else begin
+            vp_q[i*P + o] <= vp_d[i*P + o];
+          end
+        end
+      end
+    end
+
+  end else begin : gen_pipe
+
+    // §8.1: per input a registered selection {valid, output, VC}; SA grants per output over
+    // the selections whose request (the queue's §8 request bit) holds; the selection of the
+    // next cycle is computed for both outcomes of this cycle's grant and picked by it.
+    logic [PIW-1:0] gp_q[P];
+    logic [PIW-1:0] ap_q[P];
+    logic [VW-1:0]  vp_q[P*P];
+    logic [P-1:0]   sv_q, sv_d;
+    logic [PIW-1:0] so_q[P], so_d[P];
+    logic [VW-1:0]  sc_q[P], sc_d[P];
+    logic [P-1:0]   rq;              // input i requests its selection
+    logic [P-1:0]   rq_oi[P];        // [o][i]
+    logic [P-1:0]   gnt[P];          // [o][i]
+    logic [P-1:0]   in_m;
+
+    function automatic int unsigned wrap_inc(input int unsigned x, input int unsigned n);
+      return (x + 1 >= n) ? 0 : x + 1;
+    endfunction
+
+    always_comb begin
+      for (int unsigned i = 0; i < P; i++) begin
+        rq[i] = sv_q[i] && req_i[(i*V + 32'(sc_q[i]))*P + 32'(so_q[i])];
+      end
+      for (int unsigned o = 0; o < P; o++) begin
+        for (int unsigned i = 0; i < P; i++) begin
+          rq_oi[o][i] = rq[i] && (32'(so_q[i]) == o);
+        end
+      end
+    end
     for (genvar o = 0; o < P; o++) begin : gen_grant
       logic [PIW-1:0] unused_idx;
       rr_arbiter #(.N(P)) u_arb (
-        .req_i (om[o] ? '0 : (req_oi[o] & ~im)),
+        .req_i (rq_oi[o]),
         .ptr_i (gp_q[o]),
         .gnt_o (gnt[o]),
         .idx_o (unused_idx)
       );
     end
+    assign grant = gnt;
     always_comb begin
       for (int unsigned i = 0; i < P; i++) begin
+        in_m[i] = 1'b0;
         for (int unsigned o = 0; o < P; o++) begin
-          gcol[i][o] = gnt[o][i];
+          in_m[i] = in_m[i] | gnt[o][i];
         end
-      end
-    end
-    // Accept: each unmatched input picks the first granting output from ap.
-    for (genvar i = 0; i < P; i++) begin : gen_accept
-      rr_arbiter #(.N(P)) u_arb (
-        .req_i (im[i] ? '0 : gcol[i]),
-        .ptr_i (ap_q[i]),
-        .gnt_o (acc[i]),
-        .idx_o (acc_idx[i])
-      );
-    end
-    always_comb begin
-      om_n = om;
-      for (int unsigned i = 0; i < P; i++) begin
-        im_n[i] = im[i] | (|acc[i]);
-        om_n = om_n | acc[i];
-        acc_n[i] = acc_p[i] | acc[i];
-        mo_n[i] = mo_p[i] | acc_idx[i];
-      end
-    end
-  end
-
-  logic [P-1:0]   in_m, out_m;
-  logic [P-1:0]   acc_all[P];        // acc_all[i][o]: the match of input i (one-hot)
-  logic [P-1:0]   acc_first[P];      // matches of the first iteration (pointer updates)
-  assign in_m = gen_iter[ITERS-1].im_n;
-  assign out_m = gen_iter[ITERS-1].om_n;
-  assign acc_all = gen_iter[ITERS-1].acc_n;
-  assign acc_first = gen_iter[0].acc;
-  assign grant = gen_iter[ITERS-1].gnt;
-
-  // VC choice: for every (input, output) pair the first VC from vp[i][o] whose queue head
-  // requests o, in parallel with the iterations; the match selects its output's (AND-OR
-  // over the one-hot match, no arbiter after it).
-  logic [VW-1:0] vidx[P];
-  logic [V-1:0]  vgnt[P];
-  for (genvar i = 0; i < P; i++) begin : gen_vc
-    logic [VW-1:0] vio[P];
-    logic [V-1:0]  vgo[P];
-    for (genvar o = 0; o < P; o++) begin : gen_out
-      logic [V-1:0] vreq;
-      always_comb begin
+        match_out_o[i*PIW +: PIW] = in_m[i] ? so_q[i] : '0;
+        match_vc_o[i*VW +: VW] = in_m[i] ? sc_q[i] : '0;
+        for (int unsigned o = 0; o < P; o++) begin
+          match_oh_o[i*P + o] = in_m[i] && (32'(so_q[i]) == o);
+        end
         for (int unsigned v = 0; v < V; v++) begin
-          vreq[v] = req_i[(i*V+v)*P + o];
+          match_vc_oh_o[i*V + v] = in_m[i] && (32'(sc_q[i]) == v);
         end
       end
-      rr_arbiter #(.N(V)) u_arb (
-        .req_i (vreq),
-        .ptr_i (vp_q[i*P + o]),
-        .gnt_o (vgo[o]),
-        .idx_o (vio[o])
+      for (int unsigned o = 0; o < P; o++) begin
+        out_matched_o[o] = |gnt[o];
+      end
+      match_valid_o = in_m;
+      in_requested_o = rq;
+    end
+
+    // The selections (SR): N if the input is not granted now (state as it is), G if it is
+    // (its selected queue popped, its pointers moved; only a 1-flit packet leaves it free).
+    for (genvar i = 0; i < P; i++) begin : gen_sel
+      logic [NQT-1:0] eh, es, l1;
+      logic [PIW-1:0] oh[NQT], os[NQT];
+      logic [V-1:0]   en[P], eg[P];      // [o][v]: VC v has an eligible queue to o (N, G)
+      logic [P-1:0]   on, og;            // outputs with an eligible queue (N, G)
+      logic [P-1:0]   gn_o, gg_o;
+      logic [PIW-1:0] on_i, og_i;
+      logic [VW-1:0]  vn[P], vg[P];
+      always_comb begin
+        eh = sel_eh_i[i*NQT +: NQT];
+        es = sel_es_i[i*NQT +: NQT];
+        l1 = sel_l1_i[i*NQT +: NQT];
+        for (int unsigned k = 0; k < NQT; k++) begin
+          oh[k] = sel_oh_i[(i*NQT + k)*PIW +: PIW];
+          os[k] = sel_os_i[(i*NQT + k)*PIW +: PIW];
+        end
+        for (int unsigned o = 0; o < P; o++) begin
+          en[o] = '0;
+          eg[o] = '0;
+          for (int unsigned v = 0; v < V; v++) begin
+            for (int unsigned q = 0; q < NQ; q++) begin
+              logic sel_k;   // queue (v, q) is the selected one
+              sel_k = (32'(sc_q[i]) == v) && ((VOQ == 0) || (32'(so_q[i]) == q));
+              if (eh[v*NQ+q] && (32'(oh[v*NQ+q]) == o) && open_i[o]) begin
+                en[o][v] = 1'b1;
+              end
+              if (sel_k ? (es[v*NQ+q] && (32'(os[v*NQ+q]) == o))
+                        : (eh[v*NQ+q] && (32'(oh[v*NQ+q]) == o))) begin
+                eg[o][v] = eg[o][v] | open_i[o];
+              end
+            end
+          end
+          on[o] = |en[o];
+          og[o] = |eg[o];
+        end
+      end
+      rr_arbiter #(.N(P)) u_arb_n (.req_i(on), .ptr_i(ap_q[i]), .gnt_o(gn_o), .idx_o(on_i));
+      rr_arbiter #(.N(P)) u_arb_g (
+        .req_i(og), .ptr_i(PIW'(wrap_inc(32'(so_q[i]), P))), .gnt_o(gg_o), .idx_o(og_i)
       );
-    end
-    always_comb begin
-      vidx[i] = '0;
-      vgnt[i] = '0;
-      for (int unsigned o = 0; o < P; o++) begin
-        vidx[i] = vidx[i] | (acc_all[i][o] ? vio[o] : '0);
-        vgnt[i] = vgnt[i] | (acc_all[i][o] ? vgo[o] : '0);
+      for (genvar o = 0; o < P; o++) begin : gen_vc
+        logic [VW-1:0] vp_g;
+        logic [V-1:0]  unused_n, unused_g;
+        assign vp_g = (32'(so_q[i]) == o) ? VW'(wrap_inc(32'(sc_q[i]), V)) : vp_q[i*P + o];
+        rr_arbiter #(.N(V)) u_vn (.req_i(en[o]), .ptr_i(vp_q[i*P + o]), .gnt_o(unused_n),
+                                  .idx_o(vn[o]));
+        rr_arbiter #(.N(V)) u_vg (.req_i(eg[o]), .ptr_i(vp_g), .gnt_o(unused_g), .idx_o(vg[o]));
       end
-    end
-  end
-
-  function automatic int unsigned wrap_inc(input int unsigned x, input int unsigned n);
-    return (x + 1 >= n) ? 0 : x + 1;
-  endfunction
-
-  always_comb begin
-    for (int unsigned i = 0; i < P; i++) begin
-      match_out_o[i*PIW +: PIW] = gen_iter[ITERS-1].mo_n[i];
-      match_vc_o[i*VW +: VW] = in_m[i] ? vidx[i] : '0;
-      match_oh_o[i*P +: P] = acc_all[i];
-      match_vc_oh_o[i*V +: V] = vgnt[i];
-    end
-    match_valid_o = in_m;
-    out_matched_o = out_m;
-    // Pointers move in the first iteration only: gp[o] past the input that accepted o,
-    // ap[i] past the output i accepted; vp[i][o] past the VC chosen for a match (i, o).
-    for (int unsigned n = 0; n < P; n++) begin
-      gp_d[n] = gp_q[n];
-      ap_d[n] = ap_q[n];
-    end
-    for (int unsigned n = 0; n < P*P; n++) begin
-      vp_d[n] = vp_q[n];
-    end
-    for (int unsigned i = 0; i < P; i++) begin
-      for (int unsigned o = 0; o < P; o++) begin
-        if (acc_first[i][o]) begin
-          gp_d[o] = PIW'(wrap_inc(i, P));
-          ap_d[i] = PIW'(wrap_inc(o, P));
+      always_comb begin
+        logic [VW-1:0] v_n, v_g;
+        logic          hl1;   // the selected queue's head (being granted) has one flit
+        v_n = '0;
+        v_g = '0;
+        for (int unsigned o = 0; o < P; o++) begin
+          v_n = v_n | (gn_o[o] ? vn[o] : '0);
+          v_g = v_g | (gg_o[o] ? vg[o] : '0);
         end
-      end
-      for (int unsigned o = 0; o < P; o++) begin
-        if (acc_all[i][o]) begin
-          vp_d[i*P + o] = VW'(wrap_inc(32'(vidx[i]), V));
+        hl1 = 1'b0;
+        for (int unsigned v = 0; v < V; v++) begin
+          for (int unsigned q = 0; q < NQ; q++) begin
+            if ((32'(sc_q[i]) == v) && ((VOQ == 0) || (32'(so_q[i]) == q))) begin
+              hl1 = hl1 | l1[v*NQ+q];
+            end
+          end
         end
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned n = 0; n < P; n++) begin
-        gp_q[n] <= '0;
-        ap_q[n] <= '0;
-      end
-    end else begin
-      for (int unsigned n = 0; n < P; n++) begin
-        gp_q[n] <= gp_d[n];
-        ap_q[n] <= ap_d[n];
-      end
-    end
-  end
-  for (genvar i = 0; i < P; i++) begin : gen_vp
-    for (genvar o = 0; o < P; o++) begin : gen_vp_o
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          vp_q[i*P + o] <= '0;
+        if (in_m[i]) begin
+          sv_d[i] = hl1 && (og != '0);
+          so_d[i] = og_i;
+          sc_d[i] = v_g;
         end else begin
-          vp_q[i*P + o] <= vp_d[i*P + o];
+          sv_d[i] = (on != '0);
+          so_d[i] = on_i;
+          sc_d[i] = v_n;
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        sv_q <= '0;
+        for (int unsigned n = 0; n < P; n++) begin
+          gp_q[n] <= '0;
+          ap_q[n] <= '0;
+          so_q[n] <= '0;
+          sc_q[n] <= '0;
+        end
+      end else begin
+        sv_q <= sv_d;
+        for (int unsigned n = 0; n < P; n++) begin
+          so_q[n] <= so_d[n];
+          sc_q[n] <= sc_d[n];
+        end
+        for (int unsigned i = 0; i < P; i++) begin
+          for (int unsigned o = 0; o < P; o++) begin
+            if (gnt[o][i]) begin
+              gp_q[o] <= PIW'(wrap_inc(i, P));
+              ap_q[i] <= PIW'(wrap_inc(o, P));
+            end
+          end
+        end
+      end
+    end
+    for (genvar i = 0; i < P; i++) begin : gen_vp
+      for (genvar o = 0; o < P; o++) begin : gen_vp_o
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            vp_q[i*P + o] <= '0;
+          end else if (in_m[i] && (32'(so_q[i]) == o)) begin
+            vp_q[i*P + o] <= VW'(wrap_inc(32'(sc_q[i]), V));
+          end
         end
       end
     end

@@ -11,6 +11,7 @@ module regs #(
   parameter int unsigned TABLE = 256,
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
+  parameter int unsigned SAPIPE = 0,  // §8.1 pipelined allocation, read in PARAM1[21]
   parameter int unsigned AE = 0,
   parameter int unsigned SE = 0,    // Switch AR table entries (§17.8), read in PARAM3[5:0]
                                     // (0 without QcnEn: no §17.8 hardware)
@@ -405,7 +406,7 @@ module regs #(
     end else if (a == RegParam0) begin
       rd = {8'(PW), 8'(LMAX), 1'(VOQ), 3'(ITERS), 4'(V), 8'(P)};
     end else if (a == RegParam1) begin
-      rd = {11'h0, 5'(DW), 16'(BUF)};
+      rd = {10'h0, 1'(SAPIPE), 5'(DW), 16'(BUF)};
     end else if (a == RegParam2) begin
       rd = {Features[8:0], 6'(AE), 17'(TABLE)};
     end else if (a == RegParam3) begin

@@ -4,7 +4,7 @@
  * CRT, TTL, ARN_UP, STAGE: each written into a C model instance, so the
  * contract's legality rules decide). Prints a message naming the make
  * variable and exits 2.
- *   cfgcheck [--features MASK] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
+ *   cfgcheck [--features MASK] [--se SE] [--sapipe 0|1] P V BUF LMAX PW DW TABLE VOQ ITERS AE [ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]
  * MASK: the §1 features built, ASW_FEAT_* bits (PARAM2[31:23], PARAM3[7:6] order);
  * ARN is off|arn|afi|adaptive-th-afi; "-" leaves a §15 value unset (drawn per seed). */
 #include <stdio.h>
@@ -51,8 +51,14 @@ int main(int argc, char **argv) {
     argv += 2;
     argc -= 2;
   }
+  unsigned long long sapipe = 0; /* §1 SAPIPE (§8.1) */
+  if (argc > 2 && !strcmp(argv[1], "--sapipe")) {
+    if (number("SAPIPE", argv[2], &sapipe) || sapipe > 0xFFFFFFFFull) return 2;
+    argv += 2;
+    argc -= 2;
+  }
   if (argc != 11 && argc != 19) {
-    fprintf(stderr, "usage: cfgcheck [--features MASK] [--se SE] P V BUF LMAX PW DW TABLE VOQ ITERS AE "
+    fprintf(stderr, "usage: cfgcheck [--features MASK] [--se SE] [--sapipe 0|1] P V BUF LMAX PW DW TABLE VOQ ITERS AE "
                     "[ARN HCDTH LCDTH FCTH CRT TTL UP STAGE]\n");
     return 2;
   }
@@ -63,7 +69,7 @@ int main(int argc, char **argv) {
                   .max_packet = (unsigned)v[3], .payload_bits = (unsigned)v[4],
                   .dest_bits = (unsigned)v[5], .table_entries = (unsigned)v[6],
                   .voq = (unsigned)v[7], .iters = (unsigned)v[8], .arn_entries = (unsigned)v[9],
-                  .sar_entries = (unsigned)se};
+                  .sar_entries = (unsigned)se, .sa_pipe = (unsigned)sapipe};
   asw_config_set_features(&c, (unsigned)feats);
   char err[256];
   if (asw_config_check(&c, err, sizeof err) != ASW_OK) {

@@ -32,12 +32,14 @@ FEATURE_PARAMS = switch_configs.FEATURE_PARAMS
 def all_params(cfg):
     """(name, value) of every switch parameter of cfg, SE and the features only when set."""
     return ([(k, cfg[k]) for k in PARAMS] + ([("SE", cfg["SE"])] if cfg.get("SE") else [])
+            + ([("SAPIPE", cfg["SAPIPE"])] if cfg.get("SAPIPE") else [])
             + [(k, cfg[k]) for k in FEATURE_PARAMS if cfg.get(k)])
 
 
 def c_defines(cfg):
     """-D flags of the C side (cosim_main.cpp, refsim.c): the parameters and ASW_FEATURES."""
     return ([f"-DASW_{k}={cfg[k]}" for k in PARAMS] + ([f"-DASW_SE={cfg['SE']}"] if cfg.get("SE") else [])
+            + ([f"-DASW_SAPIPE={cfg['SAPIPE']}"] if cfg.get("SAPIPE") else [])
             + [f"-DASW_FEATURES={switch_configs.feature_mask(cfg)}"])
 
 
@@ -281,6 +283,7 @@ def check_config(cfg, arn=None):
     m = switch_configs.feature_mask(cfg)
     opts = ["--features", str(m)] if m else []
     opts += ["--se", str(cfg["SE"])] if cfg.get("SE") else []
+    opts += ["--sapipe", str(cfg["SAPIPE"])] if cfg.get("SAPIPE") else []
     r = subprocess.run([exe] + opts + [str(cfg[k]) for k in PARAMS] + extra)
     if r.returncode != 0:
         sys.exit(2)
@@ -506,7 +509,8 @@ def parse_cfg(ns):
     ae = ns.AE if ns.AE is not None else (0 if arn == "off" else 4)
     cfg = {k: int(v) for k, v in dict(P=ns.P, V=ns.V, BUF=ns.BUF, LMAX=ns.PKT, PW=ns.PW, DW=ns.DW,
                                       TABLE=ns.TABLE, VOQ=ns.VOQ, ITERS=ns.ITERS, AE=ae,
-                                      SE=ns.SE).items()}
+                                      SE=ns.SE,
+                                      SAPIPE=BOOL_WORDS.get(str(ns.SAPIPE), ns.SAPIPE)).items()}
     # §1 features built: FEATURES="bubble pfc ..." (or all / none), plus every feature a run
     # option programs (BUBBLE, PFC, QCN, HASH, GAP, LINKFAULT, VCADAPT, SAR: qcn)
     want = set()
@@ -974,6 +978,7 @@ KNOBS = (
     ("VCADAPT", "", "on|off|1|0: §16.3 ROUTE_CTRL mode 3 (VOQ=0): FWD amask/vlo/vn, VC_CTRL "
      "fb/fb_same/esc_vc programmed and rewritten"),
     ("SE", "", "Switch AR table entries (contract §17.8; 0: no Switch AR hardware)"),
+    ("SAPIPE", "sa_pipe", "on|off|1|0: pipelined switch allocation (contract §8.1; ITERS=1)"),
     ("SAR", "", "on|off|1|0: §17.8 Switch AR programmed and rewritten (SAR_CTRL en/steer, small "
      "SAR_TTL, SAR_SEED), CNM words on the lane; needs SE >= 1"),
     ("LINKFAULT", "", "§18: probability per link and cycle that it goes down"),
@@ -1008,7 +1013,7 @@ INT_RANGES = {
 # SOAK_CYCLES scales the matrix's run lengths (200 000: make test-cosim's): shorter runs
 # would see too little traffic for their end checks (QCN samples, conservation after the
 # drain), i.e. check less than make test-cosim; hence no soak below it.
-BOOL_KNOBS = ("VOQ", "BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR", "REFONLY")
+BOOL_KNOBS = ("VOQ", "SAPIPE", "BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR", "REFONLY")
 # The asw switch / asw net spellings (tb/options.py, the vocabulary) mk/tb.mk copies into
 # the make variables (COSIM_ALIASES; make test-cosim-input checks both lists agree).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -1034,7 +1039,7 @@ CMD_KNOBS = {
     "cosim": {"P", "V", "BUF", "PKT", "PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "ROUTING",
               "TRIGGER", "VCMAP", "SCEN", "SEED", "CYCLES", "ARN", "HCDTH", "LCDTH", "FCTH",
               "CRT", "TTL", "ARN_UP", "STAGE", "REFONLY", "BUBBLE", "PFC", "QCN", "HASH", "GAP",
-              "VCADAPT", "FEATURES", "LINKFAULT", "SE", "SAR", "ARNX"},
+              "VCADAPT", "FEATURES", "LINKFAULT", "SE", "SAR", "ARNX", "SAPIPE"},
     "soak": {"SEED", "SOAK_CYCLES", "SOAK_SEEDS", "REFONLY"},
     "test": {"SEED", "REFONLY"},
     "gate": {"SEED", "GATE_CYCLES"},
@@ -1140,6 +1145,7 @@ def cosim_config_line(cfg, routing, vcmap, ns, arn):
     """The resolved configuration of `make cosim`, printed before anything is built."""
     words = [f"{k}={cfg[k]}" for k in ("P", "V", "BUF")] + [f"PKT={cfg['LMAX']}"]
     words += [f"{k}={cfg[k]}" for k in ("PW", "DW", "TABLE", "VOQ", "ITERS", "AE", "SE")]
+    words += ["SAPIPE=1"] if cfg.get("SAPIPE") else []
     feats = [f for f in switch_configs.FEATURES if cfg[switch_configs.RTL[f]]]
     words += [f"FEATURES=\"{' '.join(feats) or 'none'}\""]
     words += [f"ROUTING={routing}", f"VCMAP={vcmap}", f"SCEN={ns.SCEN}", f"ARN={arn['ARN']}"]
@@ -1169,6 +1175,8 @@ def parser():
                     "oblivious adaptive counters readback "
                     "vc_adaptive, name or name=on|off); BUBBLE, PFC, QCN, HASH, GAP, LINKFAULT, "
                     "VCADAPT and SAR add the feature they program")
+    ap.add_argument("--SAPIPE", default="0", help="on|1: pipelined switch allocation "
+                    "(contract §8.1), needs ITERS=1")
     ap.add_argument("--SE", default="0", help="Switch AR table entries (contract §17.8), 0..32")
     ap.add_argument("--SAR", default="0", help="on|1: program and rewrite §17.8 Switch AR "
                     "(SAR_CTRL, SAR_TTL, SAR_SEED) and drive the CNM lane; needs SE >= 1")

@@ -32,6 +32,9 @@ extern "C" {
 #ifndef ASW_FEATURES
 #define ASW_FEATURES 0  // contract §1: the features built, ASW_FEAT_* bits (tb/cosim.py passes it when set)
 #endif
+#ifndef ASW_SAPIPE
+#define ASW_SAPIPE 0  // contract §1 SAPIPE: pipelined allocation (tb/cosim.py passes it when set)
+#endif
 #ifndef ASW_SE
 #define ASW_SE 0  // contract §1 SE: Switch AR table entries (tb/cosim.py passes it when set)
 #endif
@@ -321,6 +324,7 @@ static bool run(const Options &o, int64_t trace_from, Mismatch &mm, uint64_t &cy
   cfg.arn_entries = ASW_AE;
   asw_config_set_features(&cfg, ASW_FEATURES);
   cfg.sar_entries = ASW_SE;
+  cfg.sa_pipe = ASW_SAPIPE;
   char err[256] = "";
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {

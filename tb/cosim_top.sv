@@ -23,6 +23,7 @@ module cosim_top #(
   parameter int unsigned TABLE = 256,
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
+  parameter int unsigned SAPIPE = 0,  // §8.1 pipelined allocation
   parameter int unsigned AE = 0,
   // optional hardware built (contract §1, asw_switch): every feature off by default
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
@@ -106,7 +107,7 @@ module cosim_top #(
 `else
   asw_switch #(
     .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .DW(DW), .TABLE(TABLE), .VOQ(VOQ),
-    .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
+    .ITERS(ITERS), .SAPIPE(SAPIPE), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
     .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
     .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
     .ReadbackEn(ReadbackEn), .SE(SE)

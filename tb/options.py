@@ -27,6 +27,8 @@ CONCEPTS = [
     ("vcs", "1..8", "virtual channels per port V", "V", "--vcs", "vcs", ""),
     ("voq", "on, off, 1, 0", "virtual output queues at the inputs", "VOQ", "--voq", "voq", ""),
     ("iters", "1..4", "iSLIP iterations", "ITERS", "--iters", "iters", ""),
+    ("sa_pipe", "on, off, 1, 0", "pipelined switch allocation (contract §8.1; iters 1)",
+     "SAPIPE", "--sa-pipe", "", "asw net: its switches allocate with iSLIP"),
     ("buffer_flits", "flits", "buffer per input VC (BUF)", "BUF", "--buffer-flits",
      "buffer_flits", ""),
     ("max_packet", "flits, 1..255", "longest packet (LMAX)", "PKT", "--max-packet", "",

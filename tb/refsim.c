@@ -17,6 +17,9 @@
 #ifndef ASW_FEATURES
 #define ASW_FEATURES 0 /* contract §1: the features built, ASW_FEAT_* bits (tb/cosim.py passes it when set) */
 #endif
+#ifndef ASW_SAPIPE
+#define ASW_SAPIPE 0 /* contract §1 SAPIPE: pipelined allocation (tb/cosim.py passes it when set) */
+#endif
 #ifndef ASW_SE
 #define ASW_SE 0 /* contract §1 SE: Switch AR entries (tb/cosim.py passes it when set) */
 #endif
@@ -46,7 +49,7 @@ int main(int argc, char **argv) {
   asw_config cfg = {.ports = ASW_P, .vcs = ASW_V, .buf_flits = ASW_BUF, .max_packet = ASW_LMAX,
                     .payload_bits = ASW_PW, .dest_bits = ASW_DW, .table_entries = ASW_TABLE,
                     .voq = ASW_VOQ, .iters = ASW_ITERS, .arn_entries = ASW_AE,
-                    .sar_entries = ASW_SE};
+                    .sar_entries = ASW_SE, .sa_pipe = ASW_SAPIPE};
   asw_config_set_features(&cfg, ASW_FEATURES);
   asw_switch *ref = asw_switch_new(&cfg, err, sizeof err);
   if (!ref) {

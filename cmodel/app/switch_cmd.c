@@ -47,6 +47,7 @@ static void help(void) {
       "  --vcs N              V, 1..8 [1]\n"
       "  --voq on|off|1|0     virtual output queues [on]\n"
       "  --iters N            iSLIP iterations, 1..4 [1]\n"
+      "  --sa-pipe on|off|1|0 pipelined allocation (contract 8.1; iters 1) [off]\n"
       "  --bubble, --pfc, --qcn, --route-hash, --link-faults, --port-rate, --vc-adaptive,\n"
       "  --oblivious, --adaptive, --counters, --readback on|off|1|0\n"
       "                       optional hardware built (contract 1) [off]; the study always\n"
@@ -213,6 +214,9 @@ int cmd_switch(int argc, char **argv) {
     } else if ((m = OPT("--iters"))) {
       if (m == 2 || cli_uint("switch", "--iters", v, 1, 4, &u)) BAD;
       sp.sw.iters = (unsigned)u;
+    } else if ((m = OPT("--sa-pipe"))) {
+      if (m == 2 || cli_choice("switch", "--sa-pipe", v, onoff_names, 4, &c)) BAD;
+      sp.sw.sa_pipe = c == 1 || c == 3;
     } else if ((m = feature_opt(argc, argv, &k, &v, &feat)) != 0) { /* §1 features */
       if (m == 2 || cli_choice("switch", feat_opts[feat], v, onoff_names, 4, &c)) BAD;
       asw_config_set_feature(&sp.sw, asw_feature_name(feat), c == 1 || c == 3);

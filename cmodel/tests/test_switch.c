@@ -38,10 +38,22 @@ void test_config_ranges(void) {
   c.table_entries = 257;
   CHECK(asw_config_check(&c, err, sizeof err) == ASW_EINVAL && strstr(err, "TABLE"));
   /* extremes that are legal */
-  asw_config big = {64, 8, 8192, 255, 64, 16, 65536, 1, 4, 32, 32, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  asw_config big = {64, 8, 8192, 255, 64, 16, 65536, 1, 4, 32, 32, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
   CHECK(asw_config_check(&big, err, sizeof err) == ASW_OK);
-  asw_config small = {2, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  asw_config small = {2, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   CHECK(asw_config_check(&small, err, sizeof err) == ASW_OK);
+  /* §8.1: SAPIPE is 0 or 1, with one iteration and without VC-adaptive routing */
+  small.sa_pipe = 1;
+  CHECK(asw_config_check(&small, err, sizeof err) == ASW_OK);
+  small.sa_pipe = 2;
+  CHECK(asw_config_check(&small, err, sizeof err) == ASW_EINVAL && strstr(err, "SAPIPE"));
+  small.sa_pipe = 1;
+  small.iters = 2;
+  CHECK(asw_config_check(&small, err, sizeof err) == ASW_EINVAL && strstr(err, "ITERS"));
+  small.iters = 1;
+  small.vc_adaptive = 1;
+  CHECK(asw_config_check(&small, err, sizeof err) == ASW_EINVAL && strstr(err, "vc_adaptive"));
+  small.vc_adaptive = 0;
   asw_switch *sw = asw_switch_new(&small, err, sizeof err);
   CHECK(sw != NULL);
   asw_switch_free(sw);

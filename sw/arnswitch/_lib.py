@@ -16,7 +16,9 @@ class AswConfig(ctypes.Structure):
         "table_entries", "voq", "iters", "arn_entries", "sar_entries",
         # contract §1 optional features: 1 built, 0 left out (the default)
         "bubble", "pfc", "qcn", "route_hash", "link_faults", "port_rate", "vc_adaptive",
-        "oblivious", "adaptive", "counters", "readback")]
+        "oblivious", "adaptive", "counters", "readback",
+        # SAPIPE: 0 iSLIP, 1 pipelined allocation (contract §8.1)
+        "sa_pipe")]
 
 
 class AswFlit(ctypes.Structure):
