@@ -42,6 +42,7 @@ VOCAB = {
     "table_entries": ("TABLE", "int", 1, 65536),
     "voq": ("VOQ", "bool", 0, 1),
     "iters": ("ITERS", "int", 1, 4),
+    "sa_pipe": ("SAPIPE", "bool", 0, 1),   # contract §8.1 pipelined allocation
     "arn_entries": ("AE", "int", 0, 32),
     "sar_entries": ("SE", "int", 0, 32),
     # contract §1 optional features, off unless set
@@ -98,6 +99,10 @@ def check_rtl(p):
         raise ConfigError(f"buffer_flits={p['BUF']} is below max_packet={p['LMAX']} (BUF >= LMAX)")
     if p["V"] * p["BUF"] > 65536:
         raise ConfigError(f"vcs*buffer_flits = {p['V'] * p['BUF']} exceeds 65536")
+    if p.get("SAPIPE") and p["ITERS"] != 1:
+        raise ConfigError(f"sa_pipe=on needs iters=1 (iters={p['ITERS']}; contract §8.1)")
+    if p.get("SAPIPE") and p.get("VcAdaptEn"):
+        raise ConfigError("sa_pipe=on excludes vc_adaptive=on (contract §8.1)")
     if p["TABLE"] > 1 << p["DW"]:
         raise ConfigError(f"table_entries={p['TABLE']} exceeds 2^dest_bits = {1 << p['DW']}")
 
@@ -183,6 +188,8 @@ def describe(p):
                  for k in BASE_PARAMS)
     if p.get("SE"):
         s += f" sar_entries={p['SE']}"
+    if p.get("SAPIPE"):
+        s += " sa_pipe=on"
     on = features_on(p)
     return s + (" " + " ".join(f"{f}=on" for f in on) if on else "")
 
@@ -233,6 +240,7 @@ def main(argv):
 C_FIELDS = (("P", "ports"), ("V", "vcs"), ("BUF", "buf_flits"), ("LMAX", "max_packet"),
             ("PW", "payload_bits"), ("DW", "dest_bits"), ("TABLE", "table_entries"),
             ("VOQ", "voq"), ("ITERS", "iters"), ("AE", "arn_entries"), ("SE", "sar_entries"),
+            ("SAPIPE", "sa_pipe"),
             ("BubbleEn", "bubble"), ("PfcEn", "pfc"), ("QcnEn", "qcn"), ("RouteHashEn", "route_hash"),
             ("LinkFaultEn", "link_faults"), ("PortRateEn", "port_rate"), ("VcAdaptEn", "vc_adaptive"),
             ("RouteOblivEn", "oblivious"), ("RouteAdaptEn", "adaptive"), ("CountersEn", "counters"),

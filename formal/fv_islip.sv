@@ -38,9 +38,12 @@ module fv_islip #(
   logic [P*PIW-1:0] mo;
   logic [P*VW-1:0]  mvc;
 
+  // iSLIP (SAPIPE = 0): the §8.1 selection inputs unused
   islip #(.P(P), .V(V), .ITERS(ITERS)) dut (
     .clk_i, .rst_ni, .req_i, .match_valid_o (mv), .match_out_o (mo), .match_vc_o (mvc),
-    .out_matched_o (om), .in_requested_o (inr)
+    .out_matched_o (om), .in_requested_o (inr), .match_oh_o (), .match_vc_oh_o (),
+    .sel_eh_i ('0), .sel_es_i ('0), .sel_oh_i ('0), .sel_os_i ('0), .sel_l1_i ('0),
+    .open_i ('0)
   );
 
   logic init_q = 1'b1;
@@ -77,15 +80,15 @@ module fv_islip #(
   logic [4:0]     wio_q[P*P];
   always_ff @(posedge clk_i) begin
     for (int unsigned n = 0; n < P; n++) begin
-      egp_q[n] <= dut.gp_q[n];
-      eap_q[n] <= dut.ap_q[n];
+      egp_q[n] <= dut.gen_islip.gp_q[n];
+      eap_q[n] <= dut.gen_islip.ap_q[n];
     end
     for (int unsigned n = 0; n < P*P; n++) begin
-      evp_q[n] <= dut.vp_q[n];
+      evp_q[n] <= dut.gen_islip.vp_q[n];
     end
     for (int unsigned i = 0; i < P; i++) begin
       for (int unsigned o = 0; o < P; o++) begin
-        if (dut.acc_first[i][o]) begin
+        if (dut.gen_islip.acc_first[i][o]) begin
           egp_q[o] <= PIW'(inc(i, P));
           eap_q[i] <= PIW'(inc(o, P));
         end
@@ -123,10 +126,10 @@ module fv_islip #(
     if (!init_q) begin
       // invariants: pointers in range
       for (int unsigned n = 0; n < P; n++) begin
-        assert (32'(dut.gp_q[n]) < P && 32'(dut.ap_q[n]) < P);
+        assert (32'(dut.gen_islip.gp_q[n]) < P && 32'(dut.gen_islip.ap_q[n]) < P);
       end
       for (int unsigned n = 0; n < P*P; n++) begin
-        assert (32'(dut.vp_q[n]) < V);
+        assert (32'(dut.gen_islip.vp_q[n]) < V);
       end
       if (SAFETY) begin
         for (int unsigned i = 0; i < P; i++) begin
@@ -136,19 +139,19 @@ module fv_islip #(
             assert (rq(i, 32'(mvc[i*VW +: VW]), 32'(mo[i*PIW +: PIW])));   // match on a request
             // VC choice: no VC between vp[i][o] and the chosen one requests the output o
             for (int unsigned d = 0; d < V; d++) begin
-              if (addv(dut.vp_q[i*P + 32'(mo[i*PIW +: PIW])], d) == 8'(mvc[i*VW +: VW])) break;
-              assert (!rq(i, addv(dut.vp_q[i*P + 32'(mo[i*PIW +: PIW])], d), 32'(mo[i*PIW +: PIW])));
+              if (addv(dut.gen_islip.vp_q[i*P + 32'(mo[i*PIW +: PIW])], d) == 8'(mvc[i*VW +: VW])) break;
+              assert (!rq(i, addv(dut.gen_islip.vp_q[i*P + 32'(mo[i*PIW +: PIW])], d), 32'(mo[i*PIW +: PIW])));
             end
           end
           // first-iteration accept: one-hot, a subset of the final match, the first
           // granting output from ap[i]
-          assert ($onehot0(dut.acc_first[i]));
-          if (dut.acc_first[i] != '0) begin
-            assert (mv[i] && dut.acc_first[i][mo[i*PIW +: PIW]]);
+          assert ($onehot0(dut.gen_islip.acc_first[i]));
+          if (dut.gen_islip.acc_first[i] != '0) begin
+            assert (mv[i] && dut.gen_islip.acc_first[i][mo[i*PIW +: PIW]]);
           end
           for (int unsigned d = 0; d < P; d++) begin
-            if (dut.acc_first[i][addp(dut.ap_q[i], d)]) break;
-            assert (!dut.gen_iter[0].gnt[addp(dut.ap_q[i], d)][i]);
+            if (dut.gen_islip.acc_first[i][addp(dut.gen_islip.ap_q[i], d)]) break;
+            assert (!dut.gen_islip.gen_iter[0].gnt[addp(dut.gen_islip.ap_q[i], d)][i]);
           end
         end
         for (int unsigned o = 0; o < P; o++) begin
@@ -159,16 +162,16 @@ module fv_islip #(
           assert ($onehot0(users));
           assert (om[o] == (users != '0));
           // first-iteration grant: one-hot, to the first requesting input from gp[o]
-          assert ($onehot0(dut.gen_iter[0].gnt[o]));
+          assert ($onehot0(dut.gen_islip.gen_iter[0].gnt[o]));
           for (int unsigned i = 0; i < P; i++) begin
-            assert (!dut.gen_iter[0].gnt[o][i] || rio(i, o));
+            assert (!dut.gen_islip.gen_iter[0].gnt[o][i] || rio(i, o));
           end
-          if (dut.gen_iter[0].gnt[o] == '0) begin
+          if (dut.gen_islip.gen_iter[0].gnt[o] == '0) begin
             for (int unsigned i = 0; i < P; i++) assert (!rio(i, o));
           end
           for (int unsigned d = 0; d < P; d++) begin
-            if (dut.gen_iter[0].gnt[o][addp(dut.gp_q[o], d)]) break;
-            assert (!rio(addp(dut.gp_q[o], d), o));
+            if (dut.gen_islip.gen_iter[0].gnt[o][addp(dut.gen_islip.gp_q[o], d)]) break;
+            assert (!rio(addp(dut.gen_islip.gp_q[o], d), o));
           end
         end
         // grants of every iteration one-hot
@@ -186,11 +189,11 @@ module fv_islip #(
   always_comb begin
     if (chk_q && SAFETY) begin
       for (int unsigned n = 0; n < P; n++) begin
-        assert (dut.gp_q[n] == egp_q[n]);
-        assert (dut.ap_q[n] == eap_q[n]);
+        assert (dut.gen_islip.gp_q[n] == egp_q[n]);
+        assert (dut.gen_islip.ap_q[n] == eap_q[n]);
       end
       for (int unsigned n = 0; n < P*P; n++) begin
-        assert (dut.vp_q[n] == evp_q[n]);
+        assert (dut.gen_islip.vp_q[n] == evp_q[n]);
       end
     end
   end

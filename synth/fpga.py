@@ -59,7 +59,7 @@ CHECKS = [("ecp5-25", "small", 65.0), ("ice40-up5k", "small", 14.0),
 def all_params(cfg):
     """The parameter names of cfg: PARAMS, SE if set and the §1 features that are on (the
     others are off by default)."""
-    return (PARAMS + (("SE",) if cfg.get("SE") else ())
+    return (PARAMS + (("SE",) if cfg.get("SE") else ()) + (("SAPIPE",) if cfg.get("SAPIPE") else ())
             + tuple(k for k in switch_configs.FEATURE_PARAMS if cfg.get(k)))
 
 

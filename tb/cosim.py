@@ -172,6 +172,16 @@ MATRIX = [
     ("d", "obl", "sl", "full", 30000, "off", {"vcadapt": 1, "linkfault": "0.002"}),
     ("a", "det", "id", "random", 40000, "off", {"vcadapt": 1}),
     ("j", "det", "obqa", "random", 60000, "off", {"vcadapt": 1, "gap": 1}),
+    # §8.1 pipelined allocation (p, q: sa_pipe on): every routing mode, ARN + AFI, the
+    # bubble rule, PFC, QCN, link faults and PORT_GAP with the selections and one grant phase
+    ("p", "det", "sl", "random", 100000),
+    ("p", "ada", "afi", "full", 60000, "afi"),
+    ("p", "2th", "obqa", "hotspot", 40000, "off", {"qcn": 1, "pfc": "0x0f"}),
+    ("p", "obl", "id", "zerocred", 40000, "off", {"bubble": 1}),
+    ("p", "det", "sl", "random", 40000, "off", {"linkfault": "0.002", "gap": 1}),
+    ("q", "det", "sl", "full", 60000),
+    ("q", "th", "id", "random", 60000, "off", {"bubble": 1}),
+    ("q", "obl", "sl", "hotspot", 40000, "off", {"pfc": "0x05", "qcn": 1}),
     # §17.8 Switch AR (SAR=1; 7th field {"sar": 1}): SAR_CTRL en/steer, SAR_TTL with small
     # TTL/TS (entries expire), SAR_SEED programmed and rewritten (en = 0 clears, illegal
     # values too), CNM words on the lane at changing rates naming the traffic's destinations,

@@ -11,7 +11,7 @@ command that runs it (copy it to repeat or debug one run), then run through tb/c
 (the Verilated RTL against the C model, every output every cycle, and its end checks).
 Exit 0 if every run passed, 1 otherwise; --dry-run prints the commands only.
 
-Drawn: P 2..8, V 1..4, BUF, PKT <= BUF, PW 0..64, DW and TABLE <= 2^DW, VOQ, ITERS 1..3,
+Drawn: P 2..8, V 1..4, BUF, PKT <= BUF, PW 0..64, DW and TABLE <= 2^DW, VOQ, ITERS 1..3, SAPIPE (with ITERS 1),
 AE, SE; every contract §1 feature on or off (built and programmed, built and left idle,
 or not built); a routing mode, VC map, scenario and ARN mode that the drawn hardware
 supports; the run options that program the features (BUBBLE, PFC, QCN, HASH, GAP,
@@ -83,6 +83,10 @@ def draw(rng):
     s.update(FEATURES=" ".join(sorted(feats)) or "none", ROUTING=routing, VCMAP=vcmap,
              ARN=arn, SCEN=rng.choice(SCENARIOS), SEED=rng.randint(1, 10**6))
     s.update(opts)
+    # §8.1 pipelined allocation: one iteration, no VC-adaptive hardware (drawn last, so
+    # the draws above are those of the configurations before it existed)
+    if rng.random() < 0.5 and s["ITERS"] == 1 and "vc_adaptive" not in feats:
+        s["SAPIPE"] = 1
     return {k: str(x) for k, x in s.items()}
 
 

@@ -28,7 +28,7 @@ CONCEPTS = [
     ("voq", "on, off, 1, 0", "virtual output queues at the inputs", "VOQ", "--voq", "voq", ""),
     ("iters", "1..4", "iSLIP iterations", "ITERS", "--iters", "iters", ""),
     ("sa_pipe", "on, off, 1, 0", "pipelined switch allocation (contract §8.1; iters 1)",
-     "SAPIPE", "--sa-pipe", "", "asw net: its switches allocate with iSLIP"),
+     "SAPIPE", "--sa-pipe", "sa_pipe", "asw net: needs iters=1 (its default is 3)"),
     ("buffer_flits", "flits", "buffer per input VC (BUF)", "BUF", "--buffer-flits",
      "buffer_flits", ""),
     ("max_packet", "flits, 1..255", "longest packet (LMAX)", "PKT", "--max-packet", "",

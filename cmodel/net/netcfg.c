@@ -71,6 +71,8 @@ static const key_desc keys[] = {
     {"packet_flits", K_UINT, F(packet_flits), 2, 255, NULL,
      "packet length, flits (64-byte flits: 64 = 4 KB MTU)"},
     {"iters", K_UINT, F(iters), 1, 4, NULL, "iSLIP iterations"},
+    {"sa_pipe", K_UINT, F(sa_pipe), 0, 1, NULL,
+     "on|off (1|0): pipelined switch allocation (contract 8.1; needs iters=1)"},
     {"routing", K_ENUM, F(routing), 0, 0, routing_names,
      "dmodk (also det: deterministic), oblivious (random), smodk, hashed (flow hash; contract 17.6), switch-ar (D-mod-k steered by snooped CNMs, qcn=on; contract 17.8), adaptive (fat-trees), "
      "dor or direction-order (tori and meshes: XY(Z) or X+Y+Z+X-Y-Z-), fully-adaptive or xoradap "
@@ -1144,6 +1146,16 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
   }
   if (c->arn && !c->voq) {
     snprintf(err, errlen, "arn: the congestion detector needs voq=1");
+    return -1;
+  }
+  if (c->sa_pipe && c->iters != 1) {
+    snprintf(err, errlen, "sa_pipe: on needs iters=1 (iters=%u; contract 8.1: one grant phase)",
+             c->iters);
+    return -1;
+  }
+  if (c->sa_pipe && c->cube_order >= 3) {
+    snprintf(err, errlen, "sa_pipe: on excludes the VC-adaptive routings (fully-adaptive, "
+             "xoradap: contract 8.1)");
     return -1;
   }
   if (c->lcdth > c->hcdth) {

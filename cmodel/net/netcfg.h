@@ -41,6 +41,7 @@ typedef struct {
   unsigned ports, stages, k, n;
   /* switch */
   unsigned vcs, voq, buffer_flits, packet_flits, iters;
+  unsigned sa_pipe; /* contract §8.1 pipelined allocation in every switch (iters = 1) */
   /* routing */
   unsigned routing, trigger, adaptive_stages, delta, ltth, htth, lfsr_seed;
   unsigned route_hash; /* §17.6 with routing = oblivious: 0 LFSR, 1 hashed, 2 smodk */

@@ -242,6 +242,10 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   sc.iters = c->iters;
   sc.arn_entries = c->arn_entries;
   asw_config_set_features(&sc, ASW_FEAT_ALL); /* §1: the simulator's switches build them all */
+  if (c->sa_pipe) { /* §8.1: pipelined allocation, without the §16.3 hardware it excludes */
+    sc.sa_pipe = 1;
+    sc.vc_adaptive = 0;
+  }
   net_mech_configure(n, &sc); /* e.g. §17.9: the CNM lane's SAR table */
   char e2[256];
   if (asw_config_check(&sc, e2, sizeof e2)) {
