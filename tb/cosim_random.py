@@ -61,9 +61,10 @@ def draw(rng):
     vcmaps = ["id", "sl", "obqa"] + (["afi", "obqa-afi"] if v >= 2 else [])
     vcmap = "afi" if arn == "afi" and rng.random() < 0.5 else rng.choice(vcmaps)
     opts = {}
-    if "bubble" in feats and rng.random() < 0.6:
+    # the rule needs 2*PKT <= BUF (§16.1), PFC's headroom BUF >= PKT + V + 1 (§17.1)
+    if "bubble" in feats and rng.random() < 0.6 and 2 * pkt <= buf:
         opts["BUBBLE"] = 1
-    if "pfc" in feats and rng.random() < 0.6:
+    if "pfc" in feats and rng.random() < 0.6 and buf >= pkt + v + 1:
         opts["PFC"] = hex(rng.randint(1, (1 << p) - 1))
     vcadapt = "vc_adaptive" in feats and not voq and rng.random() < 0.6
     if "qcn" in feats and not vcadapt and rng.random() < 0.6:
