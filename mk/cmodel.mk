@@ -65,14 +65,15 @@ STUDY := study-switch
 STUDY_SWITCH_LOADS := 0.2 0.4 0.6 0.8 0.9 0.95 0.99
 study-switch: $(BUILD)/asw
 	@mkdir -p $(BUILD)/results
-	@printf '%-5s %-5s %-6s %8s %10s %10s %9s\n' VOQ BUF load offered accepted lat_mean lat_p99
-	@for cfg in off:64 on:64 on:1024; do voq=$${cfg%:*}; buf=$${cfg#*:}; \
+	@printf '%-7s %-5s %-5s %-4s %-6s %8s %10s %10s %9s\n' sa_pipe VOQ BUF pkt load offered accepted lat_mean lat_p99
+	@for sp in off on; do for cfg in off:64:1 on:64:1 on:1024:1 on:1024:8; do voq=$${cfg%%:*}; \
+	rest=$${cfg#*:}; buf=$${rest%:*}; pkt=$${rest#*:}; \
 	for load in $(STUDY_SWITCH_LOADS); do \
-	  f=$(BUILD)/results/switch_p16_voq$${voq}_buf$${buf}_load$${load}.json; \
-	  $(BUILD)/asw switch --ports 16 --voq $$voq --buffer-flits $$buf --load $$load \
-	    --packet-flits 1 --cycles 30000 --warmup 5000 --seed 1 --quiet --json $$f || exit 1; \
-	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-5s %-5s %-6s %8.4f %10.4f %10.2f %9d" % (sys.argv[2], sys.argv[3], sys.argv[4], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$voq $$buf $$load; \
-	done; done
+	  f=$(BUILD)/results/switch_p16_sapipe$${sp}_voq$${voq}_buf$${buf}_pkt$${pkt}_load$${load}.json; \
+	  $(BUILD)/asw switch --ports 16 --voq $$voq --buffer-flits $$buf --load $$load --sa-pipe $$sp \
+	    --packet-flits $$pkt --cycles 30000 --warmup 5000 --seed 1 --quiet --json $$f || exit 1; \
+	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-7s %-5s %-5s %-4s %-6s %8.4f %10.4f %10.2f %9d" % (*sys.argv[2:7], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$sp $$voq $$buf $$pkt $$load; \
+	done; done; done
 	@echo "results: $(BUILD)/results/switch_p16_*.json"
 
 # Single-switch hot-spot study of the ARN mechanism (contract §15): P=16,

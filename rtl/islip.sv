@@ -46,6 +46,7 @@ module islip #(
   end
 
   if (SAPIPE == 0) begin : gen_islip
+    logic [P-1:0]   req_oi[P];         // req_oi[o][i]: req_io transposed
     logic unused_sel;
     assign unused_sel = ^{sel_eh_i, sel_es_i, sel_oh_i, sel_os_i, sel_l1_i, open_i};
     always_comb begin
@@ -58,7 +59,6 @@ module islip #(
         end
       end
     end
-    logic [P-1:0]   req_oi[P];         // req_oi[o][i]: req_io transposed
     logic [PIW-1:0] gp_q[P], gp_d[P];  // grant pointers (per output)
     logic [PIW-1:0] ap_q[P], ap_d[P];  // accept pointers (per input)
     logic [VW-1:0]  vp_q[P*P], vp_d[P*P];  // VC pointers (per input i and output o: i*P+o)
