@@ -95,6 +95,11 @@ struct asw_switch {
    * them or it has at most two flits left), and those of the cycle before (open_prev of
    * cycle open_cyc - 1): SA's selections read the open outputs of the last cycle */
   uint64_t open_mask, open_cyc, open_prev;
+  /* §8.1 registers: pe[i*V*NQ + k], queue k's head passed SR's check (queued, CRED >= len)
+   * in the last cycle; each input's selection (sel_mask, sel_out, sel_vc) */
+  uint8_t *pe;
+  uint64_t sel_mask;
+  uint8_t sel_out[64], sel_vc[64];
   asw_regs regs; /* large (candidate tables): after the hot fields */
   /* §15, touched only while ARN_CTRL.mode != 0 (arn_on) */
   uint64_t rel_mask;    /* inputs whose ST released a flit this cycle */
@@ -267,6 +272,7 @@ void asw_switch_free(asw_switch *sw) {
   free(sw->req_vc);
   free(sw->match_out);
   free(sw->match_vc);
+  free(sw->pe);
   free(sw);
 }
 
@@ -289,8 +295,9 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   sw->req_vc = calloc((size_t)sw->P * sw->V, sizeof *sw->req_vc);
   sw->match_out = calloc(sw->P, 1);
   sw->match_vc = calloc(sw->P, 1);
+  sw->pe = calloc((size_t)sw->P * sw->V * sw->NQ, 1);
   if (!sw->in || !sw->slots || !sw->port || !sw->req_vc || !sw->match_out ||
-      !sw->match_vc)
+      !sw->match_vc || !sw->pe)
     goto oom;
   if (asw_regs_init(&sw->regs, cfg) || asw_credits_init(&sw->cred, sw->P, sw->V, cfg->buf_flits,
                         /* only SA with VOQs reads `rich` */
@@ -345,6 +352,8 @@ void asw_switch_reset(asw_switch *sw) {
   sw->held = 0;
   sw->open_cyc = ~0ull; /* §8.1: no open mask yet (the first cycle sees every output open) */
   sw->open_mask = sw->open_prev = 0;
+  memset(sw->pe, 0, (size_t)sw->P * sw->V * sw->NQ);
+  sw->sel_mask = 0;
   for (unsigned p = 0; p < sw->P; p++) sw->app_cyc[p] = ~0ull; /* no append since reset */
   sw->out_mask = sw->cr_mask = sw->st_disc = 0;
   sw->rvalid = 0;
@@ -826,76 +835,69 @@ static uint64_t sa_match_effects(asw_switch *sw, uint64_t matched, const uint64_
   return matched_out;
 }
 
-/* SA with SAPIPE = 1 (§8.1): each free input's selection, made from the state of this
- * cycle (queue heads without the packets RQ appended last cycle, pointers as SA left
- * them), the outputs open at the start of the last cycle and the credits then; the
- * request of its selected head (§8 condition 3); the outputs' grants. The counters
- * as §8 over every head. Returns the matched inputs. */
+/* SA with SAPIPE = 1 (§8.1), as the hardware registers it: the requests of the selections
+ * made last cycle (§8 condition 3 on the selected head), the outputs' grants, the match
+ * effects; then, for the next cycle, each input's selection (from the eligibility SR
+ * registered last cycle, this cycle's open outputs and the pointers after the grants; an
+ * input granted a 1-flit packet also takes the packet behind it, without a credit check)
+ * and the eligibility SR registers now (the heads queued now, CRED now >= len). The §8
+ * counters over every head, as iSLIP's. Returns the matched inputs. */
 static uint64_t stage_sa_pipe(asw_switch *sw, const int plain) {
-  const unsigned V = sw->V, P = sw->P;
+  const unsigned V = sw->V, P = sw->P, NQ = sw->NQ, voq = sw->cfg.voq;
   const uint64_t free_in = sw->port_mask & ~sw->busy_in;
   const uint64_t free_out = sw->port_mask & ~sw->busy_out;
-  const uint64_t scan = sw->nonempty_in & free_in;
   const asw_bubble *bub = &sw->regs.bubble;
   const uint64_t bub_on = plain ? 0 : bub->on;
   const asw_credits *const cred = &sw->cred;
   const uint64_t pcyc = cred->cyc - 1;
-  /* open_prev: of the last cycle (all outputs if it was skipped as idle: none streamed) */
-  const uint64_t open = sw->open_prev;
   asw_islip *a = &sw->sa;
   uint64_t req_in = 0, stall = 0, bstall = 0;
-  uint8_t sel_out[64], sel_vc[64];
-  for (uint64_t m = scan; m; m &= m - 1) {
+  uint8_t app_vc[64];
+  uint64_t app_q[64]; /* §8: the queue whose head RQ appended last cycle (condition 1) */
+  for (uint64_t m = sw->nonempty_in & free_in; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
     const asw_ibuf *b = &sw->in[i];
-    unsigned av = 8;
-    uint64_t aq = 0; /* §8: the queue whose head RQ appended last cycle */
+    app_vc[i] = 8;
+    app_q[i] = 0;
     if (sw->app_cyc[i] == pcyc &&
-        b->q[asw_ibuf_queue_index(b, sw->app_vc[i], sw->cfg.voq ? sw->app_q[i] : 0)].head ==
+        b->q[asw_ibuf_queue_index(b, sw->app_vc[i], voq ? sw->app_q[i] : 0)].head ==
             sw->app_slot[i]) {
-      av = sw->app_vc[i];
-      aq = sw->cfg.voq ? 1ull << sw->app_q[i] : ~0ull;
+      app_vc[i] = sw->app_vc[i];
+      app_q[i] = voq ? 1ull << sw->app_q[i] : 1u;
     }
-    uint64_t elig = 0;      /* outputs an eligible queue routes to */
-    uint8_t evc[64] = {0};  /* per output: the VCs with an eligible queue to it */
-    for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+    for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) { /* §8 counters */
       unsigned v = (unsigned)__builtin_ctz(vm);
-      uint64_t qs = sw->cfg.voq ? b->nonempty[v] : 1u;
-      if (v == av) qs &= ~aq;
+      uint64_t qs = voq ? b->nonempty[v] : 1u;
+      if (v == app_vc[i]) qs &= ~app_q[i];
       for (; qs; qs &= qs - 1) {
-        unsigned q = (unsigned)__builtin_ctzll(qs);
-        uint32_t info = asw_ibuf_queue_info(b, v, q);
+        uint32_t info = asw_ibuf_queue_info(b, v, (unsigned)__builtin_ctzll(qs));
         unsigned o = ASW_QINFO_OPORT(info), w = ASW_QINFO_OVC(info), mm;
-        unsigned cr = asw_credits_prev(cred, o, w, &mm);
-        unsigned len = ASW_QINFO_LEN(info), need = len;
+        if (!(free_out >> o & 1u)) continue;
+        unsigned cr = asw_credits_prev(cred, o, w, &mm), len = ASW_QINFO_LEN(info), need = len;
         if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w)) need = 2 * len;
-        if ((free_out >> o & 1u) && cr < need + mm) { /* §8 counters, every head */
+        if (cr < need + mm) {
           stall |= 1ull << o;
           if (!plain && cr >= len + mm) bstall |= 1ull << o;
         }
-        if ((open >> o & 1u) && cr >= len) {
-          elig |= 1ull << o;
-          evc[o] |= (uint8_t)(1u << v);
-        }
       }
     }
-    if (!elig) continue;
-    unsigned o = asw_rr_first(elig, a->ap[i]);
-    unsigned v = V > 1 ? asw_rr_first(evc[o], a->vp[i * P + o]) : 0;
-    if (!(free_out >> o & 1u)) continue;
-    uint32_t info = asw_ibuf_queue_info(b, v, sw->cfg.voq ? o : 0);
+    if (!(sw->sel_mask >> i & 1u)) continue;
+    /* the request of the selection: its queue's head, condition 1 and 3 (§8) */
+    unsigned o = sw->sel_out[i], v = sw->sel_vc[i], q = voq ? o : 0;
+    if (!(free_out >> o & 1u) || !(b->nonempty_vcs >> v & 1u)) continue;
+    if (voq && !(b->nonempty[v] >> o & 1u)) continue;
+    if (v == app_vc[i] && (app_q[i] >> q & 1u)) continue;
+    uint32_t info = asw_ibuf_queue_info(b, v, q);
+    if (ASW_QINFO_OPORT(info) != o) continue;
     unsigned w = ASW_QINFO_OVC(info), mm;
-    unsigned cr = asw_credits_prev(cred, o, w, &mm);
-    unsigned len = ASW_QINFO_LEN(info), need = len;
+    unsigned cr = asw_credits_prev(cred, o, w, &mm), len = ASW_QINFO_LEN(info), need = len;
     if ((bub_on >> o & 1u) && asw_bubble_enters(bub, i, v, o, w)) need = 2 * len;
-    if (cr < need + mm) continue;
-    sel_out[i] = (uint8_t)o;
-    sel_vc[i] = (uint8_t)v;
-    req_in |= 1ull << i;
+    if (cr >= need + mm) req_in |= 1ull << i;
   }
-  uint64_t matched = 0, matched_out = 0;
-  if (req_in) matched = asw_islip_grant(a, req_in, sel_out, sel_vc, sw->match_out, sw->match_vc);
-  matched_out = sa_match_effects(sw, matched, bub_on, plain);
+  uint64_t matched = 0;
+  if (req_in)
+    matched = asw_islip_grant(a, req_in, sw->sel_out, sw->sel_vc, sw->match_out, sw->match_vc);
+  const uint64_t matched_out = sa_match_effects(sw, matched, bub_on, plain);
   uint32_t *cnt = sw->regs.counters;
   for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
     cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
@@ -904,6 +906,57 @@ static uint64_t stage_sa_pipe(asw_switch *sw, const int plain) {
   if (!plain)
     for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
       sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
+
+  /* The selections for the next cycle, then SR's eligibility for the one after. */
+  const uint64_t open = sw->open_mask; /* this cycle's (step_body, before ST) */
+  uint64_t sel = 0;
+  for (uint64_t m = sw->port_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const asw_ibuf *b = &sw->in[i];
+    uint8_t *pe = &sw->pe[(size_t)i * V * NQ];
+    int g = (int)(matched >> i & 1u);
+    unsigned kg = 0; /* the queue the grant popped */
+    if (g) {
+      if (sw->port[i].st.len != 1) continue; /* busy next cycle: no selection */
+      kg = sw->match_vc[i] * NQ + (voq ? sw->match_out[i] : 0);
+    }
+    uint64_t outs = 0;
+    uint8_t evc[64];
+    for (unsigned v = 0; v < V; v++) {
+      uint64_t qs = voq ? b->nonempty[v] : (b->nonempty_vcs >> v & 1u);
+      for (; qs; qs &= qs - 1) {
+        unsigned q = (unsigned)__builtin_ctzll(qs), k = v * NQ + q;
+        if (!(g && k == kg) && !pe[k]) continue;
+        /* the popped queue's new head: queued at the start of this cycle (RQ comes later) */
+        unsigned o = ASW_QINFO_OPORT(asw_ibuf_queue_info(b, v, q));
+        if (!(open >> o & 1u)) continue;
+        if (!(outs >> o & 1u)) evc[o] = 0;
+        outs |= 1ull << o;
+        evc[o] |= (uint8_t)(1u << v);
+      }
+    }
+    if (!outs) continue;
+    unsigned o = asw_rr_first(outs, a->ap[i]);
+    sw->sel_out[i] = (uint8_t)o;
+    sw->sel_vc[i] = (uint8_t)(V > 1 ? asw_rr_first(evc[o], a->vp[i * P + o]) : 0);
+    sel |= 1ull << i;
+  }
+  sw->sel_mask = sel;
+  for (uint64_t m = sw->port_mask; m; m &= m - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(m);
+    const asw_ibuf *b = &sw->in[i];
+    uint8_t *pe = &sw->pe[(size_t)i * V * NQ];
+    memset(pe, 0, (size_t)V * NQ);
+    for (unsigned vm = b->nonempty_vcs; vm; vm &= vm - 1) {
+      unsigned v = (unsigned)__builtin_ctz(vm);
+      for (uint64_t qs = voq ? b->nonempty[v] : 1u; qs; qs &= qs - 1) {
+        unsigned q = (unsigned)__builtin_ctzll(qs);
+        uint32_t info = asw_ibuf_queue_info(b, v, q);
+        pe[v * NQ + q] = asw_credits_get(cred, ASW_QINFO_OPORT(info), ASW_QINFO_OVC(info)) >=
+                         ASW_QINFO_LEN(info);
+      }
+    }
+  }
   return matched;
 }
 

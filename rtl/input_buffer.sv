@@ -121,9 +121,9 @@ module input_buffer #(
   input  logic [P*V-1:0]     bub_vcs_i,
   input  logic [P-1:0]       bub_cont_i,
   output logic [P-1:0]       bstall_o,
-  // §8.1 selection (SAPIPE), per queue v*NQ+q, from the state at the start of the cycle:
-  // the head (h) and the packet behind it (s) were queued then and fit the credits now
-  // (CRED >= len), their output ports, and whether the head has one flit
+  // §8.1 selection (SAPIPE), per queue v*NQ+q, from registers: the head (h) passed SR's
+  // check of the last cycle, a packet (s) is queued behind it; their output ports, and
+  // whether the head has one flit
   output logic [NQT-1:0]     sel_eh_o,
   output logic [NQT-1:0]     sel_es_o,
   output logic [NQT*PIW-1:0] sel_oh_o,
@@ -399,7 +399,7 @@ module input_buffer #(
   end
 
   // SR's credit checks of each queue's head and of the packet behind it (the head of the
-  // next cycle if SA pops the queue now); §8.1's selection reads their first bits.
+  // next cycle if SA pops the queue now).
   ck_t ck_h[NQT], ck_s[NQT];
   always_comb begin
     for (int unsigned k = 0; k < NQT; k++) begin
@@ -407,8 +407,10 @@ module input_buffer #(
                        q_h_q[k].fvc);
       ck_s[k] = ck_pkt(k, s_eff[k].oport, s_eff[k].ovc, s_eff[k].len, s_eff[k].fport,
                        s_eff[k].fvc);
-      sel_eh_o[k] = (q_n_q[k] != '0) && ck_h[k].p[0];
-      sel_es_o[k] = (32'(q_n_q[k]) >= 2) && ck_s[k].p[0];
+      // §8.1 eligibility from registers: the head passed SR's check of the last cycle
+      // (queued then, CRED >= len); the packet behind it is queued now (no credit check)
+      sel_eh_o[k] = el_q[k] && ck_q[k].p[0];
+      sel_es_o[k] = (32'(q_n_q[k]) >= 2);
       sel_oh_o[k*PIW +: PIW] = q_oport(k, q_h_q[k].oport);
       sel_os_o[k*PIW +: PIW] = q_oport(k, s_eff[k].oport);
       sel_l1_o[k] = (q_h_q[k].len == LW'(1));
