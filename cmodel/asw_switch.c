@@ -448,7 +448,7 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
       const char *b = (const char *)&sw->in[p];
       __builtin_prefetch(b);
       __builtin_prefetch(b + 64);
-      __builtin_prefetch(b + 128);
+      if (sw->NQ > 1) __builtin_prefetch(b + 128); /* nonempty[]: read with VOQs */
       __builtin_prefetch(&sw->port[p]);
       __builtin_prefetch(&sw->cred.out[p]);
       __builtin_prefetch(&sw->regs.counters[p * 8]);

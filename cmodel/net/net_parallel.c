@@ -217,14 +217,20 @@ void net_par_stop(net *n) {
 int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved_out) {
   for (unsigned t = 0; t < n->th.nthreads; t++) {
     net_worker *w = &n->th.wk[t];
-    w->carry_n = 0;
+    if (n->pair != 2) w->carry_n = 0; /* 2: holds the carries for t+2 of the first cycle */
     w->pend_n = 0;
     w->moved = 0;
     w->failed = 0;
   }
   if (n->th.nthreads < 2) {
     net_end_nodes(n, generating, measuring, 0);
-    if (net_step_switches(n, &n->th.wk[0], 0, nt, 0)) n->th.wk[0].failed = 1;
+    net_worker *w = &n->th.wk[0];
+    if (n->pair == 1) {
+      if (net_step_switch_pairs(n, w, nt)) w->failed = 1;
+    } else if (net_step_switches(n, w, 0, nt, 0)) {
+      w->failed = 1;
+    }
+    if (n->pair == 2) w->moved |= n->pair_moved;
   } else {
     n->th.range = (uint64_t)nt << 32;
     __atomic_fetch_add(&n->th.go, 1, __ATOMIC_RELEASE);
@@ -245,14 +251,15 @@ int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved
       snprintf(n->err, sizeof n->err, "%s", w->err);
       failed = 1;
     }
-    if (n->th.nthreads < 2) { /* the carry list was read into todo: swap */
+    if (n->pair == 1) { /* the carries are for t+2: kept in the worker for the second cycle */
+    } else if (n->th.nthreads < 2) { /* the carry list was read into todo: swap */
       uint32_t *x = n->carry;
       n->carry = w->carry;
       w->carry = x;
     } else {
       memcpy(n->carry + cn, w->carry, w->carry_n * sizeof *w->carry);
     }
-    cn += w->carry_n;
+    if (n->pair != 1) cn += w->carry_n;
     memcpy(n->pend_list + n->pend_n, w->pend, w->pend_n * sizeof *w->pend);
     n->pend_n += w->pend_n;
     n->r.flit_hops += w->flit_hops;

@@ -185,6 +185,70 @@ int net_step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt)
   return mt ? step_switches(n, w, from, to, 1) : step_switches(n, w, from, to, 0);
 }
 
+/* The switch phase of the first cycle t of a pair (net.pairs): the switches of
+ * todo, in groups of PAIR_GROUP, take their steps of t and then, those due at
+ * t+1 (not idle after t, or woken for t+1), their steps of t+1, while their
+ * state is still in cache (the group's slots read at t+1 were prefetched at
+ * t, a group's steps earlier). What a step stages arrives at t+2 or later,
+ * so no step of t+1 reads what a step of t writes, and the order of the steps
+ * within a cycle does not change results (as with threads). Switches first
+ * woken for t+1 step in the second cycle (net.pair == 2). The carry list is
+ * then the one for t+2. */
+#define PAIR_GROUP 16
+int net_step_switch_pairs(net *n, net_worker *w, uint32_t nt) {
+  const uint64_t cyc = n->cycle;
+  const unsigned now0 = n->slot_now, fl0 = n->slot_fl, cr0 = n->slot_cr;
+  const unsigned now1 = now0 + 1 == n->W ? 0 : now0 + 1, fl1 = fl0 + 1 == n->W ? 0 : fl0 + 1,
+                 cr1 = cr0 + 1 == n->W ? 0 : cr0 + 1;
+  const st_head *const next = &n->st[(size_t)now1 * n->S];
+  const uint32_t *todo = n->todo;
+  const int pf = n->prefetch;
+  int moved1 = 0;
+  unsigned due[PAIR_GROUP];
+  if (pf) {
+    for (uint32_t j = 0; j < nt && j < 3; j++) prefetch_net(n, j, 0);
+    for (uint32_t j = 0; j < nt && j < 2; j++) prefetch_net(n, j, 1);
+    if (nt) prefetch_net(n, 0, 2);
+  }
+  for (uint32_t g = 0; g < nt; g += PAIR_GROUP) {
+    const uint32_t ge = nt - g > PAIR_GROUP ? g + PAIR_GROUP : nt;
+    unsigned nd = 0;
+    for (uint32_t j = g; j < ge; j++) {
+      unsigned s = todo[j];
+      if (pf) {
+        if (j + 3 < nt) prefetch_net(n, j + 3, 0);
+        if (j + 2 < nt) prefetch_net(n, j + 2, 1);
+        if (j + 1 < nt) prefetch_net(n, j + 1, 2);
+      }
+      uint32_t c0 = w->carry_n;
+      if (step_switch(n, w, s, 0)) {
+        w->err_switch = s;
+        return -1;
+      }
+      if (w->carry_n != c0 || next[s].woken) {
+        w->carry_n = c0; /* stepped at t+1 rather than carried */
+        n->stepped_at[s] = cyc + 2;
+        due[nd++] = s;
+      }
+    }
+    if (!nd) continue;
+    int m0 = w->moved;
+    w->moved = 0;
+    n->cycle = cyc + 1;
+    n->slot_now = now1, n->slot_fl = fl1, n->slot_cr = cr1;
+    int rv = 0;
+    for (unsigned k = 0; k < nd && !rv; k++)
+      if ((rv = step_switch(n, w, due[k], 0))) w->err_switch = due[k];
+    n->cycle = cyc;
+    n->slot_now = now0, n->slot_fl = fl0, n->slot_cr = cr0;
+    moved1 |= w->moved;
+    w->moved = m0;
+    if (rv) return -1;
+  }
+  n->pair_moved = moved1;
+  return 0;
+}
+
 /* The staging of switch inputs (per slot of the W cycles links take, and switch)
  * and the lists of switches to step: 0, or -1 out of memory. */
 int net_switches_build(net *n) {
