@@ -88,7 +88,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
     for (unsigned s = 0; s < n->S; s++)
       if (n->sw[s]) asw_switch_lock_config(n->sw[s]);
   if (n->th.nthreads > 1) net_par_start(n);
-  n->pairs = n->th.nthreads < 2 && n->R == 1 && n->L >= 2 && n->LC >= 2 &&
+  n->pairs = n->R == 1 && n->L >= 2 && n->LC >= 2 &&
              n->W >= (n->L > n->LC ? n->L : n->LC) + 2 && !n->port_lat && !n->vq &&
              !n->lf.faults && !n->cg.qcn && !n->cg.lane && !n->obs.step && !n->pfc.on &&
              !n->tr.rp && !c->arn;
