@@ -471,7 +471,7 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
       const char *b = (const char *)&sw->in[p];
       __builtin_prefetch(b);
       __builtin_prefetch(b + 64);
-      __builtin_prefetch(b + 128);
+      if (sw->NQ > 1) __builtin_prefetch(b + 128); /* nonempty[]: read with VOQs */
       __builtin_prefetch(&sw->port[p]);
       __builtin_prefetch(&sw->cred.out[p]);
       __builtin_prefetch(&sw->regs.counters[p * 8]);
@@ -488,7 +488,7 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
     if (sw->ra_mask >> p & 1u) __builtin_prefetch(&b->slot[sw->port[p].ra.slot]);
     if (sw->nonempty_in >> p & 1u) __builtin_prefetch(b->q);
     if (in_mask >> p & 1u) {
-      __builtin_prefetch(&b->free_stk[b->free_count ? b->free_count - 1 : 0], 1);
+      __builtin_prefetch(&b->slot[b->free_top], 1);
       __builtin_prefetch(&b->slot[b->vc_last[0]], 1);
     }
   }

@@ -14,9 +14,8 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
   b->slots = vcs * buf;
   b->own_slots = slots == NULL;
   b->slot = slots ? slots : calloc(b->slots, sizeof *b->slot);
-  b->q = calloc((size_t)vcs * nq, sizeof *b->q);
-  b->free_stk = calloc(b->slots, sizeof *b->free_stk);
-  if (!b->slot || !b->q || !b->free_stk) {
+  b->q = (size_t)vcs * nq <= ASW_IBUF_QINLINE ? b->q_in : calloc((size_t)vcs * nq, sizeof *b->q);
+  if (!b->slot || !b->q) {
     asw_ibuf_destroy(b);
     return -1;
   }
@@ -26,15 +25,14 @@ int asw_ibuf_init(asw_ibuf *b, unsigned vcs, unsigned buf, unsigned nq,
 
 void asw_ibuf_destroy(asw_ibuf *b) {
   if (b->own_slots) free(b->slot);
-  free(b->q);
-  free(b->free_stk);
+  if (b->q != b->q_in) free(b->q);
   b->slot = NULL;
   b->q = NULL;
-  b->free_stk = NULL;
 }
 
 void asw_ibuf_reset(asw_ibuf *b) {
   b->free_count = 0;
+  b->free_top = 0;
   b->fresh = 0;
   b->used = 0;
   memset(b->vc_last, 0, sizeof b->vc_last);
@@ -89,11 +87,6 @@ int asw_ibuf_check(const asw_ibuf *b, unsigned vc, int head, int tail,
   }
   return 0;
 }
-
-
-
-
-
 
 unsigned asw_ibuf_queue_length(const asw_ibuf *b, unsigned vc, unsigned q) {
   if (!(b->nonempty[vc] >> q & 1u)) return 0;

@@ -40,25 +40,38 @@ typedef struct {
   uint32_t occ;        /* occupancy (§4) */
 } asw_queue;
 
+/* Queue descriptors kept inside the buffer record when V*NQ is at most this
+ * (one VC without VOQs, two VCs): no separate line to fetch. */
+enum { ASW_IBUF_QINLINE = 2 };
+
 typedef struct {
-  /* hot fields first: for V <= 4 an operation touches at most two lines */
+  /* Line 0: what every write, release and flit check touches. Line 1: the
+   * rest of the per-VC state of VC 0 and, for V*NQ <= 2, the queues. Line 2
+   * (nonempty[]) is read with VOQs and written only when a queue empties or
+   * fills. So one VC without VOQs (the big runs) touches two lines per input,
+   * and nothing outside the record but the slots. */
   _Alignas(64) asw_slot *slot; /* [slots] */
-  asw_queue *q;        /* [V*NQ] queue (v, q) at index v*NQ + q */
-  uint16_t *free_stk; /* [slots] LIFO free list: free_stk[free_count - 1] is
-                          the next slot handed out (kept apart from the slot
-                          memory: a pop reads no slot, so no cache miss) */
+  asw_queue *q;        /* [V*NQ] queue (v, q) at index v*NQ + q (q_in for
+                          V*NQ <= ASW_IBUF_QINLINE) */
   uint32_t free_count; /* slots on the free list */
+  uint32_t free_top;   /* the next slot handed out if free_count != 0; the
+                          free list is LIFO, linked through the free slots'
+                          flit_next (the slot a release frees is the one its
+                          flit was just read from, and the slot a write
+                          takes is written anyway: no other memory) */
   uint32_t fresh;      /* slots [fresh, slots) never used since reset */
   uint32_t used;       /* slots holding a flit */
   unsigned vcs, nq, buf;
   unsigned nonempty_vcs; /* bit v: some queue of VC v is non-empty */
-  uint16_t vc_last[8]; /* slot of the last flit written on each VC */
   uint16_t vc_due[8];  /* flits still expected of the current packet */
-  uint16_t vc_held[8]; /* flits held plus due: never above BUF */
-  uint64_t nonempty[8]; /* bit q: queue (v, q) is non-empty */
   unsigned slots;
+  uint16_t vc_held[8]; /* flits held plus due: never above BUF */
+  uint16_t vc_last[8]; /* slot of the last flit written on each VC */
+  asw_queue q_in[ASW_IBUF_QINLINE];
   int own_slots;       /* slot storage allocated by asw_ibuf_init */
+  uint64_t nonempty[8]; /* bit q: queue (v, q) is non-empty */
 } asw_ibuf;
+_Static_assert(sizeof(asw_ibuf) == 192, "asw_ibuf: three cache lines");
 
 /* Sets up a buffer of vcs*buf slots and vcs*nq queues, in reset state.
  * slots: zeroed storage for vcs*buf slots owned by the caller (a switch
@@ -99,7 +112,9 @@ static inline unsigned asw_ibuf_write(asw_ibuf *b, unsigned vc, int head,
                                       uint64_t payload) {
   unsigned s;
   if (b->free_count) {
-    s = b->free_stk[--b->free_count];
+    s = b->free_top;
+    b->free_count--;
+    b->free_top = b->slot[s].flit_next;
   } else {
     s = b->fresh++;
   }
@@ -133,7 +148,8 @@ static inline uint32_t asw_ibuf_head_info(const asw_slot *h) {
 static inline void asw_ibuf_append(asw_ibuf *b, unsigned vc, unsigned q,
                                    unsigned slot) {
   asw_queue *qu = &b->q[vc * b->nq + q];
-  if (b->nonempty[vc] >> q & 1u) {
+  /* one queue per VC: nonempty_vcs says it (nonempty[] is not read) */
+  if ((b->nq == 1 ? b->nonempty_vcs >> vc : b->nonempty[vc] >> q) & 1u) {
     b->slot[qu->tail].pkt_next = (uint16_t)slot;
   } else {
     qu->head = (uint16_t)slot;
@@ -182,7 +198,9 @@ static inline unsigned asw_ibuf_release_at(asw_ibuf *b, unsigned vc,
   b->q[qidx].occ--;
   b->vc_held[vc]--;
   b->used--;
-  b->free_stk[b->free_count++] = (uint16_t)slot;
+  b->slot[slot].flit_next = (uint16_t)b->free_top;
+  b->free_top = slot;
+  b->free_count++;
   return next;
 }
 /* The same with the queue's (vc, q). */

@@ -37,7 +37,8 @@ static int step_cycle(net *n, int generating, int measuring) {
   /* switches to step: those with pending work or inputs this cycle, in the
    * order carried over, then woken (each once) */
   uint32_t *lists[3] = {n->carry, &n->wake[(size_t)slot * n->S], n->lf.touch};
-  uint32_t counts[3] = {n->carry_n, n->wake_n[slot], 0};
+  /* second cycle of a pair: the carried switches have taken this cycle's step */
+  uint32_t counts[3] = {n->pair == 2 ? 0 : n->carry_n, n->wake_n[slot], 0};
   if (n->lf.faults) { /* §18.6: pins that change now; the fabric manager */
     if (net_faults_cycle_begin(n)) return -1;
     counts[2] = n->lf.touch_n;
@@ -62,6 +63,18 @@ static int step_cycle(net *n, int generating, int measuring) {
   return 0;
 }
 
+/* 1 if cycles n->cycle and n->cycle + 1 may run as a pair (net.pairs): nothing
+ * between them reads the switches or may end the run (a window's or the
+ * warm-up's statistics, the starvation check, the watchdog, the end of the
+ * run), and no switch is pending. */
+static int pair_starts(const net *n, uint64_t total) {
+  const net_cfg *c = &n->cfg;
+  const uint64_t t = n->cycle;
+  return t + 1 < total && (t + 1) % c->window != 0 && t + 1 != c->warmup &&
+         (t & 1023) != 1023 && (!c->watchdog || t - n->last_progress < c->watchdog) &&
+         !n->pend_n;
+}
+
 int net_run(net *n, net_progress_fn progress, void *ctx) {
   const net_cfg *c = &n->cfg;
   uint64_t total = n->total;
@@ -75,6 +88,11 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
     for (unsigned s = 0; s < n->S; s++)
       if (n->sw[s]) asw_switch_lock_config(n->sw[s]);
   if (n->th.nthreads > 1) net_par_start(n);
+  n->pairs = n->R == 1 && n->L >= 2 && n->LC >= 2 &&
+             n->W >= (n->L > n->LC ? n->L : n->LC) + 2 && !n->port_lat && !n->vq &&
+             !n->lf.faults && !n->cg.qcn && !n->cg.lane && !n->obs.step && !n->pfc.on &&
+             !n->tr.rp && !c->arn;
+  n->pair = 0;
   n->rk.next_sync = n->rk.every ? n->rk.every - 1 : 0;
   if (c->watchdog && c->watchdog < n->rk.next_sync) n->rk.next_sync = c->watchdog;
   for (n->cycle = 0;; n->cycle++) {
@@ -109,6 +127,7 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
       for (unsigned t = 0; t < n->nhot; t++) got += n->hot_rx[n->hot_nodes[t]];
       if (got >= c->hs_packets) n->hs_closed = n->cycle;
     }
+    n->pair = n->pair == 1 ? 2 : n->pairs && pair_starts(n, total) ? 1 : 0;
     int failed = n->rk.failed || step_cycle(n, in_run, measuring) != 0;
     int synced = 1;
     if (n->R > 1) {

@@ -133,6 +133,9 @@ typedef struct {
   uint64_t **xo;           /* [R] records for each other rank (R > 1) */
   size_t *xo_n, *xo_cap;   /* [R] words used, allocated */
   int moved, failed;
+  int moved1;              /* cycle pairs: a flit moved in a step of t+1 */
+  uint64_t cyc;            /* the cycle it steps and its slots (net.slot_now, */
+  unsigned now, fl, cr;    /* slot_fl, slot_cr; a pair's t+1 step: those of t+1) */
   unsigned err_switch;
   char err[512];
 } net_worker;
@@ -243,6 +246,15 @@ struct net {
   window_stat *ws;                      /* this cycle's window (or NULL) */
   int prefetch;  /* warm the cache ahead of the steps: pays off once the
                     switches' buffers are well beyond the caches */
+  /* Cycle pairs (net_cycle.c): what a switch sends arrives two or more cycles
+   * later, so cycles t and t+1 of different switches are independent and each
+   * switch can take both of its steps in a row while its state is in cache.
+   * pairs: the configuration allows it (one rank, no mechanism with
+   * per-cycle hooks, no ARN, W one slot deeper); pair: 1 in the first cycle of
+   * a pair (switches step t and, if due, t+1), 2 in the second (only the
+   * switches first woken for t+1), else 0; pair_moved: a flit moved at t+1
+   * (net_worker.moved1 of all workers). */
+  int pairs, pair, pair_moved;
   /* Switches whose only live state is ARN-table entries ageing are not
    * stepped; the steps they miss are made up with asw_switch_skip_idle
    * (exactly as many as stepping them would have made: until the last
@@ -422,6 +434,7 @@ int net_reg_write_cb(void *ctx, uint32_t addr, uint32_t data);
 /* Steps todo[from..to) (mt: staging with atomics). 0, or -1 with the message in
  * w->err and the switch in w->err_switch. */
 int net_step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt);
+int net_step_switch_pairs(net *n, net_worker *w, uint32_t from, uint32_t to, int mt);
 /* Makes up the steps pending switch s missed before cycle `upto`; all of them. */
 void net_catch_up(net *n, unsigned s, uint64_t upto);
 void net_catch_up_all(net *n, uint64_t upto);

@@ -171,7 +171,8 @@ static int claim(net *n, int back, uint32_t *from, uint32_t *to) {
 static void work_chunks(net *n, net_worker *w, int back) {
   uint32_t from, to;
   while (!w->failed && claim(n, back, &from, &to))
-    if (net_step_switches(n, w, from, to, 1)) w->failed = 1;
+    if (n->pair == 1 ? net_step_switch_pairs(n, w, from, to, 1) : net_step_switches(n, w, from, to, 1))
+      w->failed = 1;
 }
 
 static void spin_until(const uint64_t *p, uint64_t want) {
@@ -217,14 +218,18 @@ void net_par_stop(net *n) {
 int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved_out) {
   for (unsigned t = 0; t < n->th.nthreads; t++) {
     net_worker *w = &n->th.wk[t];
-    w->carry_n = 0;
+    if (n->pair != 2) w->carry_n = 0; /* 2: holds the carries for t+2 of the first cycle */
     w->pend_n = 0;
-    w->moved = 0;
+    w->moved = w->moved1 = 0;
     w->failed = 0;
+    w->cyc = n->cycle;
+    w->now = n->slot_now, w->fl = n->slot_fl, w->cr = n->slot_cr;
   }
   if (n->th.nthreads < 2) {
     net_end_nodes(n, generating, measuring, 0);
-    if (net_step_switches(n, &n->th.wk[0], 0, nt, 0)) n->th.wk[0].failed = 1;
+    net_worker *w = &n->th.wk[0];
+    if (n->pair == 1 ? net_step_switch_pairs(n, w, 0, nt, 0) : net_step_switches(n, w, 0, nt, 0))
+      w->failed = 1;
   } else {
     n->th.range = (uint64_t)nt << 32;
     __atomic_fetch_add(&n->th.go, 1, __ATOMIC_RELEASE);
@@ -236,8 +241,9 @@ int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved
   /* merge the workers' results in worker order */
   n->wake_n[n->slot_now] = 0;
   uint32_t cn = 0;
-  int moved = 0, failed = 0;
+  int moved = n->pair == 2 ? n->pair_moved : 0, failed = 0;
   unsigned bad = UINT32_MAX;
+  n->pair_moved = 0;
   for (unsigned t = 0; t < n->th.nthreads; t++) {
     net_worker *w = &n->th.wk[t];
     if (w->failed && w->err_switch < bad) {
@@ -245,14 +251,15 @@ int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved
       snprintf(n->err, sizeof n->err, "%s", w->err);
       failed = 1;
     }
-    if (n->th.nthreads < 2) { /* the carry list was read into todo: swap */
+    if (n->pair == 1) { /* the carries are for t+2: kept in the worker for the second cycle */
+    } else if (n->th.nthreads < 2) { /* the carry list was read into todo: swap */
       uint32_t *x = n->carry;
       n->carry = w->carry;
       w->carry = x;
     } else {
       memcpy(n->carry + cn, w->carry, w->carry_n * sizeof *w->carry);
     }
-    cn += w->carry_n;
+    if (n->pair != 1) cn += w->carry_n;
     memcpy(n->pend_list + n->pend_n, w->pend, w->pend_n * sizeof *w->pend);
     n->pend_n += w->pend_n;
     n->r.flit_hops += w->flit_hops;
@@ -264,6 +271,7 @@ int net_par_phase(net *n, uint32_t nt, int generating, int measuring, int *moved
     if (w->pause_max > n->pfc.max) n->pfc.max = w->pause_max;
     w->pause_frames = w->pause_storms = w->pause_max = w->frames_dropped = 0;
     moved |= w->moved;
+    n->pair_moved |= w->moved1;
   }
   n->carry_n = cn;
   *moved_out = moved;

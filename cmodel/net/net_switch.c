@@ -10,7 +10,9 @@
  * outputs. Returns 0, or -1 with the message in w->err. */
 static inline __attribute__((always_inline)) int
 step_switch(net *n, net_worker *w, unsigned s, int mt) {
-  const unsigned slot = n->slot_now;
+  /* the cycle and its slots: the worker's (a pair's second step runs at t+1) */
+  const unsigned slot = w->now, slot_fl = w->fl, slot_cr = w->cr;
+  const uint64_t cycle = w->cyc;
   size_t i = (size_t)slot * n->S + s;
   st_head *h = &n->st[i];
   asw_inputs in = {.flit_mask = h->flit_mask, .flit = &n->st_flit[i * n->P],
@@ -22,7 +24,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     in.cnm = &n->cg.st_cnm[i * n->P];
     n->cg.st_cnm_mask[i] = 0;
   }
-  if (n->lf.faults && faults_fm_take(n->lf.faults, s, n->cycle, &in.reg_addr, &in.reg_wdata))
+  if (n->lf.faults && faults_fm_take(n->lf.faults, s, cycle, &in.reg_addr, &in.reg_wdata))
     in.reg_en = in.reg_we = 1; /* §18.6: the fabric manager's write of this cycle */
   asw_outputs out = {.flit_mask = 0, .flit = w->out_flit, .credit_mask = 0,
                      .credit_vc = w->out_cr_vc, .arn_mask = 0, .arn = w->out_arn,
@@ -32,11 +34,11 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
   if (rv) {
     if (n->pfc.on && rv == ASW_EPROTO) w->frames_dropped++; /* §17.3: a buffer overflowed */
     snprintf(w->err, sizeof w->err, "switch %u, cycle %llu: step failed (%d): %s%s",
-             s, (unsigned long long)n->cycle, rv, asw_switch_error(n->sw[s]),
+             s, (unsigned long long)cycle, rv, asw_switch_error(n->sw[s]),
              n->pfc.on ? " (flow_control=pfc: a frame dropped, PFC headroom too small)" : "");
     return -1;
   }
-  if (n->obs.step && n->obs.step(n->obs.ctx, s, n->cycle, &in, &out, w->err, sizeof w->err))
+  if (n->obs.step && n->obs.step(n->obs.ctx, s, cycle, &in, &out, w->err, sizeof w->err))
     return -1;
   *h = (st_head){0};
   if (n->cg.qcn && !n->cg.lane && net_qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
@@ -50,15 +52,15 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     w->flit_hops++;
     topo_peer pe = peer[o];
     if (pe.kind == PEER_SWITCH)
-      stage_flit_at(n, n->port_lat ? port_slot(n, s, o, 0) : n->slot_fl, pe.id, pe.port,
+      stage_flit_at(n, n->port_lat ? port_slot(n, s, o, 0) : slot_fl, pe.id, pe.port,
                     &w->out_flit[o], mt);
     else if (pe.kind == PEER_NODE) {
-      size_t si = (size_t)n->slot_fl * n->N + pe.id;
+      size_t si = (size_t)slot_fl * n->N + pe.id;
       n->sink_in[si] = w->out_flit[o];
       n->sink_valid[si] = 1;
     } else if (pe.kind == PEER_REMOTE) {
       const asw_flit *f = &w->out_flit[o];
-      uint64_t x[3] = {x_word0(X_FLIT, pe, n->slot_fl, f->vc, f->head, f->tail), f->hdr, f->payload};
+      uint64_t x[3] = {x_word0(X_FLIT, pe, slot_fl, f->vc, f->head, f->tail), f->hdr, f->payload};
       if (net_xo_push(w, n->rk.sw_owner[pe.id], x, 3)) return -1;
     } else {
       snprintf(w->err, sizeof w->err, "switch %u sent a flit on unconnected port %u",
@@ -75,12 +77,12 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
       pause_track(n, ((size_t)s * n->P + p) * n->V + w->out_cr_vc[p], &w->pause_frames,
                   &w->pause_max, &w->pause_storms);
     if (pe.kind == PEER_SWITCH)
-      stage_credit_at(n, n->port_lat ? port_slot(n, s, p, 1) : n->slot_cr, pe.id, pe.port,
+      stage_credit_at(n, n->port_lat ? port_slot(n, s, p, 1) : slot_cr, pe.id, pe.port,
                       w->out_cr_vc[p], mt);
     else if (pe.kind == PEER_NODE)
-      n->src_cr[(size_t)n->slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
+      n->src_cr[(size_t)slot_cr * n->N + pe.id] = (uint8_t)(w->out_cr_vc[p] + 1);
     else if (pe.kind == PEER_REMOTE) {
-      uint64_t x = x_word0(X_CREDIT, pe, n->slot_cr, w->out_cr_vc[p], 0, 0);
+      uint64_t x = x_word0(X_CREDIT, pe, slot_cr, w->out_cr_vc[p], 0, 0);
       if (net_xo_push(w, n->rk.sw_owner[pe.id], &x, 1)) return -1;
     }
   }
@@ -90,11 +92,11 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
     m &= m - 1;
     topo_peer pe = peer[p];
     if (pe.kind == PEER_SWITCH)
-      stage_arn_at(n, n->port_lat ? port_slot(n, s, p, 1) : n->slot_cr, pe.id, pe.port,
+      stage_arn_at(n, n->port_lat ? port_slot(n, s, p, 1) : slot_cr, pe.id, pe.port,
                    w->out_arn[p], mt);
     else if (pe.kind == PEER_NODE) w->arn_at_nodes++; /* counted, discarded */
     else if (pe.kind == PEER_REMOTE) {
-      uint64_t x[2] = {x_word0(X_ARN, pe, n->slot_cr, 0, 0, 0), w->out_arn[p]};
+      uint64_t x[2] = {x_word0(X_ARN, pe, slot_cr, 0, 0, 0), w->out_arn[p]};
       if (net_xo_push(w, n->rk.sw_owner[pe.id], x, 2)) return -1;
     }
   }
@@ -108,7 +110,7 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
       w->carry[w->carry_n++] = s;
     } else {
       n->pending[s] = 1;
-      n->pend_from[s] = n->cycle + 1;
+      n->pend_from[s] = cycle + 1;
       n->pend_left[s] = k;
       if (!n->pend_listed[s]) {
         n->pend_listed[s] = 1;
@@ -183,6 +185,73 @@ step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
 
 int net_step_switches(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
   return mt ? step_switches(n, w, from, to, 1) : step_switches(n, w, from, to, 0);
+}
+
+/* The switch phase of the first cycle t of a pair (net.pairs): the switches of
+ * todo, in groups of PAIR_GROUP, take their steps of t and then, those due at
+ * t+1 (not idle after t, or woken for t+1), their steps of t+1, while their
+ * state is still in cache (the group's slots read at t+1 were prefetched at
+ * t, a group's steps earlier). What a step stages arrives at t+2 or later,
+ * so no step of t+1 reads what a step of t writes, and the order of the steps
+ * within a cycle does not change results (as with threads). Switches first
+ * woken for t+1 step in the second cycle (net.pair == 2). The carry list is
+ * then the one for t+2. */
+#define PAIR_GROUP 16
+static inline __attribute__((always_inline)) int
+step_pairs(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
+  const uint64_t cyc = w->cyc;
+  const unsigned now0 = w->now, fl0 = w->fl, cr0 = w->cr, W = n->W;
+  const unsigned now1 = now0 + 1 == W ? 0 : now0 + 1, fl1 = fl0 + 1 == W ? 0 : fl0 + 1,
+                 cr1 = cr0 + 1 == W ? 0 : cr0 + 1;
+  const st_head *const next = &n->st[(size_t)now1 * n->S];
+  const uint32_t *todo = n->todo;
+  const int pf = n->prefetch;
+  unsigned due[PAIR_GROUP];
+  if (pf) {
+    for (uint32_t j = from; j < to && j < from + 3; j++) prefetch_net(n, j, 0);
+    for (uint32_t j = from; j < to && j < from + 2; j++) prefetch_net(n, j, 1);
+    if (from < to) prefetch_net(n, from, 2);
+  }
+  for (uint32_t g = from; g < to; g += PAIR_GROUP) {
+    const uint32_t ge = to - g > PAIR_GROUP ? g + PAIR_GROUP : to;
+    unsigned nd = 0;
+    for (uint32_t j = g; j < ge; j++) {
+      unsigned s = todo[j];
+      if (pf) {
+        if (j + 3 < to) prefetch_net(n, j + 3, 0);
+        if (j + 2 < to) prefetch_net(n, j + 2, 1);
+        if (j + 1 < to) prefetch_net(n, j + 1, 2);
+      }
+      uint32_t c0 = w->carry_n;
+      if (step_switch(n, w, s, mt)) {
+        w->err_switch = s;
+        return -1;
+      }
+      if (w->carry_n != c0 || next[s].woken) {
+        w->carry_n = c0; /* stepped at t+1 rather than carried */
+        n->stepped_at[s] = cyc + 2;
+        due[nd++] = s;
+      }
+    }
+    if (!nd) continue;
+    int m0 = w->moved;
+    w->moved = 0;
+    w->cyc = cyc + 1;
+    w->now = now1, w->fl = fl1, w->cr = cr1;
+    int rv = 0;
+    for (unsigned k = 0; k < nd && !rv; k++)
+      if ((rv = step_switch(n, w, due[k], mt))) w->err_switch = due[k];
+    w->cyc = cyc;
+    w->now = now0, w->fl = fl0, w->cr = cr0;
+    w->moved1 |= w->moved;
+    w->moved = m0;
+    if (rv) return -1;
+  }
+  return 0;
+}
+
+int net_step_switch_pairs(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
+  return mt ? step_pairs(n, w, from, to, 1) : step_pairs(n, w, from, to, 0);
 }
 
 /* The staging of switch inputs (per slot of the W cycles links take, and switch)

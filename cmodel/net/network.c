@@ -165,6 +165,8 @@ static net *net_build(const net_cfg *cfg, const net_observer *obs, const net_com
   n->L = c->link_latency;
   n->LC = c->credit_latency;
   n->W = (n->L > n->LC ? n->L : n->LC) + 1;
+  /* cycle pairs (net.pairs): what t+1 stages must not land in t's slot */
+  if (n->R == 1 && n->L >= 2 && n->LC >= 2) n->W++;
   n->Lmin = n->L;
   if (topo_has_latencies(n->t)) { /* §16.5: links of the file with latencies of their own */
     size_t np = (size_t)n->S * n->P;
