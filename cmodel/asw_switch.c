@@ -835,6 +835,20 @@ static uint64_t sa_match_effects(asw_switch *sw, uint64_t matched, const uint64_
   return matched_out;
 }
 
+/* The §8 counters of an allocation: credit_stall and (§16.1) bubble_stall of the outputs in
+ * stall / bstall left unmatched, sa_lost of the requesting inputs left unmatched. */
+static void sa_count(asw_switch *sw, uint64_t stall, uint64_t bstall, uint64_t req_in,
+                     uint64_t matched, uint64_t matched_out, const int plain) {
+  uint32_t *cnt = sw->regs.counters;
+  for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
+    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
+  for (uint64_t m = req_in & ~matched; m; m &= m - 1)
+    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
+  if (!plain)
+    for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
+      sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
+}
+
 /* SA with SAPIPE = 1 (§8.1), as the hardware registers it: the requests of the selections
  * made last cycle (§8 condition 3 on the selected head), the outputs' grants, the match
  * effects; then, for the next cycle, each input's selection (from the eligibility SR
@@ -897,15 +911,8 @@ static uint64_t stage_sa_pipe(asw_switch *sw, const int plain) {
   uint64_t matched = 0;
   if (req_in)
     matched = asw_islip_grant(a, req_in, sw->sel_out, sw->sel_vc, sw->match_out, sw->match_vc);
-  const uint64_t matched_out = sa_match_effects(sw, matched, bub_on, plain);
-  uint32_t *cnt = sw->regs.counters;
-  for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
-    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
-  for (uint64_t m = req_in & ~matched; m; m &= m - 1)
-    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
-  if (!plain)
-    for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
-      sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
+  sa_count(sw, stall, bstall, req_in, matched, sa_match_effects(sw, matched, bub_on, plain),
+           plain);
 
   /* The selections for the next cycle, then SR's eligibility for the one after. */
   const uint64_t open = sw->open_mask; /* this cycle's (step_body, before ST) */
@@ -1085,19 +1092,12 @@ STEP_INLINE uint64_t stage_sa(asw_switch *sw, const int plain) {
       if (!plain) sw->fbsel[i] = (uint8_t)fbsel; /* read only by this step's matches */
     }
   }
-  uint64_t matched = 0, matched_out = 0;
+  uint64_t matched = 0;
   if (req_in)
     matched = asw_islip_allocate_req(&sw->sa, req_in, sw->req_vc, sw->match_out,
                                      sw->match_vc);
-  matched_out = sa_match_effects(sw, matched, bub_on, plain);
-  uint32_t *cnt = sw->regs.counters;
-  for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
-    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
-  for (uint64_t m = req_in & ~matched; m; m &= m - 1)
-    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
-  if (!plain)
-    for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
-    sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
+  sa_count(sw, stall, bstall, req_in, matched, sa_match_effects(sw, matched, bub_on, plain),
+           plain);
   return matched;
 }
 
