@@ -270,7 +270,8 @@ def cmd_plot(ns):
                   f"{' '.join(f'{x:.3f}' for x in tails)} | "
                   f"{sum(tails) / len(tails):.3f} ({min(tails):.3f}–{max(tails):.3f}) | "
                   f"{' '.join(fmt(x[3]) for x in recs)} |")
-        ax.axvline(3.0, color="0.6", ls=":", lw=1)
+        ax.axvline(3.0, color="0.6", ls=":", lw=1)  # hot spot starts
+        ax.axvline(8.0, color="0.8", ls="--", lw=1)  # + CRT (5 ms): first root declared
         ax.set_xlabel("time (ms, paper scale: 1 ms = 24 414 cycles of 8-flit packets)")
         ax.set_ylabel("network efficiency")
         ax.set_ylim(0, 1.05)
@@ -283,6 +284,21 @@ def cmd_plot(ns):
         stem = "arn_fig7" if ns.config == 2 else "arn_paper"
         fig.savefig(os.path.join(figs, f"{stem}_{t}_{s}{suffix}.png"), dpi=110)
         plt.close(fig)
+    counters = []
+    for name, _, k in runs(ns):
+        if done(ns, name):
+            with open(os.path.join(d, name + ".json")) as f:
+                a = json.load(f).get("arn")
+            if a:
+                counters.append((k, a))
+    if counters:
+        print("\n| panel | routing | seed | roots | consumed | expired | packets adapted | "
+              "ARNs at end nodes |")
+        print("|---|---|---|---|---|---|---|---|")
+        for k, a in counters:
+            print(f"| {k['traffic']} {k['scheme']} | {LABEL[k['routing']]} | {k['seed']} | "
+                  f"{a['roots_declared']} | {a['consumed']} | {a['expired']} | "
+                  f"{a['packets_adapted']} | {a['at_end_nodes']} |")
     return 0
 
 
