@@ -198,12 +198,14 @@ ARN_PAPER_ONLY ?=
 ARN_PAPER_JOBS ?= 1
 # ARN_PAPER_COLD_AVOID=1: hs_cold_avoid=1 in the hot-spot runs (kept apart by name).
 ARN_PAPER_COLD_AVOID ?=
+# Where the plot step writes its PNGs (ARN_PAPER_FIGS=docs/figures: the report's figures).
+ARN_PAPER_FIGS ?= $(BUILD)/results/arn_paper/figures
 ARN_PAPER_ARGS = --out $(BUILD)/results/arn_paper --after-ms $(ARN_PAPER_AFTER_MS) \
   $(foreach o,$(ARN_PAPER_ONLY),--only $(o)) $(if $(ARN_PAPER_COLD_AVOID),--cold-avoid)
 .PHONY: study-arn-paper
 study-arn-paper: $(BUILD)/asw
 	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_PAPER_ARGS) -j $(ARN_PAPER_JOBS) run
-	@$(PYTHON) sw/study_arn_paper.py $(ARN_PAPER_ARGS) plot
+	@$(PYTHON) sw/study_arn_paper.py $(ARN_PAPER_ARGS) plot --fig-dir $(ARN_PAPER_FIGS)
 # Seed 001 Fig. 7 (configuration #2: 3 456-node RLFT, 24-port switches, 720 switches):
 # HS10-1 and HS25-1 x 1Q and vFtree x D-mod-K and ARN + AFI, seed 1, same time scale
 # (sw/study_arn_paper.py --config 2), each run on ARN_FIG7_THREADS threads (asw net
@@ -215,13 +217,14 @@ ARN_FIG7_AFTER_MS ?= 20
 ARN_FIG7_ONLY ?=
 ARN_FIG7_SEEDS ?= 1
 ARN_FIG7_THREADS ?= 2
+ARN_FIG7_FIGS ?= $(BUILD)/results/arn_fig7/figures
 ARN_FIG7_ARGS = --config 2 --out $(BUILD)/results/arn_fig7 --after-ms $(ARN_FIG7_AFTER_MS) \
   --seeds $(ARN_FIG7_SEEDS) --only traffic=hs10-1,hs25-1 --only scheme=1q,vftree \
   --only routing=dmodk,arn-afi $(foreach o,$(ARN_FIG7_ONLY),--only $(o))
 .PHONY: study-arn-fig7
 study-arn-fig7: $(BUILD)/asw
 	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_FIG7_ARGS) --threads $(ARN_FIG7_THREADS) run
-	@$(PYTHON) sw/study_arn_paper.py $(ARN_FIG7_ARGS) plot
+	@$(PYTHON) sw/study_arn_paper.py $(ARN_FIG7_ARGS) plot --fig-dir $(ARN_FIG7_FIGS)
 
 # Studies of docs/results.md (long: tens of minutes on 2 cores).
 NET_T2_ROUTING := adaptive,adap-th-s-k,adap-th-s-k/3,adap-th-1s-k,adap-th-1s-k/3,adap-th-2s-k,adap-th-2s-k/3,dmodk,oblivious,adap-2th-s-k,adap-2th-s-k/3
