@@ -244,7 +244,7 @@ def cmd_plot(ns):
           "(min–max) | recovery (ms after the start, >= 90 % of pre) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for (t, s), rs in sorted(by_panel.items()):
-        fig, ax = plt.subplots(figsize=(6, 3.6))
+        fig, ax = plt.subplots(figsize=(6, 4.0))
         for r in ROUTINGS:
             if r not in rs:
                 continue
@@ -278,7 +278,8 @@ def cmd_plot(ns):
         ax.set_title(f"{CONFIG_NODES[ns.config]}-node RLFT, "
                      f"{s.upper() if s == '1q' else s}, {t.upper()}"
                      + (", cold sources skip the hot node" if ns.cold_avoid else ""))
-        ax.legend(fontsize=7, ncol=2)
+        ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                  frameon=False)
         fig.tight_layout()
         suffix = "_coldavoid" if ns.cold_avoid else ""
         stem = "arn_fig7" if ns.config == 2 else "arn_paper"
