@@ -218,9 +218,12 @@ ARN_FIG7_ONLY ?=
 ARN_FIG7_SEEDS ?= 1
 ARN_FIG7_THREADS ?= 2
 ARN_FIG7_FIGS ?= $(BUILD)/results/arn_fig7/figures
+# ARN_FIG7_COLD_AVOID=1: hs_cold_avoid=1 (as ARN_PAPER_COLD_AVOID; names end in _coldavoid).
+ARN_FIG7_COLD_AVOID ?=
 ARN_FIG7_ARGS = --config 2 --out $(BUILD)/results/arn_fig7 --after-ms $(ARN_FIG7_AFTER_MS) \
   --seeds $(ARN_FIG7_SEEDS) --only traffic=hs10-1,hs25-1 --only scheme=1q,vftree \
-  --only routing=dmodk,arn-afi $(foreach o,$(ARN_FIG7_ONLY),--only $(o))
+  --only routing=dmodk,arn-afi $(foreach o,$(ARN_FIG7_ONLY),--only $(o)) \
+  $(if $(ARN_FIG7_COLD_AVOID),--cold-avoid)
 .PHONY: study-arn-fig7
 study-arn-fig7: $(BUILD)/asw
 	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_FIG7_ARGS) --threads $(ARN_FIG7_THREADS) run
