@@ -190,7 +190,7 @@ study-arn: $(BUILD)/asw
 # Seed 001 Fig. 6 at the paper's time scale (issue 27; sw/study_arn_paper.py): 432-node
 # RLFT, 5 traffics x 4 schemes x 6 routings, 3 seeds for HS10/HS25, each run the hot-spot
 # start (3 paper-ms) + ARN_PAPER_AFTER_MS paper-ms (1 ms = 24 414 cycles of 8-flit
-# packets; 20 ms: about 2 CPU-minutes a run, 216 runs). Resumable: finished runs
+# packets; 20 ms: 40-100 CPU-s a run (1Q), 216 runs). Resumable: finished runs
 # (build/results/arn_paper/runs/*.json) are kept and skipped; ARN_PAPER_ONLY="traffic=hs10-1
 # scheme=1q routing=dmodk,arn-afi" runs a part; ARN_PAPER_JOBS processes at a time.
 ARN_PAPER_AFTER_MS ?= 20
@@ -209,7 +209,8 @@ study-arn-paper: $(BUILD)/asw
 # Seed 001 Fig. 7 (configuration #2: 3 456-node RLFT, 24-port switches, 720 switches):
 # HS10-1 and HS25-1 x 1Q and vFtree x D-mod-K and ARN + AFI, seed 1, same time scale
 # (sw/study_arn_paper.py --config 2), each run on ARN_FIG7_THREADS threads (asw net
-# threads=; the same results for any count). Resumable like study-arn-paper
+# threads=; the same results for any count; 20 ms: 1Q D-mod-K 525 CPU-s,
+# ARN + AFI 775 CPU-s, 9 and 19 min wall on 2 shared cores). Resumable like study-arn-paper
 # (build/results/arn_fig7/runs/); ARN_FIG7_ONLY="scheme=1q" replaces that key of the
 # default filter (runs a part, or more: routing=dmodk,arn,arn-afi); ARN_FIG7_AFTER_MS
 # a shorter or longer span (a separate set of runs: the span is part of a run's name).
