@@ -221,6 +221,20 @@ def peak(t, e, hs_ms=3.0):
     return x, tt - 0.25 - hs_ms
 
 
+def first_back(t, e, hs_ms=3.0):
+    """ms after the hot-spot start of the first window, after the lowest one, at >= 90 % of
+    the pre-hot-spot efficiency (None if none)."""
+    pre = recovery(t, e, hs_ms)[0]
+    after = [(tt, x) for tt, x in zip(t, e) if tt > hs_ms]
+    if not after:
+        return None
+    low = min(range(len(after)), key=lambda i: after[i][1])
+    for tt, x in after[low:]:
+        if x >= 0.9 * pre:
+            return tt - 0.25 - hs_ms
+    return None
+
+
 def tail(t, e, ms=5.0):
     """Mean window efficiency over the last `ms` simulated."""
     last = [x for tt, x in zip(t, e) if tt > t[-1] - ms + 1e-9]
@@ -241,8 +255,9 @@ def cmd_plot(ns):
                 k["routing"], []).append(series(os.path.join(d, name + ".csv")))
     print("| panel | routing | seeds | pre-hot-spot | lowest after | peak after (ms after "
           "the start) | mean of the last 5 ms, per seed | mean of the last 5 ms: mean "
-          "(min–max) | recovery (ms after the start, >= 90 % of pre) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "(min–max) | first window >= 90 % of pre (ms after the start) | recovered for good "
+          "(ms after the start, every later window >= 90 % of pre) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for (t, s), rs in sorted(by_panel.items()):
         fig, ax = plt.subplots(figsize=(6, 4.0))
         for r in ROUTINGS:
@@ -269,6 +284,7 @@ def cmd_plot(ns):
                   f"{' '.join(f'{e:.3f} ({pt:.1f})' for e, pt in peaks)} | "
                   f"{' '.join(f'{x:.3f}' for x in tails)} | "
                   f"{sum(tails) / len(tails):.3f} ({min(tails):.3f}–{max(tails):.3f}) | "
+                  f"{' '.join(fmt(first_back(*x)) for x in ss)} | "
                   f"{' '.join(fmt(x[3]) for x in recs)} |")
         ax.axvline(3.0, color="0.6", ls=":", lw=1)  # hot spot starts
         ax.axvline(8.0, color="0.8", ls="--", lw=1)  # + CRT (5 ms): first root declared
