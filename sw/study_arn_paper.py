@@ -61,6 +61,7 @@ SCHEMES = ["1q", "dbbm", "vftree", "flow2sl"]
 ROUTINGS = ["dmodk", "oblivious", "adaptive-th", "adaptive-th-afi", "arn", "arn-afi"]
 LABEL = {"dmodk": "D-mod-K", "oblivious": "Oblivious", "adaptive-th": "Adaptive-Th",
          "adaptive-th-afi": "Adaptive-Th+AFI", "arn": "ARN", "arn-afi": "ARN+AFI"}
+SCHEME_LABEL = {"1q": "1Q", "dbbm": "DBBM", "vftree": "vFtree", "flow2sl": "Flow2SL"}
 STYLE = {"dmodk": "k", "oblivious": "tab:gray", "adaptive-th": "tab:orange",
          "adaptive-th-afi": "tab:red", "arn": "tab:cyan", "arn-afi": "tab:blue"}
 TEXT_READING = ["arn_up_nodes=1", "adapted_arn=1", "alt_refresh=1"]
@@ -292,7 +293,7 @@ def cmd_plot(ns):
         ax.set_ylabel("network efficiency")
         ax.set_ylim(0, 1.05)
         ax.set_title(f"{CONFIG_NODES[ns.config]}-node RLFT, "
-                     f"{s.upper() if s == '1q' else s}, {t.upper()}"
+                     f"{SCHEME_LABEL[s]}, {t.upper()}"
                      + (", cold sources skip the hot node" if ns.cold_avoid else ""))
         ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2),
                   frameon=False)
