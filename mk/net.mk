@@ -59,6 +59,7 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	$(BUILD)/net/test_net_traffic_san --quick || rc=1; \
 	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_net_arn.py $(BUILD)/net/asw || rc=1; \
+	$(PYTHON) sw/test_study_arn_paper.py || rc=1; \
 	$(PYTHON) sw/test_net_pfc.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
@@ -189,7 +190,7 @@ study-arn: $(BUILD)/asw
 # Seed 001 Fig. 6 at the paper's time scale (issue 27; sw/study_arn_paper.py): 432-node
 # RLFT, 5 traffics x 4 schemes x 6 routings, 3 seeds for HS10/HS25, each run the hot-spot
 # start (3 paper-ms) + ARN_PAPER_AFTER_MS paper-ms (1 ms = 24 414 cycles of 8-flit
-# packets; 20 ms: about 2 CPU-minutes a run, 216 runs). Resumable: finished runs
+# packets; 20 ms: 40-100 CPU-s a run (1Q), 216 runs). Resumable: finished runs
 # (build/results/arn_paper/runs/*.json) are kept and skipped; ARN_PAPER_ONLY="traffic=hs10-1
 # scheme=1q routing=dmodk,arn-afi" runs a part; ARN_PAPER_JOBS processes at a time.
 ARN_PAPER_AFTER_MS ?= 20
@@ -197,12 +198,37 @@ ARN_PAPER_ONLY ?=
 ARN_PAPER_JOBS ?= 1
 # ARN_PAPER_COLD_AVOID=1: hs_cold_avoid=1 in the hot-spot runs (kept apart by name).
 ARN_PAPER_COLD_AVOID ?=
+# Where the plot step writes its PNGs (ARN_PAPER_FIGS=docs/figures: the report's figures).
+ARN_PAPER_FIGS ?= $(BUILD)/results/arn_paper/figures
 ARN_PAPER_ARGS = --out $(BUILD)/results/arn_paper --after-ms $(ARN_PAPER_AFTER_MS) \
   $(foreach o,$(ARN_PAPER_ONLY),--only $(o)) $(if $(ARN_PAPER_COLD_AVOID),--cold-avoid)
 .PHONY: study-arn-paper
 study-arn-paper: $(BUILD)/asw
 	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_PAPER_ARGS) -j $(ARN_PAPER_JOBS) run
-	@$(PYTHON) sw/study_arn_paper.py $(ARN_PAPER_ARGS) plot
+	@$(PYTHON) sw/study_arn_paper.py $(ARN_PAPER_ARGS) plot --fig-dir $(ARN_PAPER_FIGS)
+# Seed 001 Fig. 7 (configuration #2: 3 456-node RLFT, 24-port switches, 720 switches):
+# HS10-1 and HS25-1 x 1Q and vFtree x D-mod-K and ARN + AFI, seed 1, same time scale
+# (sw/study_arn_paper.py --config 2), each run on ARN_FIG7_THREADS threads (asw net
+# threads=; the same results for any count; 20 ms: 1Q D-mod-K 525 CPU-s,
+# ARN + AFI 775 CPU-s, 9 and 19 min wall on 2 shared cores). Resumable like study-arn-paper
+# (build/results/arn_fig7/runs/); ARN_FIG7_ONLY="scheme=1q" replaces that key of the
+# default filter (runs a part, or more: routing=dmodk,arn,arn-afi); ARN_FIG7_AFTER_MS
+# a shorter or longer span (a separate set of runs: the span is part of a run's name).
+ARN_FIG7_AFTER_MS ?= 20
+ARN_FIG7_ONLY ?=
+ARN_FIG7_SEEDS ?= 1
+ARN_FIG7_THREADS ?= 2
+ARN_FIG7_FIGS ?= $(BUILD)/results/arn_fig7/figures
+# ARN_FIG7_COLD_AVOID=1: hs_cold_avoid=1 (as ARN_PAPER_COLD_AVOID; names end in _coldavoid).
+ARN_FIG7_COLD_AVOID ?=
+ARN_FIG7_ARGS = --config 2 --out $(BUILD)/results/arn_fig7 --after-ms $(ARN_FIG7_AFTER_MS) \
+  --seeds $(ARN_FIG7_SEEDS) --only traffic=hs10-1,hs25-1 --only scheme=1q,vftree \
+  --only routing=dmodk,arn-afi $(foreach o,$(ARN_FIG7_ONLY),--only $(o)) \
+  $(if $(ARN_FIG7_COLD_AVOID),--cold-avoid)
+.PHONY: study-arn-fig7
+study-arn-fig7: $(BUILD)/asw
+	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_FIG7_ARGS) --threads $(ARN_FIG7_THREADS) run
+	@$(PYTHON) sw/study_arn_paper.py $(ARN_FIG7_ARGS) plot --fig-dir $(ARN_FIG7_FIGS)
 
 # Studies of docs/results.md (long: tens of minutes on 2 cores).
 NET_T2_ROUTING := adaptive,adap-th-s-k,adap-th-s-k/3,adap-th-1s-k,adap-th-1s-k/3,adap-th-2s-k,adap-th-2s-k/3,dmodk,oblivious,adap-2th-s-k,adap-2th-s-k/3

@@ -39,7 +39,12 @@ kept and skipped. Seeds: 1, 2, 3 for the HS10 and HS25 panels, 1 otherwise (`--s
 never send to a hot node while the hot spot is on; issue 27's traced cause of the
 incomplete recovery), kept apart by the suffix _coldavoid.
 --only filters on traffic (uniform hs10-1 ...), scheme (1q dbbm vftree flow2sl),
-routing (dmodk oblivious adaptive-th adaptive-th-afi arn arn-afi) and seed.
+routing (dmodk oblivious adaptive-th adaptive-th-afi arn arn-afi) and seed; a value
+outside these is an error.
+--config 2 (any command): seed 001's configuration #2 (Fig. 7), the 3 456-node RLFT
+(24-port switches, 3 stages, 720 switches), same time scale, buffers and thresholds; run
+names start with c2_, figures are arn_fig7_*.png. --threads N steps the switches of one
+run on N threads (asw net threads=N: the same results, not part of the run's name).
 """
 import argparse
 import concurrent.futures
@@ -56,9 +61,12 @@ SCHEMES = ["1q", "dbbm", "vftree", "flow2sl"]
 ROUTINGS = ["dmodk", "oblivious", "adaptive-th", "adaptive-th-afi", "arn", "arn-afi"]
 LABEL = {"dmodk": "D-mod-K", "oblivious": "Oblivious", "adaptive-th": "Adaptive-Th",
          "adaptive-th-afi": "Adaptive-Th+AFI", "arn": "ARN", "arn-afi": "ARN+AFI"}
+SCHEME_LABEL = {"1q": "1Q", "dbbm": "DBBM", "vftree": "vFtree", "flow2sl": "Flow2SL"}
 STYLE = {"dmodk": "k", "oblivious": "tab:gray", "adaptive-th": "tab:orange",
          "adaptive-th-afi": "tab:red", "arn": "tab:cyan", "arn-afi": "tab:blue"}
 TEXT_READING = ["arn_up_nodes=1", "adapted_arn=1", "alt_refresh=1"]
+CONFIG_PORTS = {1: 12, 2: 24}  # seed 001 Table 3: #1 432 nodes, #2 3 456 nodes (3 stages)
+CONFIG_NODES = {1: "432", 2: "3 456"}
 
 
 def ms_to_cycles(ms):
@@ -75,6 +83,12 @@ def runs(ns):
         if k not in ("traffic", "scheme", "routing", "seed"):
             sys.exit(f"study_arn_paper: --only {k}: one of traffic scheme routing seed")
         only[k] = set(v.split(","))
+        known = {"traffic": TRAFFIC, "scheme": SCHEMES, "routing": ROUTINGS,
+                 "seed": [str(x) for x in ns.seeds]}[k]
+        bad = sorted(only[k] - set(known))
+        if bad:
+            sys.exit(f"study_arn_paper: --only {k}={v}: {','.join(bad)} not one of "
+                     f"{' '.join(known)}")
     hs = ms_to_cycles(3.0)
     total = hs + ms_to_cycles(ns.after_ms)
     crt = ms_to_cycles(5.0)
@@ -90,14 +104,15 @@ def runs(ns):
                     afc = r in ("adaptive-th-afi", "arn-afi")
                     vcs = (1 if s == "1q" else 3) + afc
                     buf = 84 * PKT // vcs
-                    args = [f"ports=12", "stages=3", "voq=1", f"packet_flits={PKT}", "load=1",
+                    args = [f"ports={CONFIG_PORTS[ns.config]}", "stages=3", "voq=1", f"packet_flits={PKT}", "load=1",
                             f"sqs={s}", f"vcs={vcs}", f"buffer_flits={buf}", f"routing={r}",
                             f"traffic={t}", f"hs_start={hs}", "warmup=0", f"cycles={total}",
                             f"window={ms_to_cycles(0.25)}", f"crt={crt}",
                             f"arn_ttl={min(4 * crt, 16777215)}", "watchdog=0", f"seed={seed}"]
                     if r in ("arn", "arn-afi"):
                         args += TEXT_READING
-                    name = f"{t}_{s}_{r}_s{seed}_{ns.after_ms:g}ms"
+                    name = ("c2_" if ns.config == 2 else "") + \
+                        f"{t}_{s}_{r}_s{seed}_{ns.after_ms:g}ms"
                     if ns.cold_avoid and t != "uniform":
                         args.append("hs_cold_avoid=1")
                         name += "_coldavoid"
@@ -109,9 +124,10 @@ def done(ns, name):
     return os.path.exists(os.path.join(ns.out, "runs", name + ".json"))
 
 
-def run_one(asw, d, name, args):
+def run_one(asw, d, name, args, threads=1):
     tmp = os.path.join(d, name + ".part")
-    cmd = [asw, "net", *args, "--quiet", "--json", tmp + ".json", "--csv", tmp + ".csv"]
+    cmd = [asw, "net", *args, *([f"threads={threads}"] if threads > 1 else []),
+           "--quiet", "--json", tmp + ".json", "--csv", tmp + ".csv"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         return name, f"exit {r.returncode}: {r.stderr.strip()}"
@@ -130,7 +146,7 @@ def cmd_run(ns):
     print(f"study_arn_paper: {kept} runs kept, {len(todo)} to run", flush=True)
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=ns.jobs) as ex:
-        for name, err in ex.map(lambda x: run_one(ns.asw, d, *x), todo):
+        for name, err in ex.map(lambda x: run_one(ns.asw, d, *x, threads=ns.threads), todo):
             print(f"study_arn_paper: {name} {'FAILED ' + err if err else 'done'}", flush=True)
             failed += err is not None
     return 1 if failed else 0
@@ -139,7 +155,9 @@ def cmd_run(ns):
 def cmd_list(ns):
     for name, args, _ in runs(ns):
         if not done(ns, name):
-            print(shlex.join([ns.asw, "net", *args, "--quiet", "--json",
+            print(shlex.join([ns.asw, "net", *args,
+                              *([f"threads={ns.threads}"] if ns.threads > 1 else []),
+                              "--quiet", "--json",
                               os.path.join(ns.out, "runs", name + ".json"), "--csv",
                               os.path.join(ns.out, "runs", name + ".csv")]))
     return 0
@@ -154,10 +172,10 @@ def cmd_slurm(ns):
             f.write(n + " " + " ".join(a) + "\n")
     me, asw = os.path.abspath(__file__), os.path.abspath(ns.asw)
     with open(os.path.join(ns.out, "study.sbatch"), "w") as f:
-        f.write(f"#!/bin/sh\n#SBATCH --array=1-{len(todo)}\n#SBATCH --cpus-per-task=1\n"
+        f.write(f"#!/bin/sh\n#SBATCH --array=1-{len(todo)}\n#SBATCH --cpus-per-task={ns.threads}\n"
                 f"line=$(sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {shlex.quote(os.path.abspath(lst))})\n"
                 f"exec python3 {shlex.quote(me)} --asw {shlex.quote(asw)} "
-                f"--out {shlex.quote(os.path.abspath(ns.out))} one $line\n")
+                f"--out {shlex.quote(os.path.abspath(ns.out))} --threads {ns.threads} one $line\n")
     print(f"study_arn_paper: {len(todo)} runs in {lst}; sbatch {ns.out}/study.sbatch "
           f"(the finished ones stay skipped on a rerun)")
     return 0
@@ -165,7 +183,7 @@ def cmd_slurm(ns):
 
 def cmd_one(ns):
     d = os.path.join(ns.out, "runs")
-    name, err = run_one(ns.asw, d, ns.rest[0], ns.rest[1:])
+    name, err = run_one(ns.asw, d, ns.rest[0], ns.rest[1:], threads=ns.threads)
     if err:
         print(f"study_arn_paper: {name} {err}", file=sys.stderr)
     return 1 if err else 0
@@ -193,6 +211,37 @@ def recovery(t, e, hs_ms=3.0):
     return pre, min(x for _, x in after) if after else float("nan"), e[-1], rec
 
 
+def peak(t, e, hs_ms=3.0):
+    """(highest window efficiency after the lowest one that follows the hot-spot start,
+    its window start in ms after the start): how far the efficiency climbs back."""
+    after = [(x, tt) for tt, x in zip(t, e) if tt > hs_ms]
+    if not after:
+        return float("nan"), float("nan")
+    low = min(range(len(after)), key=lambda i: after[i][0])
+    x, tt = max(after[low:])
+    return x, tt - 0.25 - hs_ms
+
+
+def first_back(t, e, hs_ms=3.0):
+    """ms after the hot-spot start of the first window, after the lowest one, at >= 90 % of
+    the pre-hot-spot efficiency (None if none)."""
+    pre = recovery(t, e, hs_ms)[0]
+    after = [(tt, x) for tt, x in zip(t, e) if tt > hs_ms]
+    if not after:
+        return None
+    low = min(range(len(after)), key=lambda i: after[i][1])
+    for tt, x in after[low:]:
+        if x >= 0.9 * pre:
+            return tt - 0.25 - hs_ms
+    return None
+
+
+def tail(t, e, ms=5.0):
+    """Mean window efficiency over the last `ms` simulated."""
+    last = [x for tt, x in zip(t, e) if tt > t[-1] - ms + 1e-9]
+    return sum(last) / len(last)
+
+
 def cmd_plot(ns):
     import matplotlib
     matplotlib.use("Agg")
@@ -205,11 +254,13 @@ def cmd_plot(ns):
         if done(ns, name):
             by_panel.setdefault((k["traffic"], k["scheme"]), {}).setdefault(
                 k["routing"], []).append(series(os.path.join(d, name + ".csv")))
-    print("| panel | routing | seeds | pre-hot-spot | lowest after | last window | "
-          "recovery (ms after the hot-spot start, >= 90 % of pre) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| panel | routing | seeds | pre-hot-spot | lowest after | peak after (ms after "
+          "the start) | mean of the last 5 ms, per seed | mean of the last 5 ms: mean "
+          "(min–max) | first window >= 90 % of pre (ms after the start) | recovered for good "
+          "(ms after the start, every later window >= 90 % of pre) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for (t, s), rs in sorted(by_panel.items()):
-        fig, ax = plt.subplots(figsize=(6, 3.6))
+        fig, ax = plt.subplots(figsize=(6, 4.0))
         for r in ROUTINGS:
             if r not in rs:
                 continue
@@ -217,29 +268,55 @@ def cmd_plot(ns):
             n = min(len(x[0]) for x in ss)
             tt = ss[0][0][:n]
             mean = [sum(x[1][i] for x in ss) / len(ss) for i in range(n)]
-            ax.plot(tt, mean, color=STYLE[r], label=LABEL[r], lw=1.2)
+            ax.plot(tt, mean, color=STYLE[r], lw=1.2,
+                    label=LABEL[r] + (f" (mean, min–max of {len(ss)} seeds)"
+                                      if len(ss) > 1 else ""))
             if len(ss) > 1:
                 ax.fill_between(tt, [min(x[1][i] for x in ss) for i in range(n)],
                                 [max(x[1][i] for x in ss) for i in range(n)],
                                 color=STYLE[r], alpha=0.2, lw=0)
             recs = [recovery(*x) for x in ss]
+            peaks = [peak(*x) for x in ss]
+            tails = [tail(*x) for x in ss]
             fmt = lambda v: "–" if v is None else f"{v:.1f}"  # noqa: E731
             print(f"| {t} {s} | {LABEL[r]} | {len(ss)} | "
                   f"{' '.join(f'{x[0]:.3f}' for x in recs)} | "
                   f"{' '.join(f'{x[1]:.3f}' for x in recs)} | "
-                  f"{' '.join(f'{x[2]:.3f}' for x in recs)} | "
+                  f"{' '.join(f'{e:.3f} ({pt:.1f})' for e, pt in peaks)} | "
+                  f"{' '.join(f'{x:.3f}' for x in tails)} | "
+                  f"{sum(tails) / len(tails):.3f} ({min(tails):.3f}–{max(tails):.3f}) | "
+                  f"{' '.join(fmt(first_back(*x)) for x in ss)} | "
                   f"{' '.join(fmt(x[3]) for x in recs)} |")
-        ax.axvline(3.0, color="0.6", ls=":", lw=1)
+        ax.axvline(3.0, color="0.6", ls=":", lw=1)  # hot spot starts
+        ax.axvline(8.0, color="0.8", ls="--", lw=1)  # + CRT (5 ms): first root declared
         ax.set_xlabel("time (ms, paper scale: 1 ms = 24 414 cycles of 8-flit packets)")
         ax.set_ylabel("network efficiency")
         ax.set_ylim(0, 1.05)
-        ax.set_title(f"432-node RLFT, {s.upper() if s == '1q' else s}, {t.upper()}"
+        ax.set_title(f"{CONFIG_NODES[ns.config]}-node RLFT, "
+                     f"{SCHEME_LABEL[s]}, {t.upper()}"
                      + (", cold sources skip the hot node" if ns.cold_avoid else ""))
-        ax.legend(fontsize=7, ncol=2)
+        ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                  frameon=False)
         fig.tight_layout()
         suffix = "_coldavoid" if ns.cold_avoid else ""
-        fig.savefig(os.path.join(figs, f"arn_paper_{t}_{s}{suffix}.png"), dpi=110)
+        stem = "arn_fig7" if ns.config == 2 else "arn_paper"
+        fig.savefig(os.path.join(figs, f"{stem}_{t}_{s}{suffix}.png"), dpi=110)
         plt.close(fig)
+    counters = []
+    for name, _, k in runs(ns):
+        if done(ns, name):
+            with open(os.path.join(d, name + ".json")) as f:
+                a = json.load(f).get("arn")
+            if a:
+                counters.append((k, a))
+    if counters:
+        print("\n| panel | routing | seed | roots | consumed | expired | packets adapted | "
+              "ARNs at end nodes |")
+        print("|---|---|---|---|---|---|---|---|")
+        for k, a in counters:
+            print(f"| {k['traffic']} {k['scheme']} | {LABEL[k['routing']]} | {k['seed']} | "
+                  f"{a['roots_declared']} | {a['consumed']} | {a['expired']} | "
+                  f"{a['packets_adapted']} | {a['at_end_nodes']} |")
     return 0
 
 
@@ -251,6 +328,9 @@ def main(argv):
     ap.add_argument("--after-ms", type=float, default=20.0,
                     help="paper-ms simulated after the hot-spot start (3 ms); 117: 120 ms")
     ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--config", default="1",
+                    help="seed 001 Table 3 network: 1 (432 nodes, Fig. 6) or 2 (3 456, Fig. 7)")
+    ap.add_argument("--threads", default="1", help="threads of each asw net run")
     ap.add_argument("--cold-avoid", action="store_true",
                     help="hs_cold_avoid=1: the uniform sources skip the hot nodes during the "
                          "hot spot (run names end in _coldavoid)")
@@ -266,6 +346,12 @@ def main(argv):
         sys.exit(f"study_arn_paper: --seeds {ns.seeds}: a comma-separated list of integers")
     if not ns.seeds or ns.after_ms <= 0 or ns.jobs < 1:
         sys.exit("study_arn_paper: --seeds, --after-ms and -j must be positive")
+    if ns.config not in ("1", "2"):
+        sys.exit(f"study_arn_paper: --config {ns.config}: 1 (432 nodes) or 2 (3 456 nodes)")
+    ns.config = int(ns.config)
+    if not ns.threads.isdigit() or int(ns.threads) < 1:
+        sys.exit(f"study_arn_paper: --threads {ns.threads}: a positive integer")
+    ns.threads = int(ns.threads)
     if ns.cmd in ("run", "slurm", "one") and not os.access(ns.asw, os.X_OK):
         sys.exit(f"study_arn_paper: {ns.asw}: no asw program (make build/asw)")
     if ns.cmd == "one" and not ns.rest:
