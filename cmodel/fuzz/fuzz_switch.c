@@ -181,6 +181,7 @@ static int make_config(void) {
       if (fb >= 0xF0) c.qcn = fb;
     }
     c.sar_entries = u8();
+    c.sa_pipe = b1 & 3; /* §8.1: 0, 1 or an illegal setting (no byte of its own: the corpus holds) */
     if (b0 & 1) c.ports &= 127, c.buf_flits &= 63, c.table_entries &= 255, c.max_packet &= 15;
     char e[200] = "";
     int ok = asw_config_check(&c, e, sizeof e) == ASW_OK;
@@ -209,6 +210,7 @@ static int make_config(void) {
   c.arn_entries = (b0 >> 6 & 1) ? (c.voq ? 1 + (b2 >> 7) * 3 : 2) : 0;
   asw_config_set_features(&c, ASW_FEAT_ALL); /* every block built (§1 features: cmodel/tests/test_features.c, make test-cosim) */
   c.sar_entries = 0; /* §17.8 Switch AR: cmodel/tests/test_sar.c, make test-cosim SAR=1 */
+  c.sa_pipe = 0; /* §8.1 excludes vc_adaptive, built here: make test-cosim (p, q), cosim-random */
   char e[200];
   if (asw_config_check(&c, e, sizeof e)) FAIL("harness config illegal: %s", e);
   cfg = c;
