@@ -91,10 +91,9 @@ struct asw_switch {
   uint32_t rdata;
   uint64_t *req_vc;     /* [P*V] SA scratch (see asw_islip_allocate_req) */
   uint8_t *match_out, *match_vc; /* [P] SA scratch */
-  /* §8.1 (SAPIPE): the outputs open at the start of cycle open_cyc (no input streams to
-   * them or it has at most two flits left), and those of the cycle before (open_prev of
-   * cycle open_cyc - 1): SA's selections read the open outputs of the last cycle */
-  uint64_t open_mask, open_cyc, open_prev;
+  /* §8.1 (SAPIPE): the outputs open at the start of this cycle (no input streams to them
+   * or it has at most two flits left), for the selections SA makes for the next cycle */
+  uint64_t open_mask;
   /* §8.1 registers: pe[i*V*NQ + k], queue k's head passed SR's check (queued, CRED >= len)
    * in the last cycle; each input's selection (sel_mask, sel_out, sel_vc) */
   uint8_t *pe;
@@ -350,8 +349,7 @@ void asw_switch_reset(asw_switch *sw) {
   sw->arn_on = 0;
   sw->rr_mask = sw->ra_mask = sw->busy_in = sw->busy_out = sw->nonempty_in = 0;
   sw->held = 0;
-  sw->open_cyc = ~0ull; /* §8.1: no open mask yet (the first cycle sees every output open) */
-  sw->open_mask = sw->open_prev = 0;
+  sw->open_mask = 0;
   memset(sw->pe, 0, (size_t)sw->P * sw->V * sw->NQ);
   sw->sel_mask = 0;
   for (unsigned p = 0; p < sw->P; p++) sw->app_cyc[p] = ~0ull; /* no append since reset */
@@ -1356,9 +1354,7 @@ STEP_INLINE int step_body(asw_switch *sw, const asw_inputs *in, asw_outputs *out
       const stream_state *st = &sw->port[__builtin_ctzll(m)].st;
       if (st->rem <= 2) open |= 1ull << st->out;
     }
-    sw->open_prev = sw->open_cyc + 1 == sw->cred.cyc ? sw->open_mask : sw->port_mask;
     sw->open_mask = open;
-    sw->open_cyc = sw->cred.cyc;
   }
   if (sw->busy_in) stage_st(sw, arn_on, plain);
   else sw->out_mask = sw->cr_mask = sw->st_disc = 0;
