@@ -23,6 +23,7 @@ module ooc_wrap #(
   parameter bit RouteOblivEn = 1'b0, parameter bit RouteAdaptEn = 1'b0,
   parameter bit CountersEn = 1'b0, parameter bit ReadbackEn = 1'b0,
   parameter int unsigned SE = 0,    // Switch AR table entries (§17.8; 0: none, no lane bits)
+  parameter int unsigned SAPIPE = 0,  // §8.1 pipelined allocation (0: iSLIP of §8, 1: on)
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,
   localparam int unsigned NL = (SE != 0) ? P * 65 : 0,  // §17.8 lane bits, each direction
   // input bits: in_* (6+64+PWE per port), cr_in (4), arn_in (33), register bus (54), with
@@ -63,7 +64,7 @@ module ooc_wrap #(
     .ITERS(ITERS), .AE(AE), .BubbleEn(BubbleEn), .PfcEn(PfcEn), .QcnEn(QcnEn), .RouteHashEn(RouteHashEn),
     .LinkFaultEn(LinkFaultEn), .PortRateEn(PortRateEn), .VcAdaptEn(VcAdaptEn),
     .RouteOblivEn(RouteOblivEn), .RouteAdaptEn(RouteAdaptEn), .CountersEn(CountersEn),
-    .ReadbackEn(ReadbackEn), .SE(SE)
+    .ReadbackEn(ReadbackEn), .SE(SE), .SAPIPE(SAPIPE)
   ) u_core (
     .clk_i,
     .rst_ni,
