@@ -234,7 +234,9 @@ study-arn-fig7: $(BUILD)/asw
 # on the 432-node RLFT, alone and with an HS10-1 tree beside them (asw net trace_hs=0.1),
 # D-mod-K and ARN + AFI, 1Q; the paper's times / 20. 8 runs, 300 CPU-s (9.5 min wall on the
 # shared 2-core machine).
-# Resumable (build/results/arn_fig8/runs/); ARN_FIG8_ONLY="app=ptrans" runs a part.
+# Resumable (build/results/arn_fig8/runs/); ARN_FIG8_ONLY="app=ptrans" runs a part,
+# ARN_FIG8_ONLY="routing=oblivious,adaptive-th,adaptive-th-afi,arn" the figure's other
+# routings (16 runs; the table shows every finished run).
 ARN_FIG8_ONLY ?=
 ARN_FIG8_SEED ?= 1
 .PHONY: study-arn-fig8

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Seed 001 Fig. 8 (issue 27): application traces with an HS10 congestion tree on the
-432-node RLFT (configuration #1), D-mod-K against ARN + AFI, 1Q; execution time with
+432-node RLFT (configuration #1), D-mod-K against ARN + AFI (or the other routings of the
+figure), 1Q; execution time with
 and without the tree (make study-arn-fig8).
 
 The tree is HS10-1 as in `make study-arn-paper`, beside the replay (asw net
@@ -32,6 +33,9 @@ OUT/table.md): execution time in cycles, microseconds (5.12 ns cycles) and paper
 
   study_arn_fig8.py --asw build/asw --out DIR [--only app=ptrans,inception]
                     [--only routing=dmodk,arn-afi] [--only tree=0,1] [--seed S]
+--only routing= may name any of dmodk oblivious adaptive-th adaptive-th-afi arn arn-afi
+(default dmodk,arn-afi; AFI runs get the AFC, 2 x 336 flits); the table shows every
+finished run of OUT.
 """
 import argparse
 import json
@@ -41,7 +45,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from study_arn_paper import CYC_PER_MS, LABEL, PKT, TEXT_READING  # noqa: E402
+from study_arn_paper import CYC_PER_MS, LABEL, PKT, ROUTINGS, TEXT_READING  # noqa: E402
 
 SCALE = 20
 HOT_NODE = 4  # the paper's hot node of configuration #1 (asw net hs_nodes=auto)
@@ -53,7 +57,9 @@ APPS = {
                   "Inception-like: 4 steps x 8 layers, 64 KB recursive-doubling allreduce "
                   "after 8 000 cycles of compute"),
 }
-ROUTINGS = ["dmodk", "arn-afi"]
+# The routings run unless --only routing= names others (any of study_arn_paper's six:
+# dmodk oblivious adaptive-th adaptive-th-afi arn arn-afi).
+DEFAULT_ROUTINGS = {"dmodk", "arn-afi"}
 NODES = 432
 HOT_SOURCES = 43  # round(0.1 x 432)
 
@@ -70,7 +76,7 @@ def cyc(paper_ms):
 
 
 def net_args(routing, tree, tree_ms, seed, trace):
-    afc = routing == "arn-afi"
+    afc = routing in ("adaptive-th-afi", "arn-afi")
     vcs = 1 + afc
     crt = cyc(5.0)
     args = ["ports=12", "stages=3", "voq=1", f"packet_flits={PKT}", "load=1", "sqs=1q",
@@ -120,11 +126,14 @@ def main():
             os.replace(tmp, tr)
         for routing in ROUTINGS:
             for tree in (0, 1):
-                if routing not in only.get("routing", {routing}) or \
-                        str(tree) not in only.get("tree", {str(tree)}):
-                    continue
                 name = f"{app}_{routing}_{'hs10' if tree else 'alone'}_s{a.seed}_x{SCALE}"
                 js = os.path.join(runs_dir, name + ".json")
+                if routing not in only.get("routing", DEFAULT_ROUTINGS) or \
+                        str(tree) not in only.get("tree", {str(tree)}):
+                    if os.path.exists(js):  # finished before: in the table
+                        with open(js) as f:
+                            results[(app, routing, tree)] = json.load(f)
+                    continue
                 if not os.path.exists(js):
                     tmp = js + ".tmp"
                     cmd = [a.asw, "net", *net_args(routing, tree, tree_ms, a.seed, tr), "--quiet",
@@ -137,7 +146,7 @@ def main():
                 with open(js) as f:
                     results[(app, routing, tree)] = json.load(f)
     start = cyc(3.0)
-    lines = [f"432-node RLFT (12-port switches, 3 stages), 1Q (+ AFC for ARN + AFI), VOQs, "
+    lines = [f"432-node RLFT (12-port switches, 3 stages), 1Q (+ AFC with AFI), VOQs, "
              f"8-flit packets, 672 flits a port; times of Fig. 8 / {SCALE} (1 paper-ms = "
              f"{CYC_PER_MS / SCALE:.0f} cycles here); HS10-1 tree from cycle {start}: "
              f"{HOT_SOURCES} sources to node {HOT_NODE} at load 1, the application on the other "

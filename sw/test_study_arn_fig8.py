@@ -2,7 +2,7 @@
 """sw/study_arn_fig8.py without simulating (make test-net): a bad --only exits non-zero
 naming it; the grid (2 applications x 2 routings x alone / tree), the asw trace and
 asw net arguments (the 44 nodes left out of the application, the tree's window at the
-paper's times / 20, the ARN + AFI profile); resumability (a second call runs nothing);
+paper's times / 20, the ARN + AFI profile); resumability (a second call runs nothing); another routing of the figure by --only;
 the table's slowdown. A stub stands in for asw.
 Usage: test_study_arn_fig8.py"""
 import os
@@ -73,6 +73,14 @@ def main():
                            capture_output=True, text=True)
         check(r.returncode == 0 and not os.path.exists(log) and "| ptrans | ARN+AFI |" in r.stdout,
               "resumable: a second call runs nothing and prints the same table")
+        r = subprocess.run([sys.executable, STUDY, "--asw", asw, "--out", out, "--only",
+                            "routing=adaptive-th-afi", "--only", "app=ptrans"],
+                           capture_output=True, text=True)
+        nets = open(log).read().splitlines() if os.path.exists(log) else []
+        check(r.returncode == 0 and len(nets) == 2 and all("vcs=2" in x and "routing=adaptive-th-afi"
+                                                           in x for x in nets)
+              and "| ptrans | D-mod-K |" in r.stdout and "| ptrans | Adaptive-Th+AFI |" in r.stdout,
+              "--only routing=adaptive-th-afi: 2 runs with the AFC; the table keeps the finished runs")
     return summary("test_study_arn_fig8")
 
 
