@@ -60,6 +60,7 @@ test-net: $(BUILD)/net/test_net_sim $(BUILD)/net/test_net_sim_san $(BUILD)/net/a
 	$(PYTHON) sw/test_net_cli.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_net_arn.py $(BUILD)/net/asw || rc=1; \
 	$(PYTHON) sw/test_study_arn_paper.py || rc=1; \
+	$(PYTHON) sw/test_study_arn_fig8.py || rc=1; \
 	$(PYTHON) sw/test_net_pfc.py $(BUILD)/net/asw || rc=1; \
 	exit $$rc
 TEST_TARGETS += test-net-unit test-net
@@ -229,6 +230,19 @@ ARN_FIG7_ARGS = --config 2 --out $(BUILD)/results/arn_fig7 --after-ms $(ARN_FIG7
 study-arn-fig7: $(BUILD)/asw
 	@$(PYTHON) sw/study_arn_paper.py --asw $(BUILD)/asw $(ARN_FIG7_ARGS) --threads $(ARN_FIG7_THREADS) run
 	@$(PYTHON) sw/study_arn_paper.py $(ARN_FIG7_ARGS) plot --fig-dir $(ARN_FIG7_FIGS)
+# Seed 001 Fig. 8 (sw/study_arn_fig8.py): PTRANS-like and Inception-like traces (asw trace)
+# on the 432-node RLFT, alone and with an HS10-1 tree beside them (asw net trace_hs=0.1),
+# D-mod-K and ARN + AFI, 1Q; the paper's times / 20. 8 runs, 300 CPU-s (9.5 min wall on the
+# shared 2-core machine).
+# Resumable (build/results/arn_fig8/runs/); ARN_FIG8_ONLY="app=ptrans" runs a part,
+# ARN_FIG8_ONLY="routing=oblivious,adaptive-th,adaptive-th-afi,arn" the figure's other
+# routings (16 runs; the table shows every finished run).
+ARN_FIG8_ONLY ?=
+ARN_FIG8_SEED ?= 1
+.PHONY: study-arn-fig8
+study-arn-fig8: $(BUILD)/asw
+	@$(PYTHON) sw/study_arn_fig8.py --asw $(BUILD)/asw --out $(BUILD)/results/arn_fig8 \
+	  --seed $(ARN_FIG8_SEED) $(foreach o,$(ARN_FIG8_ONLY),--only $(o))
 
 # Studies of docs/results.md (long: tens of minutes on 2 cores).
 NET_T2_ROUTING := adaptive,adap-th-s-k,adap-th-s-k/3,adap-th-1s-k,adap-th-1s-k/3,adap-th-2s-k,adap-th-2s-k/3,dmodk,oblivious,adap-2th-s-k,adap-2th-s-k/3

@@ -7,9 +7,14 @@ Checks, on a 64-node 4-ary 3-tree:
   - dependencies: a chain of k dependent messages takes exactly k times one
     message's time on the idle network; without the dependencies less; a
     message with time T completes T cycles later than at time 0;
-  - the three application patterns: every message and packet delivered once, in
+  - the five application patterns: every message and packet delivered once, in
     order, none lost or left in flight; the completion time is at least the
     simulator's lower bound, which is at least the pattern's own analytical bound;
+  - ptrans and inception (seed 001 Fig. 8): message counts, bytes, the pairing of
+    each round, the dependency structure, the compute delays, skip=;
+  - compute delays (+DELAY): a dependent message with +D completes D cycles later;
+  - trace_hs: an HS tree beside a replay (hot sources drawn outside the trace), the
+    replay still complete and slower, its errors;
   - record and replay: the packets a synthetic run generated (--trace-out),
     replayed, give the same latencies, throughput, flit-hops and link loads;
   - netrace: a trace written as netrace (bzip2 or not) reads back to the same
@@ -107,14 +112,24 @@ def pattern_bound(p, size, iters):
     if p == "allreduce":  # 2(N-1) dependent steps, each at least a chunk over one switch
         ch = max(2, math.ceil(math.ceil(size / N) / 64))
         return iters * 2 * (N - 1) * (ch + 2 * LINK + 1)
+    if p == "ptrans":  # node 0 is paired in every round k < N: a chain of iters exchanges
+        return iters * (fl + 2 * LINK + 1)
+    if p == "inception":  # INC_LAYERS allreduces an iteration, each after INC_COMPUTE cycles,
+        # each a chain of log2(N) dependent exchanges (N = 64, a power of two)
+        return iters * INC_LAYERS * (INC_COMPUTE + int(math.log2(N)) * (fl + 2 * LINK + 1))
     return iters * 6 * fl  # halo3d: 6 messages injected per iteration
 
 
+INC_LAYERS, INC_COMPUTE = 3, 700
+
+
 def test_patterns(tmp):
-    for p, size, iters in (("alltoall", 1024, 1), ("allreduce", 65536, 1), ("halo3d", 4096, 2)):
+    for p, size, iters in (("alltoall", 1024, 1), ("allreduce", 65536, 1), ("halo3d", 4096, 2),
+                           ("ptrans", 4096, 20), ("inception", 4096, 2)):
         path = os.path.join(tmp, f"{p}.txt")
+        extra = [f"layers={INC_LAYERS}", f"compute={INC_COMPUTE}"] if p == "inception" else []
         rc, so, se = run("trace", f"pattern={p}", f"nodes={N}", f"size={size}", f"iters={iters}",
-                         f"out={path}")
+                         *extra, f"out={path}")
         if rc:
             check(f"asw trace pattern={p}", False, se.strip())
             continue
@@ -132,6 +147,185 @@ def test_patterns(tmp):
         ab = pattern_bound(p, size, iters)
         check(f"{p}: completion {t['completion_cycles']} >= lower bound {t['lower_bound_cycles']} "
               f">= analytical {ab}", t["completion_cycles"] >= t["lower_bound_cycles"] >= ab)
+
+
+def parse_trace(text):
+    """(nodes, [(id, time, src, dst, bytes, deps, delay)]) of a text trace."""
+    nodes, msgs = None, []
+    for line in text.splitlines():
+        line = line.split("#")[0].split()
+        if not line:
+            continue
+        if line[0] == "nodes":
+            nodes = int(line[1])
+            continue
+        deps, delay = [], 0
+        rest = line[5:]
+        if rest and rest[-1].startswith("+"):
+            delay = int(rest.pop()[1:])
+        if rest and rest[0] != "-":
+            deps = [int(x) for x in rest[0].split(",")]
+        msgs.append((int(line[0]), int(line[1]), int(line[2]), int(line[3]), int(line[4]), deps,
+                     delay))
+    return nodes, msgs
+
+
+def gen(*keys):
+    rc, so, se = run("trace", *keys, "out=-")
+    return (parse_trace(so) if rc == 0 else (None, None)), se
+
+
+def test_ptrans():
+    for n, iters in ((7, 9), (8, 10)):
+        (nodes, msgs), se = gen("pattern=ptrans", f"nodes={n}", "size=3000", f"iters={iters}")
+        if msgs is None:
+            check(f"ptrans nodes={n}", False, se)
+            continue
+        # round k: i with (k - i) mod n, fixed points (2i = k mod n) sit out
+        want, rounds, k_of = [], [], {}
+        for k in range(1, iters + 1):
+            pairs = [(i, (k - i) % n) for i in range(n) if (k - i) % n != i]
+            rounds.append(pairs)
+            want += pairs
+        got = [(m[2], m[3]) for m in msgs]
+        check(f"ptrans nodes={n} iters={iters}: {len(want)} messages, each (i, (k-i) mod n) of its "
+              f"round, in order", got == want, f"{got[:12]}")
+        check(f"ptrans nodes={n}: every message 3000 bytes, time 0, ids 0, 1, ...",
+              all(m[4] == 3000 and m[1] == 0 for m in msgs) and [m[0] for m in msgs] == list(range(len(msgs))))
+        # dependencies: the node's own last message and the one it last received
+        last_sent, last_recv, ok, ix = {}, {}, True, 0
+        for pairs in rounds:
+            cur = []
+            for (i, p) in pairs:
+                want_deps = sorted(d for d in (last_sent.get(i), last_recv.get(i)) if d is not None)
+                ok &= sorted(msgs[ix][5]) == want_deps and msgs[ix][6] == 0
+                cur.append((i, p, ix))
+                ix += 1
+            for (i, p, x) in cur:
+                last_sent[i] = x
+                last_recv[p] = x
+        check(f"ptrans nodes={n}: each message waits for its source's last exchange (sent and "
+              f"received), no other", ok)
+    (nodes, msgs), se = gen("pattern=ptrans", "nodes=10", "size=64", "iters=6", "skip=2,5")
+    used = {m[2] for m in msgs or []} | {m[3] for m in msgs or []}
+    check("ptrans nodes=10 skip=2,5: 'nodes 10', runs on the 8 other nodes in order",
+          nodes == 10 and used == {0, 1, 3, 4, 6, 7, 8, 9} and msgs[0][2:4] == (0, 1), f"{used}")
+
+
+def test_inception():
+    for n, layers, iters, comp in ((6, 2, 2, 50), (13, 3, 2, 0), (8, 1, 3, 9)):
+        (nodes, msgs), se = gen("pattern=inception", f"nodes={n}", "size=5000", f"layers={layers}",
+                                f"iters={iters}", f"compute={comp}")
+        if msgs is None:
+            check(f"inception nodes={n}", False, se)
+            continue
+        p2 = 1 << (n.bit_length() - 1)
+        r, lg, a = n - p2, p2.bit_length() - 1, layers * iters
+        per = 2 * r + p2 * lg
+        check(f"inception nodes={n}: {a} allreduces x (2 x {r} fold/unfold + {p2} x {lg} doubling) "
+              f"= {a * per} messages of 5000 bytes",
+              len(msgs) == a * per and all(m[4] == 5000 for m in msgs), f"{len(msgs)}")
+        active = [2 * x + 1 if x < r else x + r for x in range(p2)]
+        ok, last, delayed = True, {}, 0
+        for ar in range(a):
+            base = ar * per
+            ms = msgs[base:base + per]
+            fold, steps, unfold = ms[:r], ms[r:r + p2 * lg], ms[r + p2 * lg:]
+            ok &= [(m[2], m[3]) for m in fold] == [(2 * x, 2 * x + 1) for x in range(r)]
+            ok &= [(m[2], m[3]) for m in unfold] == [(2 * x + 1, 2 * x) for x in range(r)]
+            for j in range(lg):
+                st = steps[j * p2:(j + 1) * p2]
+                ok &= [(m[2], m[3]) for m in st] == [(active[x], active[x ^ (1 << j)]) for x in range(p2)]
+            # every message waits for what its source received last (none: time = compute),
+            # with the compute delay exactly on a rank's first message of the allreduce
+            # (a phase's receipts count from the next phase on)
+            first = set()
+            for group in [fold] + [steps[j * p2:(j + 1) * p2] for j in range(lg)] + [unfold]:
+                for m in group:
+                    src = m[2]
+                    want_deps = [last[src]] if src in last else []
+                    is_first = src not in first and not (src % 2 and src < 2 * r)
+                    first.add(src)
+                    ok &= m[5] == want_deps
+                    if want_deps:
+                        ok &= m[6] == (comp if is_first else 0) and m[1] == 0
+                    else:
+                        ok &= m[1] == comp and m[6] == 0
+                    delayed += bool(m[6])
+                for m in group:
+                    last[m[3]] = m[0]
+        check(f"inception nodes={n}: fold, doubling steps (rank x with x ^ 2^j), unfold; each "
+              f"message after its source's last receipt, +{comp} on a rank's first of an "
+              f"allreduce", ok)
+        check(f"inception nodes={n}: {(a - 1) * p2 if comp else 0} delayed messages "
+              f"({p2} an allreduce after the first)", delayed == ((a - 1) * p2 if comp else 0),
+              f"{delayed}")
+
+
+def test_delay(tmp):
+    one = write(tmp, "d_one.txt", "nodes 64\n0 0 0 63 1024\n")
+    two = write(tmp, "d_two.txt", "nodes 64\n0 0 0 63 1024\n1 0 0 63 1024 0\n")
+    late = write(tmp, "d_late.txt", "nodes 64\n0 0 0 63 1024\n1 0 0 63 1024 0 +500\n")
+    r1, _ = net(tmp, one, name="d1")
+    r2, _ = net(tmp, two, name="d2")
+    rl, _ = net(tmp, late, name="dl")
+    if not (r1 and r2 and rl):
+        check("compute-delay traces run", False)
+        return
+    c1, c2, cl = (x["trace"]["completion_cycles"] for x in (r1, r2, rl))
+    check(f"+500 on a dependent message: completes 500 cycles later ({c2} + 500 = {cl})",
+          c2 == 2 * c1 and cl == c2 + 500)
+    lb = rl["trace"]["lower_bound_cycles"]
+    check(f"the lower bound counts the delay: {lb} >= 500 + 2 messages, <= {cl}",
+          lb >= 500 + 2 * 16 and lb <= cl)
+    # text round trip keeps the delays
+    src = os.path.join(tmp, "inc.txt")
+    run("trace", "pattern=inception", "nodes=12", "size=100", "layers=2", "compute=77", f"out={src}")
+    rc, so, se = run("trace", f"in={src}", "out=-")
+    check("a trace with +DELAY reads back to the same text", rc == 0 and so == open(src).read(), se)
+    rc, so, se = run("trace", f"in={src}", f"out={tmp}/inc.tra", "format=netrace")
+    check("netrace refuses compute delays (exit 1, names the message)",
+          rc == 1 and "netrace has no compute delay (message" in se, se.strip())
+
+
+def test_trace_hs(tmp):
+    hot, srcs = 32, [3, 17, 40, 45, 50, 60]  # 0.1 x 64 = 6 hot sources outside the trace
+    skip = ",".join(map(str, sorted([hot] + srcs)))
+    path = os.path.join(tmp, "hs_ptrans.txt")
+    rc, so, se = run("trace", "pattern=ptrans", "nodes=64", "size=4096", "iters=40", f"skip={skip}",
+                     f"out={path}")
+    if rc:
+        check("trace_hs: trace written", False, se)
+        return
+    alone, _ = net(tmp, path, name="hs_alone")
+    tree, text = net(tmp, path, "trace_hs=0.1", "hs_count=1", f"hs_nodes={hot}", "hs_start=500",
+                     "hs_end=20000", "load=1", name="hs_tree")
+    if not (alone and tree):
+        check("trace_hs runs", False, text)
+        return
+    t = tree["trace"]
+    check(f"trace_hs=0.1: the replay completes ({t['messages_delivered']} of {t['messages']} "
+          f"messages, {t['packets_delivered']} of {t['packets']} packets, 0 errors)",
+          t["messages_delivered"] == t["messages"] and t["packets_delivered"] == t["packets"]
+          and t["errors"] == 0, json.dumps(t))
+    check(f"trace_hs=0.1: hot packets delivered beside it (accepted_hot {tree['accepted_hot']:.3f} "
+          f"> 0, {tree['packets_generated']} packets generated > {t['packets']} of the trace)",
+          tree["accepted_hot"] > 0 and tree["packets_generated"] > t["packets"])
+    ca, ct = alone["trace"]["completion_cycles"], t["completion_cycles"]
+    check(f"the HS tree slows the replay: {ct} > {ca} cycles", ct > ca)
+    again, _ = net(tmp, path, "trace_hs=0.1", "hs_count=1", f"hs_nodes={hot}", "hs_start=500",
+                   "hs_end=20000", "load=1", name="hs_tree2")
+    check("trace_hs: the same run twice, the same completion",
+          again and again["trace"]["completion_cycles"] == ct)
+    full = os.path.join(tmp, "hs_full.txt")
+    run("trace", "pattern=ptrans", "nodes=64", "size=64", "iters=2", f"out={full}")
+    for args, want in (
+            ([f"traffic=trace:{full}", "trace_hs=0.1"],
+             "trace_hs: 0.1 of 64 nodes is 6 hot sources, but 0 nodes are outside the trace"),
+            (["traffic=hs10-1", "trace_hs=0.1"], "trace_hs: only with traffic=trace:FILE")):
+        rc, so, se = run("net", *NET, *args, "--quiet")
+        check(f"asw net {' '.join(args)[-30:]} -> exit 2, '{want[:50]}'", rc == 2 and want in se,
+              f"rc {rc}: {se.strip()}")
 
 
 def test_record_replay(tmp):
@@ -203,6 +397,10 @@ def test_errors(tmp):
         ("0 0 0 70 64\n", ":1: node 70, but the network has 64 nodes"),
         ("nodes 128\n0 0 0 1 64\n", "is for 128 nodes, the network has 64"),
         ("# nothing\n", ": no messages"),
+        ("0 0 0 1 64 - +5\n", ":1: delay +5: a message without dependencies has none"),
+        ("0 0 0 1 64\n1 0 1 0 64 +5\n", ":2: delay: +CYCLES follows the dependencies (or '-')"),
+        ("0 0 0 1 64\n1 0 1 0 64 0 +x\n", ":2: delay: expected +CYCLES"),
+        ("0 0 0 1 64\n1 0 1 0 64 0 7\n", ":2: dependencies: expected ids separated by commas"),
     ]
     for i, (content, want) in enumerate(text_cases):
         path = write(tmp, f"bad{i}.txt", content)
@@ -251,6 +449,14 @@ def test_errors(tmp):
         (["trace", "pattern=alltoall", "nodes=300", "size=8", f"out={tmp}/x.tra", "format=netrace"], 1,
          "netrace holds at most 255 nodes"),
         (["trace", "pattern=alltoall", "nodes=8", "size=8", "out=-", "colour=red"], 2, "colour: unknown key"),
+        (["trace", "pattern=ptrans", "nodes=8", "size=8", "skip=9", "out=-"], 2,
+         "skip: node 9 is not below nodes = 8"),
+        (["trace", "pattern=ptrans", "nodes=8", "size=8", "skip=1,1", "out=-"], 2, "skip: node 1 listed twice"),
+        (["trace", "pattern=ptrans", "nodes=8", "size=8", "skip=1,", "out=-"], 2, "skip: bad value '1,'"),
+        (["trace", "pattern=ptrans", "nodes=3", "size=8", "skip=0,1", "out=-"], 2, "leaves fewer than 2"),
+        (["trace", "pattern=ptrans", "nodes=8", "size=8", "compute=5", "out=-"], 2,
+         "compute: only with pattern=inception"),
+        (["trace", "pattern=inception", "nodes=8", "size=8", "layers=0", "out=-"], 2, "layers: bad value '0'"),
     ]
     bz = os.path.join(tmp, "broken.bz2")
     open(bz, "wb").write(b"BZh91AY&SY" + b"\x00" * 40)
@@ -268,6 +474,10 @@ def main():
         else:
             test_dependencies(tmp)
             test_patterns(tmp)
+            test_ptrans()
+            test_inception()
+            test_delay(tmp)
+            test_trace_hs(tmp)
             test_record_replay(tmp)
             test_netrace(tmp)
             test_determinism(tmp)

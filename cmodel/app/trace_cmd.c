@@ -11,7 +11,8 @@
 static void trace_usage(FILE *f) {
   fprintf(f,
           "usage: asw trace pattern=NAME nodes=N size=BYTES [iters=K] [dims=XxYxZ]\n"
-          "                 out=FILE [format=text|netrace]\n"
+          "                 [layers=L] [compute=CYCLES] [skip=ID,ID...] out=FILE\n"
+          "                 [format=text|netrace]\n"
           "       asw trace in=FILE [out=FILE] [format=text|netrace]\n"
           "Writes the trace of an application pattern, or reads a trace (text or\n"
           "netrace, bzip2/gzip-compressed or not) and writes it in `format`; prints\n"
@@ -20,12 +21,22 @@ static void trace_usage(FILE *f) {
           "  pattern  alltoall (every node sends size bytes to every other), allreduce\n"
           "           (ring allreduce of a size-byte vector: 2(N-1) steps of size/N-byte\n"
           "           chunks, each after the previous one arrived), halo3d (each node\n"
-          "           sends size bytes to its 6 neighbours on a periodic 3D grid)\n"
+          "           sends size bytes to its 6 neighbours on a periodic 3D grid),\n"
+          "           ptrans (PTRANS-like: iters rounds of pairwise exchanges of size\n"
+          "           bytes, in round k rank i with rank (k-i) mod N), inception\n"
+          "           (Inception-like training: iters steps of `layers` recursive-\n"
+          "           doubling allreduces of a size-byte gradient, `compute` cycles\n"
+          "           of computation before each)\n"
           "  nodes    end nodes N (2..65536)\n"
           "  size     bytes (1..2147483647)\n"
           "  iters    repetitions, each after the node received the previous one's\n"
           "           messages [default 1]\n"
           "  dims     halo3d grid XxYxZ, X*Y*Z = N, each >= 3 [default: most cubic]\n"
+          "  layers   inception: allreduces per step (1..100000) [default 1]\n"
+          "  compute  inception: cycles of computation before each allreduce (the\n"
+          "           text format's +DELAY) [default 0]\n"
+          "  skip     nodes the pattern leaves out (ids, comma-separated): it runs on\n"
+          "           the other N - (count) nodes, in order [default none]\n"
           "  in       a trace file to read instead of a pattern\n"
           "  out      file to write ('-' = stdout; .bz2/.gz: compressed)\n"
           "  format   text (docs/traces.md) or netrace (netrace 1.0 binary) [default text]\n"
@@ -49,6 +60,8 @@ int cmd_trace(int argc, char **argv) {
   trace_pattern_cfg pc;
   memset(&pc, 0, sizeof pc);
   pc.iters = 1;
+  pc.layers = 1;
+  uint32_t skip[256];
   const char *in = NULL, *out = NULL;
   int format = TRACE_TEXT, have_nodes = 0, have_size = 0;
   char err[640];
@@ -78,6 +91,36 @@ int cmd_trace(int argc, char **argv) {
       }
       if (KEY("nodes")) { pc.nodes = (uint32_t)x; have_nodes = 1; }
       else pc.iters = (uint32_t)x;
+    } else if (KEY("layers")) {
+      if (parse_num(v, 100000, &x) || x < 1) {
+        fprintf(stderr, "asw trace: layers: bad value '%s' (an integer in 1..100000)\n", v);
+        return 2;
+      }
+      pc.layers = (uint32_t)x;
+    } else if (KEY("compute")) {
+      if (parse_num(v, TRACE_MAX_DELAY, &x)) {
+        fprintf(stderr, "asw trace: compute: bad value '%s' (cycles, 0..2^40)\n", v);
+        return 2;
+      }
+      pc.compute = x;
+    } else if (KEY("skip")) {
+      char buf[2048];
+      int ok = strlen(v) < sizeof buf && *v;
+      pc.nskip = 0;
+      if (ok) {
+        strcpy(buf, v);
+        for (char *tok = strtok(buf, ","); tok && ok; tok = strtok(NULL, ",")) {
+          ok = pc.nskip < sizeof skip / sizeof *skip && !parse_num(tok, TRACE_MAX_NODES - 1, &x);
+          if (ok) skip[pc.nskip++] = (uint32_t)x;
+        }
+        ok = ok && v[strlen(v) - 1] != ',' && v[0] != ',' && !strstr(v, ",,");
+      }
+      if (!ok) {
+        fprintf(stderr, "asw trace: skip: bad value '%s' (node ids separated by commas, at most %u)\n",
+                v, (unsigned)(sizeof skip / sizeof *skip));
+        return 2;
+      }
+      pc.skip = skip;
     } else if (KEY("size")) {
       if (parse_num(v, TRACE_MAX_BYTES, &x) || x < 1) {
         fprintf(stderr, "asw trace: size: bad value '%s' (bytes, 1..%u)\n", v, TRACE_MAX_BYTES);

@@ -4,6 +4,8 @@
  * traffic recorded as a trace. */
 #include "net_internal.h"
 
+#include <stdlib.h>
+
 /* ---- traffic=trace: packet-trace replay (cmodel/net/trace.h, docs/traces.md) ----
  * Each cycle a node queues the packets of its trace messages that are ready
  * (time reached, dependencies delivered), in (ready, trace order), as long as its
@@ -64,11 +66,28 @@ static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len
   return 1;
 }
 
+/* trace_hs: a hot source also generates packets for its hot spot at `load`
+ * (Bernoulli, as traffic=hsX-Y) inside [hs_start, hs_end); they are refused when its
+ * queues are full, as synthetic packets are. */
+static void trace_hot_feed(net *n, unsigned s, node *nd, int measuring) {
+  const net_cfg *c = &n->cfg;
+  if (n->cycle < c->hs_start || (c->hs_end && n->cycle >= c->hs_end)) return;
+  if (nd->next_gen < c->hs_start) { /* the first cycle of the window: start afresh */
+    net_geometric_next(n, nd, n->cycle);
+    nd->next_gen -= 1;
+  }
+  while (nd->next_gen <= n->cycle) {
+    net_generate(n, s, nd, measuring);
+    net_geometric_next(n, nd, nd->next_gen);
+  }
+}
+
 /* The injection process of a replay. */
 static void trace_feed(net *n, unsigned s, node *nd, int measuring) {
   unsigned dest, len;
   while (trace_replay_peek(n->tr.rp, s, n->cycle, &dest, &len))
     if (!trace_queue(n, s, nd, dest, len, measuring)) break;
+  if (nd->role == ROLE_HOTSPOT) trace_hot_feed(n, s, nd, measuring);
 }
 static const net_injection inj_trace = {"trace", NULL, trace_feed};
 
@@ -77,6 +96,15 @@ static int trace_on(const net_cfg *c) { return c->traffic == TRAFFIC_TRACE; }
 static int trace_build_late(net *n, char *err, size_t errlen) {
   if (net_trace_setup(n, err, errlen)) return -1;
   n->inj = &inj_trace;
+  if (n->cfg.trace_hs > 0) { /* trace_hs: the hot sources are nodes outside the trace */
+    uint8_t *busy = calloc(n->N, 1);
+    if (!busy) return snprintf(err, errlen, "out of memory"), -1;
+    trace_msg m;
+    for (uint32_t i = 0; trace_get(n->tr.trc, i, &m); i++) busy[m.src] = busy[m.dst] = 1;
+    int rc = net_trace_hotspot_setup(n, busy);
+    free(busy);
+    if (rc) return snprintf(err, errlen, "%s", n->err), -1;
+  }
   return 0;
 }
 

@@ -97,7 +97,8 @@ int net_run(net *n, net_progress_fn progress, void *ctx) {
   if (c->watchdog && c->watchdog < n->rk.next_sync) n->rk.next_sync = c->watchdog;
   for (n->cycle = 0;; n->cycle++) {
     int in_run = n->cycle < total;
-    if (n->tr.rp && trace_replay_done(n->tr.rp) && g_all_delivered(n)) { /* trace complete */
+    /* trace complete (with trace_hs the hot sources' packets may still be in flight) */
+    if (n->tr.rp && trace_replay_done(n->tr.rp) && (c->trace_hs > 0 || g_all_delivered(n))) {
       n->r.drained = 1;
       break;
     }

@@ -76,7 +76,8 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
     n->r.packets_delivered++;
     if (sp->hot && n->hot_rx) n->hot_rx[d]++; /* hs_packets */
     if (mark_delivered(n, sp->id)) n->r.duplicates++;
-    if (n->tr.rp && trace_replay_delivered(n->tr.rp, sp->id, n->cycle)) n->tr.errors++; /* trace */
+    if (n->tr.rp && !sp->hot && trace_replay_delivered(n->tr.rp, sp->id, n->cycle))
+      n->tr.errors++; /* trace (a hot packet of trace_hs is not one of its messages) */
     if (n->flow_last) {
       uint32_t *last = &n->flow_last[(size_t)sp->src * n->N + d];
       if (*last > sp->id) n->r.order_violations++;

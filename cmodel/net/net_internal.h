@@ -493,6 +493,9 @@ struct net_injection {
 extern const net_injection net_inj_bernoulli; /* inlined in net_end_nodes */
 /* The pattern, hot spots and roles of cfg.traffic; 0 or -1 with n->err. */
 int net_traffic_setup(net *n);
+/* trace_hs (mech_trace.c, after the trace is loaded): the hot spots, and hot sources
+ * drawn among the nodes whose busy[] is 0; 0 or -1 with n->err. */
+int net_trace_hotspot_setup(net *n, const uint8_t *busy);
 /* The injection process's state of every node (after net_traffic_setup). */
 void net_injection_init(net *n);
 /* The SL (= VC) source s gives a packet to dest: a function of both. */

@@ -68,17 +68,26 @@ static unsigned perm_tornado(unsigned s, unsigned N, int bits) {
   return (s + N / 2) % N;
 }
 
-/* Hot sources (hotspot, ihs): a seeded random subset of the other nodes. */
-static int hot_sources(net *n) {
+/* Hot sources (hotspot, ihs, trace_hs): a seeded random subset of the other nodes
+ * (with busy: of those whose busy[] is 0, the nodes outside a trace). */
+static int hot_sources(net *n, const uint8_t *busy) {
   const net_cfg *c = &n->cfg;
   unsigned N = n->N;
   uint64_t trng = c->seed ^ 0x5EEDF00Dull;
-  double frac = c->traffic == TRAFFIC_HOTSPOT ? c->hs_fraction : c->ihs_fraction;
+  double frac = c->traffic == TRAFFIC_HOTSPOT ? c->hs_fraction
+                : c->traffic == TRAFFIC_TRACE ? c->trace_hs : c->ihs_fraction;
   unsigned *idx = malloc(sizeof *idx * N), m = 0;
   if (!idx) return snprintf(n->err, sizeof n->err, "out of memory"), -1;
   for (unsigned s = 0; s < N; s++)
-    if (!n->is_hotspot[s]) idx[m++] = s;
+    if (!n->is_hotspot[s] && !(busy && busy[s])) idx[m++] = s;
   unsigned want = (unsigned)floor(frac * N + 0.5);
+  if (busy && want > m) {
+    snprintf(n->err, sizeof n->err, "trace_hs: %g of %u nodes is %u hot sources, but %u node%s "
+             "outside the trace and the hot spots (leave them out of the trace: asw trace "
+             "skip=...)", frac, N, want, m, m == 1 ? " is" : "s are");
+    free(idx);
+    return -1;
+  }
   if (want > m) want = m;
   for (unsigned i = 0; i < want; i++) {
     unsigned j = i + rng_below(&trng, m - i);
@@ -92,7 +101,7 @@ static int hot_sources(net *n) {
   }
   for (unsigned i = 0; i < want; i++) {
     node *nd = &n->nodes[idx[i]];
-    if (c->traffic == TRAFFIC_HOTSPOT) {
+    if (c->traffic != TRAFFIC_IHS) { /* hsX-Y, or trace_hs beside a trace */
       nd->role = ROLE_HOTSPOT;
       nd->hot_target = (uint16_t)n->hot_nodes[i % n->nhot];
       n->hot_accept[i % n->nhot] += 1.0; /* sources of the hot spot, for hs_cap */
@@ -110,7 +119,7 @@ static int hot_sources(net *n) {
   return 0;
 }
 
-static int setup_hotspot(net *n) {
+static int setup_hotspot_busy(net *n, const uint8_t *busy) {
   const net_cfg *c = &n->cfg;
   unsigned N = n->N;
   if (c->hs_nodes_given) {
@@ -132,8 +141,11 @@ static int setup_hotspot(net *n) {
     n->nhot = default_hotspots(N, c->hs_count, n->hot_nodes);
   }
   for (unsigned i = 0; i < n->nhot; i++) n->is_hotspot[n->hot_nodes[i]] = 1;
-  return hot_sources(n);
+  return hot_sources(n, busy);
 }
+static int setup_hotspot(net *n) { return setup_hotspot_busy(n, NULL); }
+/* (net_internal.h) */
+int net_trace_hotspot_setup(net *n, const uint8_t *busy) { return setup_hotspot_busy(n, busy); }
 
 static int setup_ihs(net *n) {
   const net_cfg *c = &n->cfg;
@@ -174,7 +186,7 @@ static int setup_ihs(net *n) {
     snprintf(n->err, sizeof n->err, "traffic: ihs finds too few destinations");
     return -1;
   }
-  return hot_sources(n);
+  return hot_sources(n, NULL);
 }
 
 /* One flow: every other node a fixed point, silent. */

@@ -207,6 +207,10 @@ static const key_desc keys[] = {
      "1: while the hot spot is on, the uniform (cold) sources never pick a hot-spot node "
      "as destination (redrawn), so only the hot sources feed the incast (issue 27); "
      "0: uniform over all other nodes"},
+    {"trace_hs", K_DBL, F(trace_hs), 0, 1, NULL,
+     "traffic=trace:FILE: fraction of the nodes, drawn among those the trace does not use, "
+     "that send to the hot spots (hs_count, hs_nodes) at `load` from hs_start to hs_end "
+     "beside the replay (an incast during the application; seed 001 Fig. 8: 0.1); 0: none"},
     {"hs_sink_rate", K_DBL, F(hs_sink_rate), -1, 1, NULL,
      "consumption rate of hot-spot sinks, flits/cycle (-1: sink_rate)"},
     {"ihs_fraction", K_DBL, F(ihs_fraction), 0, 1, NULL,
@@ -1034,6 +1038,11 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
   if ((c->hs_packets || c->hs_cap) && c->traffic != TRAFFIC_HOTSPOT) {
     snprintf(err, errlen, "%s: only with traffic=hotspot (or hsX-Y)",
              c->hs_packets ? "hs_packets" : "hs_cap");
+    return -1;
+  }
+  if (c->trace_hs > 0 && c->traffic != TRAFFIC_TRACE) {
+    snprintf(err, errlen, "trace_hs: only with traffic=trace:FILE (hot sources beside a trace "
+             "replay); synthetic hot spots are traffic=hsX-Y");
     return -1;
   }
   if (c->hs_packets && c->ranks > 1) {

@@ -94,6 +94,7 @@ typedef struct {
   double hs_sink_rate; /* < 0: same as sink_rate */
   unsigned hs_idle;     /* hot sources silent outside [hs_start, hs_end) */
   unsigned hs_cold_avoid; /* uniform sources skip the hot spots inside [hs_start, hs_end) */
+  double trace_hs;      /* traffic=trace: fraction of nodes also sending to the hot spots */
   uint64_t hs_packets;  /* > 0: the hot flows end once this many hot packets are delivered */
   unsigned hs_cap;      /* 1: each hot node's sources together offer it at most 1 flit/cycle */
   double ihs_fraction;

@@ -15,7 +15,7 @@
 extern char **environ;
 
 typedef struct {
-  uint64_t time;
+  uint64_t time, delay;
   uint32_t id, src, dst, bytes, line, dep_off, ndeps;
 } msg_rec;
 
@@ -68,7 +68,23 @@ int trace_get(const trace *t, uint32_t i, trace_msg *out) {
   out->line = r->line;
   out->ndeps = r->ndeps;
   out->deps = r->ndeps ? t->deps + r->dep_off : NULL;
+  out->delay = r->delay;
   return 1;
+}
+
+int trace_set_delay(trace *t, uint32_t i, uint64_t delay, char *err, size_t errlen) {
+  if (i >= t->n) return snprintf(err, errlen, "delay: no message %u", i), -1;
+  if (delay > TRACE_MAX_DELAY) {
+    snprintf(err, errlen, "delay %llu is above 2^40 cycles", (unsigned long long)delay);
+    return -1;
+  }
+  if (delay && !t->m[i].ndeps) {
+    snprintf(err, errlen, "delay +%llu: a message without dependencies has none "
+             "(give its TIME instead)", (unsigned long long)delay);
+    return -1;
+  }
+  t->m[i].delay = delay;
+  return 0;
 }
 
 long trace_add(trace *t, uint64_t time, uint32_t id, uint32_t src, uint32_t dst,
@@ -123,6 +139,7 @@ long trace_add(trace *t, uint64_t time, uint32_t id, uint32_t src, uint32_t dst,
   }
   msg_rec *r = &t->m[t->n];
   r->time = time;
+  r->delay = 0;
   r->id = id;
   r->src = src;
   r->dst = dst;
@@ -228,8 +245,24 @@ static trace *parse_text(const char *buf, size_t len, const char *name, char *er
       BAD("id %llu does not follow %u (ids increase down the file)",
           (unsigned long long)f[0], t->m[t->n - 1].id);
     uint32_t nd = 0;
+    uint64_t delay = 0;
     s = skip_blank(s, ce);
-    if (s < ce && !(*s == '-' && skip_blank(s + 1, ce) == ce)) {
+    /* the end of the dependency list: the blank before an optional +DELAY */
+    const char *de = s;
+    while (de < ce && *de != ' ' && *de != '\t' && *de != '\r') de++;
+    {
+      const char *ds = skip_blank(de, ce);
+      if (ds < ce && *ds == '+') {
+        ds++;
+        if (read_uint(&ds, ce, TRACE_MAX_DELAY, &delay) || skip_blank(ds, ce) != ce)
+          BAD("delay: expected +CYCLES (0..2^40) after the dependencies");
+        if (s == de) BAD("delay: +CYCLES follows the dependencies (or '-')");
+      } else if (ds < ce) {
+        BAD("dependencies: expected ids separated by commas (or -)");
+      }
+      if (s < ce && *s == '+') BAD("delay: +CYCLES follows the dependencies (or '-')");
+    }
+    if (s < de && !(*s == '-' && de - s == 1)) {
       for (;;) {
         uint64_t d;
         if (read_uint(&s, ce, 0xFFFFFFFFull, &d))
@@ -246,14 +279,15 @@ static trace *parse_text(const char *buf, size_t len, const char *name, char *er
           dcap = nc;
         }
         deps[nd++] = (uint32_t)ix;
-        if (s < ce && *s == ',') { s++; continue; }
-        if (skip_blank(s, ce) != ce) BAD("dependencies: expected ids separated by commas (or -)");
+        if (s < de && *s == ',') { s++; continue; }
+        if (s != de) BAD("dependencies: expected ids separated by commas (or -)");
         break;
       }
     }
     t->cur_line = line;
-    if (trace_add(t, f[1], (uint32_t)f[0], (uint32_t)f[2], (uint32_t)f[3], (uint32_t)f[4],
-                  deps, nd, e2, sizeof e2) < 0) {
+    long ix = trace_add(t, f[1], (uint32_t)f[0], (uint32_t)f[2], (uint32_t)f[3], (uint32_t)f[4],
+                        deps, nd, e2, sizeof e2);
+    if (ix < 0 || trace_set_delay(t, (uint32_t)ix, delay, e2, sizeof e2)) {
       snprintf(err, errlen, "%s:%u: %s", name, line, e2);
       goto fail;
     }
@@ -574,7 +608,7 @@ static int write_text(const trace *t, FILE *f) {
    * as 0, 1, ... in trace order, as the text format wants */
   int keep = 1;
   for (uint32_t i = 1; i < t->n && keep; i++) keep = t->m[i].id > t->m[i - 1].id;
-  fprintf(f, "# arnswitch trace (docs/traces.md): ID TIME SRC DST BYTES [DEP,DEP,...]\n");
+  fprintf(f, "# arnswitch trace (docs/traces.md): ID TIME SRC DST BYTES [DEP,DEP,... [+DELAY]]\n");
   fprintf(f, "nodes %u\n", trace_nodes(t));
   for (uint32_t i = 0; i < t->n; i++) {
     const msg_rec *r = &t->m[i];
@@ -583,6 +617,7 @@ static int write_text(const trace *t, FILE *f) {
       uint32_t d = t->deps[r->dep_off + k];
       fprintf(f, "%c%u", k ? ',' : ' ', keep ? t->m[d].id : d);
     }
+    if (r->delay) fprintf(f, " +%llu", (unsigned long long)r->delay);
     fputc('\n', f);
   }
   return 0;
@@ -600,6 +635,12 @@ static int write_netrace(const trace *t, FILE *f, char *err, size_t errlen) {
     snprintf(err, errlen, "netrace holds at most 255 nodes (the trace has %u)", nodes);
     return -1;
   }
+  for (uint32_t i = 0; i < t->n; i++)
+    if (t->m[i].delay) {
+      snprintf(err, errlen, "netrace has no compute delay (message %u has +%llu); write it as text",
+               t->m[i].id, (unsigned long long)t->m[i].delay);
+      return -1;
+    }
   uint32_t n = t->n;
   uint64_t *first = malloc(sizeof *first * (n + 1)); /* first packet id of each message */
   uint64_t *tm = malloc(sizeof *tm * 2 * (n ? n : 1));  /* [time', index] */
@@ -764,15 +805,141 @@ static void cubic_dims(uint32_t n, uint32_t d[3]) {
   memcpy(d, best, sizeof best);
 }
 
+/* ptrans: rounds of pairwise exchanges; in round k (1, 2, ...) rank i and rank
+ * (k - i) mod N swap `size` bytes (a rank paired with itself sits the round out).
+ * A rank's messages of a round wait for its exchange of its last active round: the
+ * message it sent and the one it received. */
+static int pattern_ptrans(trace *t, const trace_pattern_cfg *c, uint32_t N, char *e2, size_t el) {
+  uint32_t *last_sent = malloc(sizeof *last_sent * N), *last_recv = malloc(sizeof *last_recv * N);
+  uint32_t *sent = malloc(sizeof *sent * N);
+  int rc = -1;
+  if (!last_sent || !last_recv || !sent) {
+    snprintf(e2, el, "out of memory");
+    goto out;
+  }
+  for (uint32_t i = 0; i < N; i++) last_sent[i] = last_recv[i] = UINT32_MAX;
+  for (uint32_t k = 1; k <= c->iters; k++) {
+    for (uint32_t i = 0; i < N; i++) {
+      uint32_t p = (uint32_t)(((uint64_t)k % N + N - i) % N), deps[2], nd = 0;
+      sent[i] = UINT32_MAX;
+      if (p == i) continue;
+      if (last_sent[i] != UINT32_MAX) deps[nd++] = last_sent[i];
+      if (last_recv[i] != UINT32_MAX) deps[nd++] = last_recv[i];
+      long ix = trace_add(t, 0, trace_count(t), i, p, (uint32_t)c->size, deps, nd, e2, el);
+      if (ix < 0) goto out;
+      sent[i] = (uint32_t)ix;
+    }
+    for (uint32_t i = 0; i < N; i++)
+      if (sent[i] != UINT32_MAX) {
+        last_sent[i] = sent[i];
+        last_recv[(uint32_t)(((uint64_t)k % N + N - i) % N)] = sent[i];
+      }
+  }
+  rc = 0;
+out:
+  free(last_sent);
+  free(last_recv);
+  free(sent);
+  return rc;
+}
+
+/* inception: `iters` training steps of `layers` allreduces of a `size`-byte gradient
+ * each, by recursive doubling (MPICH's allreduce for N not a power of two: with p2
+ * the largest power of two <= N and r = N - p2, even ranks i < 2r first send their
+ * vector to i + 1; p2 ranks then swap the vector with the rank 2^j away (in their
+ * numbering) for j = 0 .. log2(p2) - 1; odd ranks i < 2r finally send the result
+ * to i - 1). Before each allreduce a rank computes for `compute` cycles: its first
+ * message waits `compute` cycles after its last receipt of the previous allreduce
+ * (time = compute for the first). */
+static int pattern_inception(trace *t, const trace_pattern_cfg *c, uint32_t N, char *e2, size_t el) {
+  uint32_t p2 = 1, lg = 0;
+  while (p2 * 2 <= N) { p2 *= 2; lg++; }
+  uint32_t r = N - p2;
+  uint32_t *last = malloc(sizeof *last * N), *step = malloc(sizeof *step * N);
+  int rc = -1;
+  if (!last || !step) {
+    snprintf(e2, el, "out of memory");
+    goto out;
+  }
+  for (uint32_t i = 0; i < N; i++) last[i] = UINT32_MAX; /* last message received */
+#define RANK_NODE(nr) ((nr) < r ? 2 * (nr) + 1 : (nr) + r)
+#define ADD(src, dst, dep, delay_)                                                        do {                                                                                   uint32_t d_ = (dep);                                                                 int hasd_ = d_ != UINT32_MAX;                                                        long ix_ = trace_add(t, hasd_ ? 0 : c->compute, trace_count(t), (src), (dst),                            (uint32_t)c->size, &d_, hasd_, e2, el);                         if (ix_ < 0 || (hasd_ && trace_set_delay(t, (uint32_t)ix_, (delay_), e2, el)))         goto out;                                                                          step[dst] = (uint32_t)ix_;                                                         } while (0)
+  for (uint64_t a = 0; a < (uint64_t)c->iters * c->layers; a++) {
+    for (uint32_t i = 0; i + 1 < 2 * r; i += 2) ADD(i, i + 1, last[i], c->compute); /* fold */
+    for (uint32_t i = 1; i < 2 * r; i += 2) last[i] = step[i];
+    for (uint32_t j = 0; j < lg; j++) { /* recursive doubling among p2 ranks */
+      for (uint32_t nr = 0; nr < p2; nr++) {
+        uint32_t i = RANK_NODE(nr), q = RANK_NODE(nr ^ (1u << j));
+        /* the first step of a rank that got no fold message starts after its compute */
+        int first = j == 0 && !(i < 2 * r);
+        ADD(i, q, last[i], first ? c->compute : 0);
+      }
+      for (uint32_t nr = 0; nr < p2; nr++) last[RANK_NODE(nr)] = step[RANK_NODE(nr)];
+    }
+    for (uint32_t i = 1; i < 2 * r; i += 2) ADD(i, i - 1, last[i], 0); /* unfold */
+    for (uint32_t i = 0; i + 1 < 2 * r; i += 2) last[i] = step[i];
+  }
+#undef ADD
+#undef RANK_NODE
+  rc = 0;
+out:
+  free(last);
+  free(step);
+  return rc;
+}
+
+/* Ranks 0 .. N-1-nskip onto the nodes that are not in skip (in order). */
+static int pattern_skip(trace *t, const trace_pattern_cfg *c, char *e2, size_t el) {
+  uint32_t *map = malloc(sizeof *map * c->nodes);
+  uint8_t *out = calloc(c->nodes, 1);
+  if (!map || !out) {
+    free(map);
+    free(out);
+    return snprintf(e2, el, "out of memory"), -1;
+  }
+  for (uint32_t k = 0; k < c->nskip; k++) out[c->skip[k]] = 1;
+  uint32_t m = 0;
+  for (uint32_t v = 0; v < c->nodes; v++)
+    if (!out[v]) map[m++] = v;
+  for (uint32_t i = 0; i < t->n; i++) {
+    t->m[i].src = map[t->m[i].src];
+    t->m[i].dst = map[t->m[i].dst];
+    uint32_t hi = t->m[i].src > t->m[i].dst ? t->m[i].src : t->m[i].dst;
+    if (!i || hi > t->max_node) t->max_node = hi;
+  }
+  t->nodes_given = c->nodes;
+  free(map);
+  free(out);
+  return 0;
+}
+
 trace *trace_pattern(const trace_pattern_cfg *c, char *err, size_t errlen) {
   uint32_t N = c->nodes, it = c->iters;
   if (N < 2 || N > TRACE_MAX_NODES) return snprintf(err, errlen, "nodes: %u is not in 2..%u", N, (unsigned)TRACE_MAX_NODES), NULL;
+  for (uint32_t k = 0; k < c->nskip; k++) {
+    if (c->skip[k] >= N) return snprintf(err, errlen, "skip: node %u is not below nodes = %u", c->skip[k], N), NULL;
+    for (uint32_t j = 0; j < k; j++)
+      if (c->skip[j] == c->skip[k]) return snprintf(err, errlen, "skip: node %u listed twice", c->skip[k]), NULL;
+  }
+  if (c->nskip + 2 > N) return snprintf(err, errlen, "skip: %u of %u nodes leaves fewer than 2", c->nskip, N), NULL;
+  N -= c->nskip; /* the pattern's ranks, mapped onto the other nodes at the end */
   if (it < 1 || it > 1000000) return snprintf(err, errlen, "iters: %u is not in 1..1000000", it), NULL;
   if (c->size < 1 || c->size > TRACE_MAX_BYTES) return snprintf(err, errlen, "size: %llu bytes is not in 1..%u", (unsigned long long)c->size, TRACE_MAX_BYTES), NULL;
   int kind = !c->pattern ? -1 : !strcmp(c->pattern, "alltoall") ? 0 : !strcmp(c->pattern, "allreduce") ? 1 :
-             !strcmp(c->pattern, "halo3d") ? 2 : -1;
-  if (kind < 0) return snprintf(err, errlen, "pattern: '%s' is not one of alltoall allreduce halo3d", c->pattern ? c->pattern : ""), NULL;
-  uint64_t total = kind == 0 ? (uint64_t)N * (N - 1) * it : kind == 1 ? (uint64_t)N * 2 * (N - 1) * it : (uint64_t)N * 6 * it;
+             !strcmp(c->pattern, "halo3d") ? 2 : !strcmp(c->pattern, "ptrans") ? 3 :
+             !strcmp(c->pattern, "inception") ? 4 : -1;
+  if (kind < 0) return snprintf(err, errlen, "pattern: '%s' is not one of alltoall allreduce halo3d ptrans inception", c->pattern ? c->pattern : ""), NULL;
+  if (kind == 4 && (c->layers < 1 || c->layers > 100000))
+    return snprintf(err, errlen, "layers: %u is not in 1..100000", c->layers), NULL;
+  if (c->compute > TRACE_MAX_DELAY)
+    return snprintf(err, errlen, "compute: %llu cycles is above 2^40", (unsigned long long)c->compute), NULL;
+  if (c->compute && kind != 4)
+    return snprintf(err, errlen, "compute: only with pattern=inception"), NULL;
+  uint32_t p2 = 1, lg = 0;
+  while (p2 * 2 <= N) { p2 *= 2; lg++; }
+  uint64_t total = kind == 0 ? (uint64_t)N * (N - 1) * it : kind == 1 ? (uint64_t)N * 2 * (N - 1) * it :
+                   kind == 2 ? (uint64_t)N * 6 * it : kind == 3 ? (uint64_t)N * it :
+                   ((uint64_t)2 * (N - p2) + (uint64_t)p2 * lg) * c->layers * it;
   if (total > TRACE_MAX_MSGS) return snprintf(err, errlen, "pattern: %llu messages, more than %u", (unsigned long long)total, (unsigned)TRACE_MAX_MSGS), NULL;
   uint32_t d[3] = {c->dims[0], c->dims[1], c->dims[2]};
   if (kind == 2) {
@@ -813,6 +980,10 @@ trace *trace_pattern(const trace_pattern_cfg *c, char *err, size_t errlen) {
         if (s) deps[nd++] = (uint32_t)((uint64_t)(s - 1) * N + (i + N - 1) % N);
         if (trace_add(t, 0, id++, i, (i + 1) % N, chunk, deps, nd, e2, sizeof e2) < 0) goto bad_d;
       }
+  } else if (kind == 3) {
+    if (pattern_ptrans(t, c, N, e2, sizeof e2)) goto bad_d;
+  } else if (kind == 4) {
+    if (pattern_inception(t, c, N, e2, sizeof e2)) goto bad_d;
   } else {
     for (uint32_t r = 0; r < it; r++)
       for (uint32_t i = 0; i < N; i++) {
@@ -830,6 +1001,7 @@ trace *trace_pattern(const trace_pattern_cfg *c, char *err, size_t errlen) {
       }
   }
   free(deps);
+  if (c->nskip && pattern_skip(t, c, e2, sizeof e2)) goto bad;
   return t;
 bad_d:
   free(deps);
@@ -1047,13 +1219,21 @@ int trace_replay_delivered(trace_replay *r, uint32_t pkt, uint64_t cycle) {
   for (uint32_t k = r->dn_off[m]; k < r->dn_off[m + 1]; k++) {
     uint32_t q = r->dn[k];
     msg_state *qs = &r->ms[q];
-    if (cycle + 1 > qs->ready) qs->ready = cycle + 1;
+    uint64_t rd = cycle + 1 + r->t->m[q].delay; /* compute time after its dependencies */
+    if (rd > qs->ready) qs->ready = rd;
     if (!--qs->unmet && heap_push(r, r->t->m[q].src, qs->ready, q)) return -1;
   }
   return 0;
 }
 
 int trace_replay_done(const trace_replay *r) { return r->delivered_msgs == r->t->n; }
+
+uint64_t trace_replay_next_ready(const trace_replay *r) {
+  uint64_t best = UINT64_MAX;
+  for (unsigned v = 0; v < r->nodes; v++)
+    if (r->hn[v] && r->hp[v][0] < best) best = r->hp[v][0];
+  return best;
+}
 
 void trace_replay_stats(const trace_replay *r, trace_stats *s) {
   memset(s, 0, sizeof *s);
@@ -1081,7 +1261,7 @@ uint64_t trace_replay_lower_bound(trace_replay *r,
       const msg_rec *m = &t->m[i];
       uint64_t start = m->time;
       for (uint32_t k = 0; k < m->ndeps; k++) {
-        uint64_t d = done[t->deps[m->dep_off + k]];
+        uint64_t d = done[t->deps[m->dep_off + k]] + m->delay;
         if (d > start) start = d;
       }
       done[i] = start + path(ctx, m->src, m->dst) + r->ms[i].flits;

@@ -3,15 +3,15 @@
  * formats, a generator of application patterns, and the replay state the network
  * drives. docs/traces.md describes the formats and the replay semantics.
  *
- * A message is (id, time, source, destination, bytes, dependencies): it may be sent
- * from cycle `time` on, and not before every message it depends on was delivered
- * (whole, to its destination) one cycle earlier. Dependencies always point to
+ * A message is (id, time, source, destination, bytes, dependencies, delay): it may
+ * be sent from cycle `time` on, and not before every message it depends on was
+ * delivered (whole, to its destination) delay + 1 cycles earlier. Dependencies always point to
  * messages earlier in the trace, so a trace is acyclic by construction.
  *
  * Formats (trace_parse detects which; trace_load also undoes bzip2 and gzip):
  *  - text: `nodes N` (optional, once, before the messages), then one message a
- *    line, `ID TIME SRC DST BYTES [DEP,DEP,...]`, ids increasing down the file,
- *    dependencies naming ids of earlier lines; `#` starts a comment.
+ *    line, `ID TIME SRC DST BYTES [DEP,DEP,... [+DELAY]]`, ids increasing down the
+ *    file, dependencies naming ids of earlier lines; `#` starts a comment.
  *  - netrace 1.0 (Hestness et al., UT Austin): the binary format of the netrace
  *    traces, read from its public description: a 72-byte little-endian header
  *    (magic 0x484A5455, version 1.0f, name, nodes, cycles, packets, notes,
@@ -37,12 +37,14 @@ typedef struct {
   uint32_t line;        /* text: line number; netrace: record number (from 1) */
   uint32_t ndeps;
   const uint32_t *deps; /* indices (from 0) of earlier messages it waits for */
+  uint64_t delay;       /* cycles after its last dependency's delivery (compute time) */
 } trace_msg;
 
 enum { TRACE_TEXT = 0, TRACE_NETRACE = 1 };
 /* Largest trace accepted: messages, dependencies (each), bytes of a message. */
 enum { TRACE_MAX_MSGS = 1 << 24, TRACE_MAX_NODES = 65536 };
 #define TRACE_MAX_BYTES 0x7FFFFFFFu
+#define TRACE_MAX_DELAY (1ull << 40)
 
 trace *trace_new(void);
 void trace_free(trace *t);
@@ -52,6 +54,11 @@ long trace_add(trace *t, uint64_t time, uint32_t id, uint32_t src, uint32_t dst,
                uint32_t bytes, const uint32_t *deps, uint32_t ndeps, char *err,
                size_t errlen);
 uint32_t trace_count(const trace *t);
+/* Message i may be sent no earlier than `delay` cycles after the cycle following
+ * its last dependency's delivery (the compute time between a receive and the next
+ * send; text format `+DELAY`). -1 with a message if i has no dependencies (its
+ * TIME says when it starts) or delay is above TRACE_MAX_DELAY. */
+int trace_set_delay(trace *t, uint32_t i, uint64_t delay, char *err, size_t errlen);
 /* 1 and *out filled, or 0 if i is out of range. */
 int trace_get(const trace *t, uint32_t i, trace_msg *out);
 /* Nodes the trace is for: its `nodes` line / netrace header, or above its largest id. */
@@ -85,13 +92,31 @@ int trace_write_file(const trace *t, FILE *f, int format, char *err, size_t errl
  *            id = x + X*(y + Y*z)): each node sends `size` bytes to its 6
  *            neighbours (-x +x -y +y -z +z); iteration k+1 after the node received
  *            its 6 messages of iteration k. dims all 0: the most cubic grid of N.
- * Message ids are 0, 1, ... in order. Returns NULL with a message naming the key. */
+ *  ptrans    PTRANS-like (HPCC matrix transpose): `iters` rounds of pairwise
+ *            exchanges, in round k = 1, 2, ... rank i and rank (k - i) mod N swap
+ *            `size` bytes (a rank paired with itself sits out); a rank's message of
+ *            a round waits for the message it sent and the one it received in its
+ *            last active round. N - (fixed points) messages a round.
+ *  inception Inception-like data-parallel training: `iters` steps of `layers`
+ *            allreduces of a `size`-byte gradient by recursive doubling (MPICH's,
+ *            with the fold / unfold of the N - p2 extra ranks, p2 the largest power
+ *            of two <= N): 2(N - p2) + p2 log2(p2) messages an allreduce, each of
+ *            `size` bytes; a rank's first message of an allreduce waits `compute`
+ *            cycles after its last receipt of the previous one (trace_set_delay;
+ *            the very first ones have time = compute).
+ * skip (nskip ids): nodes the pattern leaves out: it runs on N - nskip ranks,
+ * mapped in order onto the other nodes (e.g. an incast's hot node). Message ids
+ * are 0, 1, ... in order. Returns NULL with a message naming the key. */
 typedef struct {
-  const char *pattern; /* alltoall, allreduce, halo3d */
+  const char *pattern; /* alltoall, allreduce, halo3d, ptrans, inception */
   uint32_t nodes;
   uint64_t size;       /* bytes */
   uint32_t iters;
   uint32_t dims[3];
+  uint32_t layers;     /* inception: allreduces per iteration */
+  uint64_t compute;    /* inception: cycles of computation before each allreduce */
+  const uint32_t *skip; /* nodes left out (nskip of them) */
+  uint32_t nskip;
 } trace_pattern_cfg;
 trace *trace_pattern(const trace_pattern_cfg *c, char *err, size_t errlen);
 
@@ -114,6 +139,9 @@ int trace_replay_take(trace_replay *r, unsigned node, uint32_t pkt);
  * one of the trace's or was already delivered. */
 int trace_replay_delivered(trace_replay *r, uint32_t pkt, uint64_t cycle);
 int trace_replay_done(const trace_replay *r);
+/* The earliest ready cycle of a message whose dependencies are delivered and whose
+ * packets are not all queued (UINT64_MAX: none): when a node may next queue one. */
+uint64_t trace_replay_next_ready(const trace_replay *r);
 
 typedef struct {
   uint64_t messages, packets, flits, bytes, dependencies;
