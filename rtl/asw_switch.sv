@@ -399,6 +399,7 @@ module asw_switch #(
   logic [P-1:0]   busy;
   logic [P-1:0]   st_release;   // input i sends its tail this cycle (frees it and its output)
   logic [PIW-1:0] busy_out[P];
+  logic [P-1:0]   st_keep_oh[P];  // [i]: one-hot output input i streams to and keeps
   logic [P-1:0]   st_rem_le2;   // input i has at most two flits left (§8.1)
   localparam int unsigned NQT = V * NQ;
   logic [P*NQT-1:0]     sel_eh, sel_es, sel_l1;   // §8.1 selection views of the inputs
@@ -551,6 +552,7 @@ module asw_switch #(
       .busy_o        (busy[i]),
       .st_release_o  (st_release[i]),
       .busy_out_o    (busy_out[i]),
+      .st_keep_oh_o  (st_keep_oh[i]),
       .st_rem_le2_o  (st_rem_le2[i]),
       .out_free_i    (out_free),
       .cred_i        (cred),
@@ -595,9 +597,15 @@ module asw_switch #(
       end
     end
   end
+  // Kept: streaming and not sending the tail now (registered per input), or held (§17.7).
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
-      out_free[o] = ~|(st_sel[o] & ~st_release);
+      logic kept;
+      kept = 1'b0;
+      for (int unsigned i = 0; i < P; i++) begin
+        kept = kept | st_keep_oh[i][o] | (st_sel[o][i] & st_hold[i]);
+      end
+      out_free[o] = !kept;
     end
   end
   // §17.7: an input streaming to an output that waits holds its flit (registers only).
@@ -654,7 +662,7 @@ module asw_switch #(
       ovc = '0;
       len = '0;
       for (int unsigned i = 0; i < P; i++) begin
-        if (match_valid[i] && (32'(match_out[i*PIW +: PIW]) == o)) begin
+        if (match_oh[i*P + o]) begin
           ovc = ovc | match_ovc[i];
           len = len | match_len[i];
         end
@@ -679,7 +687,8 @@ module asw_switch #(
     end else begin
       for (int unsigned o = 0; o < P; o++) begin
         for (int unsigned w = 0; w < V; w++) begin
-          resv_q[o*V + w] <= cm_valid[o] && (32'(cm_ovc[o*VW +: VW]) == w);
+          // with one VC the match's VC is 0: no select of its record's ovc
+          resv_q[o*V + w] <= cm_valid[o] && ((V == 1) || (32'(cm_ovc[o*VW +: VW]) == w));
         end
       end
     end
@@ -1188,6 +1197,16 @@ module asw_switch #(
       chk_en_q <= 1'b0;
     end else begin
       chk_en_q <= 1'b1;
+    end
+  end
+  // §8: the output free mask from the registered keep views is the contract's (an output
+  // is free unless an input streams to it and does not release it this cycle).
+  always_ff @(posedge clk_i) begin
+    if (chk_en_q) begin
+      for (int unsigned o = 0; o < P; o++) begin
+        assert (out_free[o] == !(|(st_sel[o] & ~st_release)))
+          else $error("asw_switch: out_free[%0d] disagrees with the streaming state", o);
+      end
     end
   end
   // Link protocol (contract §2): per input VC, exactly len flits from head to tail,

@@ -87,6 +87,8 @@ module input_buffer #(
   output logic               st_release_o,   // sends its tail this cycle (input and output freed)
   output logic [PIW-1:0]     busy_out_o,     // ... to this output
   output logic               st_rem_le2_o,   // at most two flits left (§8.1 open outputs)
+  output logic [P-1:0]       st_keep_oh_o,   // one-hot: the output it streams to and keeps
+                                             // (busy, not at its tail; a register)
   // SA: requests from the queue heads
   input  logic [P-1:0]       out_free_i,
   input  logic [P*V*CW-1:0]  cred_i,
@@ -159,13 +161,16 @@ module input_buffer #(
   logic           rf_valid_q;    // pkt_mem's read data is the second packet of queue rf_q_q
   logic [QIW-1:0] rf_q_q;
   logic           busy_q;
-  logic [PIW-1:0] s_out_q;
+  logic [PIW-1:0] s_out_q;       // index of s_out_oh_q (the match's one-hot is registered)
   logic [VW-1:0]  s_vc_q;
   logic [VW-1:0]  s_ovc_q;
   logic           s_mark_q;
   logic           s_first_q;     // the next flit to send is the head
   logic [LW-1:0]  s_rem_q;       // flits of the packet still to send
   logic           s_last_q;      // s_rem_q == 1: the next flit to send is the tail
+  logic           keep_q;        // busy_q && !s_last_q (kept as a register for SA)
+  logic [P-1:0]   keep_oh_q;     // keep_q ? one-hot of s_out_q : 0
+  logic [P-1:0]   s_out_oh_q;    // one-hot of s_out_q
   logic [SW-1:0]  s_slot_q;      // slot of the next flit to send
 
   // ---- IW: slot reservation and memory writes -------------------------------
@@ -197,6 +202,12 @@ module input_buffer #(
     return mark ? {h[63:48], 3'(v), 1'b1, h[43:0]} : h;
   endfunction
   assign st_hdr_o = s_first_q ? hdr_eff(hdr_rdata, s_mark_q, s_vc_q) : 64'h0;
+  always_comb begin
+    s_out_q = '0;
+    for (int unsigned o = 0; o < P; o++) begin
+      s_out_q = s_out_q | (s_out_oh_q[o] ? PIW'(o) : '0);
+    end
+  end
   assign st_out_o = s_out_q;
   assign st_ovc_o = s_ovc_q;
   assign st_vc_o = s_vc_q;
@@ -208,7 +219,9 @@ module input_buffer #(
 
   // ---- SA requests ------------------------------------------------------
   logic in_free;
-  assign in_free = !busy_q || st_release;
+  // free unless it streams and does not send its tail now (from registers: keep_q)
+  assign in_free = !(keep_q || (busy_q && st_hold_i));
+  assign st_keep_oh_o = keep_oh_q;
 
   // With VOQs the queue index gives the output port (a constant per queue).
   function automatic logic [PIW-1:0] q_oport(input int unsigned k, input logic [PIW-1:0] o);
@@ -288,6 +301,7 @@ module input_buffer #(
 
   logic [NQT-1:0] el_q, el_d;    // the queue's head was queued at the start of the last cycle
   ck_t            ck_q[NQT], ck_d[NQT];  // its credit checks against that cycle's credits
+  logic [P-1:0]   oh_q[NQT], oh_d[NQT];  // its output port, one-hot (VOQ = 0; else constant)
 
   // SA (§8): a head requests with the checks of the last cycle: need = len, or 2*len under
   // the §16.1 rule (its state now), one credit more on an (o, w) the last match reserved on.
@@ -302,17 +316,14 @@ module input_buffer #(
     fb_req = '0;
     for (int unsigned v = 0; v < V; v++) begin
       for (int unsigned q = 0; q < NQ; q++) begin
-        logic [PIW-1:0] o;
         logic [VW-1:0]  w;
         logic           bub;   // the head's (o, w) is under the bubble rule
         logic           m;     // (o, w) reserved by the last cycle's match
         logic [PIW-1:0] fo;    // §16.3 fallback route (fport, fvc)
         logic [VW-1:0]  fw;
         logic           fbub, fm;
-        o = q_oport(v*NQ + q, q_h_q[v*NQ+q].oport);
+        logic           ok;    // the primary request's check holds
         w = q_h_q[v*NQ+q].ovc;
-        bub = bub_vcs_i[32'(o)*V + 32'(w)] && !(bub_cont_i[o] && (32'(w) == v));
-        m = resv_i[32'(o)*V + 32'(w)];
         fo = '0;
         fw = '0;
         fbub = 1'b0;
@@ -323,20 +334,29 @@ module input_buffer #(
           fbub = bub_vcs_i[32'(fo)*V + 32'(fw)] && !(bub_cont_i[fo] && (32'(fw) == v));
           fm = resv_i[32'(fo)*V + 32'(fw)];
         end
-        if (el_q[v*NQ+q]) begin
-          if (sel_ck(ck_q[v*NQ+q].p, bub, m)) begin
-            req_o[v*P + 32'(o)] = in_free && out_free_i[o];
-          end else begin
-            stall_o[o] = in_free;
-            if (sel_ck(ck_q[v*NQ+q].p, 1'b0, m)) begin
-              bstall_o[o] = in_free;
-            end
-            // §16.3: the primary lacks credits; the fallback is tried (fb = 0 without VCA)
-            if (VCA && q_h_q[v*NQ+q].fb && out_free_i[fo] && sel_ck(ck_q[v*NQ+q].f, fbub, fm)) begin
-              req_o[v*P + 32'(fo)] = in_free;
-              fb_req[v] = 1'b1;
+        // Per output, selected by the registered one-hot port (no decode of the head's
+        // port in this cycle; with VOQs the constant port of the queue).
+        ok = 1'b0;
+        for (int unsigned o = 0; o < P; o++) begin
+          bub = bub_vcs_i[o*V + 32'(w)] && !(bub_cont_i[o] && (32'(w) == v));
+          m = resv_i[o*V + 32'(w)];
+          if (el_q[v*NQ+q] && oh_q[v*NQ+q][o]) begin
+            if (sel_ck(ck_q[v*NQ+q].p, bub, m)) begin
+              req_o[v*P + o] = in_free && out_free_i[o];
+              ok = 1'b1;
+            end else begin
+              stall_o[o] = in_free;
+              if (sel_ck(ck_q[v*NQ+q].p, 1'b0, m)) begin
+                bstall_o[o] = in_free;
+              end
             end
           end
+        end
+        // §16.3: the primary lacks credits; the fallback is tried (fb = 0 without VCA)
+        if (VCA && el_q[v*NQ+q] && !ok && q_h_q[v*NQ+q].fb && out_free_i[fo] &&
+            sel_ck(ck_q[v*NQ+q].f, fbub, fm)) begin
+          req_o[v*P + 32'(fo)] = in_free;
+          fb_req[v] = 1'b1;
         end
       end
     end
@@ -433,21 +453,29 @@ module input_buffer #(
     for (int unsigned k = 0; k < NQT; k++) begin
       logic pop;
       logic app;
-      logic [CW-1:0] n_pop;
       pop = pop_oh[k];
       app = rq_valid_i && (32'(rq_q_idx) == k);
-      n_pop = q_n_q[k] - CW'(pop);
-      q_h_d[k] = q_h_q[k];
-      q_s_d[k] = s_eff[k];
-      q_tail_d[k] = q_tail_q[k];
-      q_n_d[k] = n_pop + CW'(app);
-      occ_d[k] = occ_q[k];
-      if (pop) begin
-        q_h_d[k] = s_eff[k];
+      // Head and second records for both outcomes of this cycle's match, computed from
+      // registers and RQ, then picked by the pop (one select after the allocator).
+      begin
+        pkt_t h_pop, h_keep, s_pop, s_keep;
+        logic [CW-1:0] n_app;
+        h_pop = (app && (q_n_q[k] == CW'(1))) ? rq_pkt : s_eff[k];
+        h_keep = (app && (q_n_q[k] == '0)) ? rq_pkt : q_h_q[k];
+        s_pop = (app && (q_n_q[k] == CW'(2))) ? rq_pkt : s_eff[k];
+        s_keep = (app && (q_n_q[k] == CW'(1))) ? rq_pkt : s_eff[k];
+        n_app = q_n_q[k] + CW'(app);
+        q_h_d[k] = pop ? h_pop : h_keep;
+        q_s_d[k] = pop ? s_pop : s_keep;
+        q_n_d[k] = pop ? n_app - CW'(1) : n_app;
       end
+      q_tail_d[k] = q_tail_q[k];
+      occ_d[k] = occ_q[k];
       // SR: checks of the packet heading the queue next cycle, if it is queued now
       el_d[k] = pop ? (32'(q_n_q[k]) >= 2) : (q_n_q[k] != '0);
       ck_d[k] = pop ? ck_s[k] : ck_h[k];
+      oh_d[k] = '0;
+      oh_d[k][q_oport(k, pop ? s_eff[k].oport : q_h_q[k].oport)] = 1'b1;
       if (app) begin
         q_tail_d[k] = rq_slot_i;
         // The link behind the last packet is written whenever the queue holds one at the
@@ -457,11 +485,6 @@ module input_buffer #(
         if (q_n_q[k] != '0) begin
           pkt_we = 1'b1;
           pkt_waddr = q_tail_q[k];
-        end
-        if (n_pop == '0) begin
-          q_h_d[k] = rq_pkt;
-        end else if (n_pop == CW'(1)) begin
-          q_s_d[k] = rq_pkt;
         end
         occ_d[k] = occ_d[k] + CW'(rq_len_i);
       end
@@ -503,6 +526,20 @@ module input_buffer #(
       s_slot_d = m_h.slot;
     end else if (st_valid_o && !st_tail_o) begin
       s_slot_d = flit_rdata[FW-1:PWE];
+    end
+  end
+
+  // The next cycle's streaming state as SA sees it: busy and not at the tail.
+  logic         keep_d;
+  logic [P-1:0] s_out_oh_d;
+  always_comb begin
+    keep_d = keep_q;
+    s_out_oh_d = s_out_oh_q;
+    if (match_valid_i) begin
+      keep_d = (m_h.len != LW'(1));
+      s_out_oh_d = match_oh_i;
+    end else if (st_valid_o) begin
+      keep_d = !st_tail_o && (s_rem_q != LW'(2));
     end
   end
 
@@ -559,6 +596,9 @@ module input_buffer #(
       s_first_q <= 1'b0;
       s_rem_q <= '0;
       s_last_q <= 1'b0;
+      keep_q <= 1'b0;
+      keep_oh_q <= '0;
+      s_out_oh_q <= '0;
     end else begin
       if (in_valid_i && fresh_avail) begin
         fresh_q <= fresh_q + NSW'(1);
@@ -568,6 +608,9 @@ module input_buffer #(
         vc_last_q[in_vc_i] <= iw_slot_o;
       end
       rf_valid_q <= rf_valid_d;
+      keep_q <= keep_d;
+      keep_oh_q <= keep_d ? s_out_oh_d : '0;
+      s_out_oh_q <= s_out_oh_d;
       if (match_valid_i) begin
         busy_q <= 1'b1;
         s_first_q <= 1'b1;
@@ -589,7 +632,6 @@ module input_buffer #(
     rf_q_q <= match_q_idx;
     s_slot_q <= s_slot_d;
     if (match_valid_i) begin
-      s_out_q <= match_out_i;
       s_vc_q <= match_vc_i;
       s_ovc_q <= match_ovc_o;
       s_mark_q <= m_h.mark;
@@ -614,6 +656,15 @@ module input_buffer #(
       q_s_q[k] <= q_s_d[k];
       q_tail_q[k] <= q_tail_d[k];
       ck_q[k] <= ck_d[k];
+    end
+    if (VOQ == 0) begin : gen_oh
+      always_ff @(posedge clk_i) begin
+        oh_q[k] <= oh_d[k];
+      end
+    end else begin : gen_oh_voq
+      assign oh_q[k] = P'(1) << (k % NQ);
+      logic unused_oh;
+      assign unused_oh = ^oh_d[k];
     end
   end
 
@@ -678,6 +729,11 @@ module input_buffer #(
         assert (in_free && (q_n_q[match_q_idx] != '0))
           else $error("input_buffer: match for a busy input or an empty queue");
       end
+      // the registered SA views of the streaming state agree with it
+      assert (keep_q == (busy_q && !s_last_q) &&
+              keep_oh_q == (keep_q ? P'(1) << s_out_q : '0) &&
+              (!busy_q || s_out_oh_q == P'(1) << s_out_q))
+        else $error("input_buffer: keep_q/keep_oh_q/s_out_oh_q disagree with the streaming state");
       // the one-hot match names the same queue as the indices
       assert (pop_oh == (match_valid_i ? NQT'(1) << match_q_idx : '0))
         else $error("input_buffer: one-hot match disagrees with its indices");

@@ -116,7 +116,8 @@ module islip #(
       always_comb begin
         om_n = om;
         for (int unsigned i = 0; i < P; i++) begin
-          im_n[i] = im[i] | (|acc[i]);
+          // an unmatched input accepts iff it has a grant: its match bit needs no accept
+          im_n[i] = im[i] | (|gcol[i]);
           om_n = om_n | acc[i];
           acc_n[i] = acc_p[i] | acc[i];
           mo_n[i] = mo_p[i] | acc_idx[i];
@@ -161,6 +162,9 @@ module islip #(
         for (int unsigned o = 0; o < P; o++) begin
           vidx[i] = vidx[i] | (acc_all[i][o] ? vio[o] : '0);
           vgnt[i] = vgnt[i] | (acc_all[i][o] ? vgo[o] : '0);
+        end
+        if (V == 1) begin
+          vgnt[i] = V'(in_m[i]);  // the only VC: a match is its request (no accept in the pop)
         end
       end
     end

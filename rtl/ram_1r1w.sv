@@ -22,21 +22,24 @@ module ram_1r1w #(
   input  logic [AW-1:0] raddr_i,   // read address, sampled at the end of the cycle
   output logic [W-1:0]  rdata_o    // word at the previous cycle's raddr_i
 );
-  logic [W-1:0] mem_q[DEPTH];
-
-  always_ff @(posedge clk_i) begin
-    if (we_i) begin
-      mem_q[waddr_i] <= wdata_i;
-    end
-  end
   if (RegAddr) begin : gen_reg_addr
+    // no_rw_check: a RegAddr = 1 caller never reads a word in the cycle of its address
+    // (above), so Yosys builds no write-to-read bypass around block RAM for it.
+    (* no_rw_check *) logic [W-1:0] mem_q[DEPTH];
     logic [AW-1:0] raddr_q;
     always_ff @(posedge clk_i) begin
+      if (we_i) begin
+        mem_q[waddr_i] <= wdata_i;
+      end
       raddr_q <= raddr_i;
     end
     assign rdata_o = mem_q[raddr_q];
   end else begin : gen_reg_data
+    logic [W-1:0] mem_q[DEPTH];
     always_ff @(posedge clk_i) begin
+      if (we_i) begin
+        mem_q[waddr_i] <= wdata_i;
+      end
       rdata_o <= mem_q[raddr_i];
     end
   end
