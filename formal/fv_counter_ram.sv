@@ -63,7 +63,7 @@ module fv_counter_ram #(
       assert (32'(dut.fa_q) <= M * N);
       if (dut.fv_q) begin
         assert (32'(dut.fi_q) == ((dut.fl_q == '0) ? N - 1 : 32'(dut.fl_q) - 1));
-        assert (dut.fl_word == dut.u_flush_mem.mem_q[dut.fi_q]);
+        assert (dut.fl_word == dut.u_flush_mem.gen_reg_data.mem_q[dut.fi_q]);
       end else begin  // the first cycle after reset
         assert (dut.fl_q == '0 && dut.fi_q == '0 && dut.fc_q && dut.fa_q == '0);
         assert (dut.clr_q == '1);
@@ -71,12 +71,12 @@ module fv_counter_ram #(
       for (int unsigned n = 0; n < N; n++) begin
         if (dut.fv_q && 32'(dut.fi_q) == n) begin
           // the RAM words count only once written since reset or CLEAR
-          if (!dut.fc_q) assert (dut.u_flush_mem.mem_q[n] == dut.u_read_mem.mem_q[n]);
-          assert (sh_q[n] == (dut.fc_q ? 32'h0 : dut.u_flush_mem.mem_q[n]) + 32'(dut.fa_q)
+          if (!dut.fc_q) assert (dut.u_flush_mem.gen_reg_data.mem_q[n] == dut.u_read_mem.gen_reg_data.mem_q[n]);
+          assert (sh_q[n] == (dut.fc_q ? 32'h0 : dut.u_flush_mem.gen_reg_data.mem_q[n]) + 32'(dut.fa_q)
                              + 32'(dut.pend_q[n]) + 32'(dut.ev_q[n]));
         end else begin
-          if (!dut.clr_q[n]) assert (dut.u_flush_mem.mem_q[n] == dut.u_read_mem.mem_q[n]);
-          assert (sh_q[n] == (dut.clr_q[n] ? 32'h0 : dut.u_flush_mem.mem_q[n])
+          if (!dut.clr_q[n]) assert (dut.u_flush_mem.gen_reg_data.mem_q[n] == dut.u_read_mem.gen_reg_data.mem_q[n]);
+          assert (sh_q[n] == (dut.clr_q[n] ? 32'h0 : dut.u_flush_mem.gen_reg_data.mem_q[n])
                              + 32'(dut.pend_q[n]) + 32'(dut.ev_q[n]));
         end
       end

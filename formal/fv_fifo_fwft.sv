@@ -77,7 +77,7 @@ module fv_fifo_fwft #(
       assert (32'(swr_q) == ((32'(srd_q) + 32'(scnt_q) >= DEPTH) ? 32'(srd_q) + 32'(scnt_q) - DEPTH
                                                                : 32'(srd_q) + 32'(scnt_q)));
       for (int unsigned k = 0; k < DEPTH; k++) begin
-        if (occupied(k)) assert (dut.u_ram.mem_q[k] == sh_q[k]);
+        if (occupied(k)) assert (dut.u_ram.gen_reg_data.mem_q[k] == sh_q[k]);
       end
     end
   end

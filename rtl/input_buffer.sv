@@ -455,9 +455,11 @@ module input_buffer #(
       logic app;
       pop = pop_oh[k];
       app = rq_valid_i && (32'(rq_q_idx) == k);
-      // Head and second records for both outcomes of this cycle's match, computed from
-      // registers and RQ, then picked by the pop (one select after the allocator).
-      begin
+      // With one queue per VC (VOQ = 0), the head and second records are computed for both
+      // outcomes of this cycle's match and picked by the pop (one select after the
+      // allocator: UP5K p4v1-up5k 24.2 -> 25.3 MHz); with VOQs, P*V copies of that cost
+      // more than they buy (ECP5 p5v1-base +278 LUTs, no Fmax gain over three seeds).
+      if (VOQ == 0) begin
         pkt_t h_pop, h_keep, s_pop, s_keep;
         logic [CW-1:0] n_app;
         h_pop = (app && (q_n_q[k] == CW'(1))) ? rq_pkt : s_eff[k];
@@ -468,6 +470,10 @@ module input_buffer #(
         q_h_d[k] = pop ? h_pop : h_keep;
         q_s_d[k] = pop ? s_pop : s_keep;
         q_n_d[k] = pop ? n_app - CW'(1) : n_app;
+      end else begin
+        q_h_d[k] = (app && (q_n_q[k] - CW'(pop) == '0)) ? rq_pkt : pop ? s_eff[k] : q_h_q[k];
+        q_s_d[k] = (app && (q_n_q[k] - CW'(pop) == CW'(1))) ? rq_pkt : s_eff[k];
+        q_n_d[k] = q_n_q[k] - CW'(pop) + CW'(app);
       end
       q_tail_d[k] = q_tail_q[k];
       occ_d[k] = occ_q[k];
