@@ -82,8 +82,9 @@ ROWS = [
          cfg=dict(P=5, V=1, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
          ports=5, vcs=1, flit="6 + 64 hdr + 16 payload", buf="4 per VC, RAM",
          routing="table (TABLE entries)", alloc="iSLIP 1 iter, VOQ, VCT", stages="IW RC RQ SR SA ST", latency="6 (contract §5)"),
-    dict(name="asw-p4v2", kind="asw", config="p4v2", router="arnswitch asw_switch",
-         ports=4, vcs=2, flit="6 + 64 hdr + 16 payload", buf="16 per VC, RAM",
+    dict(name="asw-p5v2", kind="asw", config="cmp_p5v2", router="arnswitch asw_switch",
+         cfg=dict(P=5, V=2, BUF=4, LMAX=4, PW=16, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0),
+         ports=5, vcs=2, flit="6 + 64 hdr + 16 payload", buf="4 per VC, RAM",
          routing="table (TABLE entries)", alloc="iSLIP 1 iter, VOQ, VCT", stages="IW RC RQ SR SA ST", latency="6 (contract §5)"),
 ]
 
