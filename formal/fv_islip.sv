@@ -49,16 +49,7 @@ module fv_islip #(
   logic init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
 
-  function automatic int unsigned inc(input int unsigned x, input int unsigned n);
-    return (x + 1 >= n) ? 0 : x + 1;
-  endfunction
-  // p + d modulo P (p < P, d < P), 8-bit arithmetic (narrow: cheap for the solver)
-  function automatic logic [7:0] addp(input logic [PIW-1:0] p, input int unsigned d);
-    return (8'(p) + 8'(d) >= 8'(P)) ? 8'(p) + 8'(d) - 8'(P) : 8'(p) + 8'(d);
-  endfunction
-  function automatic logic [7:0] addv(input logic [VW-1:0] p, input int unsigned d);
-    return (8'(p) + 8'(d) >= 8'(V)) ? 8'(p) + 8'(d) - 8'(V) : 8'(p) + 8'(d);
-  endfunction
+  `include "fv_mod.svh"
   function automatic logic rq(input int unsigned i, input int unsigned v, input int unsigned o);
     return req_i[(i*V+v)*P+o];
   endfunction

@@ -51,15 +51,7 @@ module fv_islip_pipe #(
   logic init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
 
-  function automatic logic [7:0] addp(input logic [PIW-1:0] p, input int unsigned d);
-    return (8'(p) + 8'(d) >= 8'(P)) ? 8'(p) + 8'(d) - 8'(P) : 8'(p) + 8'(d);
-  endfunction
-  function automatic logic [7:0] addv(input logic [VW-1:0] p, input int unsigned d);
-    return (8'(p) + 8'(d) >= 8'(V)) ? 8'(p) + 8'(d) - 8'(V) : 8'(p) + 8'(d);
-  endfunction
-  function automatic int unsigned inc(input int unsigned x, input int unsigned n);
-    return (x + 1 >= n) ? 0 : x + 1;
-  endfunction
+  `include "fv_mod.svh"
   // the selection registers of input i
   function automatic logic sv(input int unsigned i);
     return dut.gen_pipe.sv_q[i];
@@ -80,29 +72,19 @@ module fv_islip_pipe #(
   function automatic int unsigned port_s(input int unsigned i, input int unsigned k);
     return 32'(sel_os_i[(i*NQT + k)*PIW +: PIW]);
   endfunction
-  // §8.1 candidates of input i for (o, v): N (not granted: the heads as they are) and G
-  // (granted: the selected queue headed by the packet behind)
-  function automatic logic cand_n(input int unsigned i, input int unsigned o,
-                                  input int unsigned v);
-    logic c;
-    c = 1'b0;
-    for (int unsigned q = 0; q < NQ; q++) begin
-      if (sel_eh_i[i*NQT + v*NQ + q] && port_h(i, v*NQ + q) == o) c = 1'b1;
-    end
-    return c && open_i[o];
-  endfunction
-  function automatic logic cand_g(input int unsigned i, input int unsigned o,
-                                  input int unsigned v);
+  // §8.1 candidates of input i for (o, v): N (g = 0, not granted: the heads as they are)
+  // and G (g = 1, granted: the selected queue headed by the packet behind)
+  function automatic logic cand(input int unsigned i, input int unsigned o,
+                                input int unsigned v, input logic g);
     logic c;
     c = 1'b0;
     for (int unsigned q = 0; q < NQ; q++) begin
       int unsigned k;
+      logic behind;   // G: the granted queue, headed by the packet behind its head
       k = v*NQ + q;
-      if (v == sc(i) && (VOQ == 0 || q == so(i))) begin
-        if (sel_es_i[i*NQT + k] && port_s(i, k) == o) c = 1'b1;
-      end else if (sel_eh_i[i*NQT + k] && port_h(i, k) == o) begin
-        c = 1'b1;
-      end
+      behind = g && v == sc(i) && (VOQ == 0 || q == so(i));
+      if (behind ? (sel_es_i[i*NQT + k] && port_s(i, k) == o)
+                 : (sel_eh_i[i*NQT + k] && port_h(i, k) == o)) c = 1'b1;
     end
     return c && open_i[o];
   endfunction
@@ -114,13 +96,9 @@ module fv_islip_pipe #(
   logic [PIW-1:0] eso_q[P];
   logic [VW-1:0]  esc_q[P];
   always_ff @(posedge clk_i) begin
-    for (int unsigned n = 0; n < P; n++) begin
-      egp_q[n] <= dut.gen_pipe.gp_q[n];
-      eap_q[n] <= dut.gen_pipe.ap_q[n];
-    end
-    for (int unsigned n = 0; n < P*P; n++) begin
-      evp_q[n] <= dut.gen_pipe.vp_q[n];
-    end
+    egp_q <= dut.gen_pipe.gp_q;   // unchanged unless granted (below)
+    eap_q <= dut.gen_pipe.ap_q;
+    evp_q <= dut.gen_pipe.vp_q;
     for (int unsigned i = 0; i < P; i++) begin
       logic          found;
       logic [7:0]    o_sel;
@@ -140,7 +118,7 @@ module fv_islip_pipe #(
         logic any;
         any = 1'b0;
         for (int unsigned v = 0; v < V; v++) begin
-          any = any | (mv[i] ? cand_g(i, addp(ap, d), v) : cand_n(i, addp(ap, d), v));
+          any = any | cand(i, addp(ap, d), v, mv[i]);
         end
         if (any && !found) begin
           found = 1'b1;
@@ -155,8 +133,7 @@ module fv_islip_pipe #(
                                             : dut.gen_pipe.vp_q[i*P + 32'(o_sel)];
         vfound = 1'b0;
         for (int unsigned d = 0; d < V; d++) begin
-          if (!vfound && (mv[i] ? cand_g(i, 32'(o_sel), addv(vp, d))
-                                : cand_n(i, 32'(o_sel), addv(vp, d)))) begin
+          if (!vfound && cand(i, 32'(o_sel), addv(vp, d), mv[i])) begin
             vfound = 1'b1;
             v_sel = addv(vp, d);
           end
@@ -223,14 +200,11 @@ module fv_islip_pipe #(
   always_ff @(posedge clk_i) chk_q <= !init_q;
   always_comb begin
     if (chk_q) begin
+      assert (dut.gen_pipe.gp_q == egp_q && dut.gen_pipe.ap_q == eap_q &&
+              dut.gen_pipe.vp_q == evp_q);
       for (int unsigned n = 0; n < P; n++) begin
-        assert (dut.gen_pipe.gp_q[n] == egp_q[n]);
-        assert (dut.gen_pipe.ap_q[n] == eap_q[n]);
         assert (sv(n) == esv_q[n]);
         if (esv_q[n]) assert (dut.gen_pipe.so_q[n] == eso_q[n] && dut.gen_pipe.sc_q[n] == esc_q[n]);
-      end
-      for (int unsigned n = 0; n < P*P; n++) begin
-        assert (dut.gen_pipe.vp_q[n] == evp_q[n]);
       end
     end
   end
