@@ -168,7 +168,10 @@ module input_buffer #(
   logic           s_first_q;     // the next flit to send is the head
   logic [LW-1:0]  s_rem_q;       // flits of the packet still to send
   logic           s_last_q;      // s_rem_q == 1: the next flit to send is the tail
-  logic           keep_q;        // busy_q && !s_last_q (kept as a register for SA)
+  // keep_q equals |keep_oh_q and keep_oh_q equals keep_q ? s_out_oh_q : 0; both are kept as
+  // flip-flops on purpose, so that in_free and the output free masks start SA's cycle one
+  // LUT from a register, not after an OR over P or an AND (the assertions below check them).
+  logic           keep_q;        // busy_q && !s_last_q
   logic [P-1:0]   keep_oh_q;     // keep_q ? one-hot of s_out_q : 0
   logic [P-1:0]   s_out_oh_q;    // one-hot of s_out_q
   logic [SW-1:0]  s_slot_q;      // slot of the next flit to send
