@@ -147,7 +147,8 @@ module fv_input_buffer #(
     .occ_next_o (occ_next),
     .hq_vc_i ('0), .hq_port_i ('0), .hq_dest_o (hq_dest), .hq_adapted_o (hq_adapted),
     .hq_orig_vc_o (hq_orig_vc),
-    .bub_vcs_i ('0), .bub_cont_i ('0), .bstall_o (bstall)  // §16.1 bubble rule off
+    .bub_vcs_i ('0), .bub_cont_i ('0), .bstall_o (bstall),  // §16.1 bubble rule off
+    .req_nf_o (), .in_free_o (), .sel_q_oh_i ('0), .pop_oh_i ('0)  // §8.1 off (SAPIPE = 0)
   );
 
   // ---- reference state: slots holding a flit, the packet leaving -------------

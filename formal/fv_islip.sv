@@ -43,7 +43,8 @@ module fv_islip #(
     .clk_i, .rst_ni, .req_i, .match_valid_o (mv), .match_out_o (mo), .match_vc_o (mvc),
     .out_matched_o (om), .in_requested_o (inr), .match_oh_o (), .match_vc_oh_o (),
     .sel_eh_i ('0), .sel_es_i ('0), .sel_oh_i ('0), .sel_os_i ('0), .sel_l1_i ('0),
-    .open_i ('0)
+    .open_i ('0), .req_nf_i ('0), .in_free_i ('0), .out_free_i ('0), .sel_q_oh_o (),
+    .pop_oh_o ()
   );
 
   logic init_q = 1'b1;

@@ -5,7 +5,9 @@
 //    registered selection names it and whose request bit (req_i of the selected VC and
 //    output) holds; no grant without such a request;
 //  - matches: a match is an input's selection (output and VC) with its request; at most one
-//    input per output, out_matched_o and the one-hot views consistent;
+//    input per output, out_matched_o and the one-hot views (the selected queue, the popped
+//    queue) consistent; the request bits are the queues' requests without the free masks
+//    AND the masks (free inputs);
 //  - pointers: gp[o] <- i+1 and ap[i] <- o+1 (mod P), vp[i][o] <- v+1 (mod V) for a grant
 //    (i, o) from VC v; unchanged otherwise;
 //  - selections of the next cycle, restated from §8.1's text: an input that is not
@@ -28,7 +30,9 @@ module fv_islip_pipe #(
 ) (
   input logic                   clk_i,
   input logic                   rst_ni,
-  input logic [NR-1:0]          req_i,
+  input logic [NR-1:0]          req_nf_i,
+  input logic [P-1:0]           in_free_i,
+  input logic [P-1:0]           out_free_i,
   input logic [P*NQT-1:0]       sel_eh_i,
   input logic [P*NQT-1:0]       sel_es_i,
   input logic [P*NQT*PIW-1:0]   sel_oh_i,
@@ -36,6 +40,18 @@ module fv_islip_pipe #(
   input logic [P*NQT-1:0]       sel_l1_i,
   input logic [P-1:0]           open_i
 );
+  // the §8 request bits: a queue's request without the free masks, and the masks
+  logic [NR-1:0]    req_i;
+  always_comb begin
+    for (int unsigned i = 0; i < P; i++) begin
+      for (int unsigned v = 0; v < V; v++) begin
+        for (int unsigned o = 0; o < P; o++) begin
+          req_i[(i*V+v)*P+o] = req_nf_i[(i*V+v)*P+o] && in_free_i[i] && out_free_i[o];
+        end
+      end
+    end
+  end
+  logic [P*NQT-1:0] sqoh, popoh;
   logic [P-1:0]     mv, om, inr;
   logic [P*PIW-1:0] mo;
   logic [P*VW-1:0]  mvc;
@@ -45,7 +61,8 @@ module fv_islip_pipe #(
   islip #(.P(P), .V(V), .ITERS(1), .VOQ(VOQ), .SAPIPE(1)) dut (
     .clk_i, .rst_ni, .req_i, .match_valid_o (mv), .match_out_o (mo), .match_vc_o (mvc),
     .out_matched_o (om), .in_requested_o (inr), .match_oh_o (moh), .match_vc_oh_o (mvoh),
-    .sel_eh_i, .sel_es_i, .sel_oh_i, .sel_os_i, .sel_l1_i, .open_i
+    .sel_eh_i, .sel_es_i, .sel_oh_i, .sel_os_i, .sel_l1_i, .open_i, .req_nf_i, .in_free_i,
+    .out_free_i, .sel_q_oh_o (sqoh), .pop_oh_o (popoh)
   );
 
   logic init_q = 1'b1;
@@ -173,6 +190,14 @@ module fv_islip_pipe #(
           assert (moh[i*P +: P] == '0 && mvoh[i*V +: V] == '0);
         end
         assert (inr[i] == (sv(i) && req_i[(i*V + sc(i))*P + so(i)]));
+        // the selected queue (one-hot, none without a selection) and the pop: the selected
+        // queue if the input is matched
+        for (int unsigned k = 0; k < NQT; k++) begin
+          logic selk;
+          selk = sv(i) && (k / NQ == sc(i)) && ((VOQ == 0) || (k % NQ == so(i)));
+          assert (sqoh[i*NQT + k] == selk);
+          assert (popoh[i*NQT + k] == (selk && mv[i]));
+        end
       end
       for (int unsigned o = 0; o < P; o++) begin
         logic [P-1:0] users;

@@ -400,13 +400,16 @@ module asw_switch #(
   logic [P-1:0]   st_release;   // input i sends its tail this cycle (frees it and its output)
   logic [PIW-1:0] busy_out[P];
   logic [P-1:0]   st_keep_oh[P];  // [i]: one-hot output input i streams to and keeps
-  logic [P-1:0]   st_rem_le2;   // input i has at most two flits left (§8.1)
+  logic [P-1:0]   st_far_oh[P]; // [i]: one-hot output input i streams to with > 2 flits left (§8.1)
   localparam int unsigned NQT = V * NQ;
   logic [P*NQT-1:0]     sel_eh, sel_es, sel_l1;   // §8.1 selection views of the inputs
   logic [P*NQT*PIW-1:0] sel_oh, sel_os;
   logic [P-1:0]         sel_open;
   logic [P-1:0]   out_free;
   logic [P*V*P-1:0] req;
+  logic [P*V*P-1:0] req_nf;     // §8.1: the requests but for the free masks
+  logic [P-1:0]   in_free;
+  logic [P*NQT-1:0] sel_q_oh, pop_oh;  // §8.1: per input the selected queue, the popped one
   logic [P*V-1:0] resv_q;       // §8: [o*V+w] a match of the last cycle reserved on (o, w)
   logic [P-1:0]   stall[P];
   logic [P-1:0]   match_valid;
@@ -516,7 +519,8 @@ module asw_switch #(
     input_buffer #(
       .P(P), .V(V), .BUF(BUF), .LMAX(LMAX), .PW(PW), .VOQ(VOQ),
       .HQ((AE != 0 && VOQ != 0) ? 1 : 0),
-      .VCA(VCA)
+      .VCA(VCA),
+      .SAPIPE(SAPIPE != 0)
     ) u_ib (
       .clk_i,
       .rst_ni,
@@ -553,11 +557,13 @@ module asw_switch #(
       .st_release_o  (st_release[i]),
       .busy_out_o    (busy_out[i]),
       .st_keep_oh_o  (st_keep_oh[i]),
-      .st_rem_le2_o  (st_rem_le2[i]),
+      .st_far_oh_o   (st_far_oh[i]),
       .out_free_i    (out_free),
       .cred_i        (cred),
       .resv_i        (resv_q),
       .req_o         (req[i*V*P +: V*P]),
+      .req_nf_o      (req_nf[i*V*P +: V*P]),
+      .in_free_o     (in_free[i]),
       .stall_o       (stall[i]),
       .match_valid_i (match_valid[i]),
       .match_out_i   (match_out[i*PIW +: PIW]),
@@ -583,7 +589,9 @@ module asw_switch #(
       .sel_es_o      (sel_es[i*NQT +: NQT]),
       .sel_oh_o      (sel_oh[i*NQT*PIW +: NQT*PIW]),
       .sel_os_o      (sel_os[i*NQT*PIW +: NQT*PIW]),
-      .sel_l1_o      (sel_l1[i*NQT +: NQT])
+      .sel_l1_o      (sel_l1[i*NQT +: NQT]),
+      .sel_q_oh_i    (sel_q_oh[i*NQT +: NQT]),
+      .pop_oh_i      (pop_oh[i*NQT +: NQT])
     );
   end
 
@@ -623,7 +631,12 @@ module asw_switch #(
   // §8.1: an output is open if no input streams to it or that input has <= 2 flits left
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
-      sel_open[o] = ~|(st_sel[o] & ~st_rem_le2);
+      logic far;
+      far = 1'b0;
+      for (int unsigned i = 0; i < P; i++) begin
+        far = far | st_far_oh[i][o];
+      end
+      sel_open[o] = !far;
     end
   end
   islip #(.P(P), .V(V), .ITERS(ITERS), .VOQ(VOQ), .SAPIPE(SAPIPE)) u_islip (
@@ -636,13 +649,18 @@ module asw_switch #(
     .sel_l1_i       (sel_l1),
     .open_i         (sel_open),
     .req_i          (req),
+    .req_nf_i       (req_nf),
+    .in_free_i      (in_free),
+    .out_free_i     (out_free),
     .match_valid_o  (match_valid),
     .match_out_o    (match_out),
     .match_vc_o     (match_vc),
     .match_oh_o     (match_oh),
     .match_vc_oh_o  (match_vc_oh),
     .out_matched_o  (out_matched),
-    .in_requested_o (in_requested)
+    .in_requested_o (in_requested),
+    .sel_q_oh_o     (sel_q_oh),
+    .pop_oh_o       (pop_oh)
   );
 
   // Per-output view of the matches for the credit counters.

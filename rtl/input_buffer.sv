@@ -34,6 +34,9 @@ module input_buffer #(
   parameter int unsigned VOQ = 1,   // 1: one queue per (VC, output port); 0: one per VC
   parameter int unsigned HQ = 0,    // 1: keep queue heads' dest/adapted/orig_vc for the hq port (§15)
   parameter bit VCA = 1'b0,         // §16.3 fallback routes (needs VOQ = 0)
+  // §8.1 (SAPIPE = 1): the queue a match pops is the allocator's registered selection
+  // (sel_q_oh_i), so the matched records are selected from registers, not from the grant
+  parameter bit SAPIPE = 1'b0,
   localparam int unsigned PWE = (PW == 0) ? 1 : PW,  // storage width (PW = 0 keeps 1 dummy bit)
   localparam int unsigned B = V * BUF,
   localparam int unsigned NS = B + V,                // slots: flits + one reserved per VC
@@ -86,7 +89,8 @@ module input_buffer #(
   output logic               busy_o,         // streaming at the start of the cycle
   output logic               st_release_o,   // sends its tail this cycle (input and output freed)
   output logic [PIW-1:0]     busy_out_o,     // ... to this output
-  output logic               st_rem_le2_o,   // at most two flits left (§8.1 open outputs)
+  output logic [P-1:0]       st_far_oh_o,    // one-hot: the output it streams to with more
+                                             // than two flits left (§8.1 open; a register)
   output logic [P-1:0]       st_keep_oh_o,   // one-hot: the output it streams to and keeps
                                              // (busy, not at its tail; a register)
   // SA: requests from the queue heads
@@ -94,6 +98,8 @@ module input_buffer #(
   input  logic [P*V*CW-1:0]  cred_i,
   input  logic [P*V-1:0]     resv_i,         // [o*V+w]: a match of the last cycle reserved on (o, w)
   output logic [V*P-1:0]     req_o,          // req_o[v*P+o]: head of a queue of VC v requests o
+  output logic [V*P-1:0]     req_nf_o,       // ... the same but for the free masks (§8.1)
+  output logic               in_free_o,      // the input is free for a match this cycle (§8)
   output logic [P-1:0]       stall_o,        // a queue head for o lacks credits (input free)
   input  logic               match_valid_i,
   input  logic [PIW-1:0]     match_out_i,
@@ -130,7 +136,11 @@ module input_buffer #(
   output logic [NQT-1:0]     sel_es_o,
   output logic [NQT*PIW-1:0] sel_oh_o,
   output logic [NQT*PIW-1:0] sel_os_o,
-  output logic [NQT-1:0]     sel_l1_o
+  output logic [NQT-1:0]     sel_l1_o,
+  // §8.1 (SAPIPE): the allocator's registered selection (one-hot over queues v*NQ+q, 0 if
+  // none) and this cycle's pop (the selection if granted)
+  input  logic [NQT-1:0]     sel_q_oh_i,
+  input  logic [NQT-1:0]     pop_oh_i
 );
   // A queued packet: where its head is, its route, and (HQ) the header fields §15 reads.
   typedef struct packed {
@@ -173,6 +183,7 @@ module input_buffer #(
   // LUT from a register, not after an OR over P or an AND (the assertions below check them).
   logic           keep_q;        // busy_q && !s_last_q
   logic [P-1:0]   keep_oh_q;     // keep_q ? one-hot of s_out_q : 0
+  logic [P-1:0]   far_oh_q;      // busy_q && s_rem_q > 2 ? one-hot of s_out_q : 0 (§8.1)
   logic [P-1:0]   s_out_oh_q;    // one-hot of s_out_q
   logic [SW-1:0]  s_slot_q;      // slot of the next flit to send
 
@@ -218,12 +229,13 @@ module input_buffer #(
   assign st_release_o = st_release;
   assign busy_o = busy_q;
   assign busy_out_o = s_out_q;
-  assign st_rem_le2_o = (s_rem_q <= LW'(2));
+  assign st_far_oh_o = far_oh_q;
 
   // ---- SA requests ------------------------------------------------------
   logic in_free;
   // free unless it streams and does not send its tail now (from registers: keep_q)
   assign in_free = !(keep_q || (busy_q && st_hold_i));
+  assign in_free_o = in_free;
   assign st_keep_oh_o = keep_oh_q;
 
   // With VOQs the queue index gives the output port (a constant per queue).
@@ -314,6 +326,7 @@ module input_buffer #(
   logic [V-1:0] fb_req;   // §16.3: the head of VC v requests its fallback route
   always_comb begin
     req_o = '0;
+    req_nf_o = '0;
     stall_o = '0;
     bstall_o = '0;
     fb_req = '0;
@@ -346,6 +359,7 @@ module input_buffer #(
           if (el_q[v*NQ+q] && oh_q[v*NQ+q][o]) begin
             if (sel_ck(ck_q[v*NQ+q].p, bub, m)) begin
               req_o[v*P + o] = in_free && out_free_i[o];
+              req_nf_o[v*P + o] = 1'b1;
               ok = 1'b1;
             end else begin
               stall_o[o] = in_free;
@@ -376,8 +390,15 @@ module input_buffer #(
     end
   end
   // The queue a match pops, one-hot from the allocator's one-hot output and VC (no index
-  // encode/decode after iSLIP), and its head and second records by AND-OR selects.
+  // encode/decode after iSLIP), and its head and second records by AND-OR selects. With
+  // SAPIPE the popped queue is the registered selection: the records are selected by it
+  // before the grant, which only enables them.
   logic [NQT-1:0] pop_oh;
+  logic [NQT-1:0] rec_oh;        // selects the matched queue's records
+  if (!SAPIPE) begin : gen_no_pipe
+    logic unused_pipe;
+    assign unused_pipe = ^{sel_q_oh_i, pop_oh_i};
+  end
   pkt_t           m_h;           // head record of the matched queue
   logic [SW-1:0]  m_s_slot;      // head slot of the packet behind it (s_eff)
   always_comb begin
@@ -385,9 +406,15 @@ module input_buffer #(
     m_s_slot = '0;
     for (int unsigned v = 0; v < V; v++) begin
       for (int unsigned q = 0; q < NQ; q++) begin
-        pop_oh[v*NQ+q] = match_vc_oh_i[v] && ((VOQ != 0) ? match_oh_i[q] : 1'b1);
-        m_h = m_h | (pop_oh[v*NQ+q] ? q_h_q[v*NQ+q] : '0);
-        m_s_slot = m_s_slot | (pop_oh[v*NQ+q] ? s_eff[v*NQ+q].slot : '0);
+        if (SAPIPE) begin
+          pop_oh[v*NQ+q] = pop_oh_i[v*NQ+q];
+          rec_oh[v*NQ+q] = sel_q_oh_i[v*NQ+q];
+        end else begin
+          pop_oh[v*NQ+q] = match_vc_oh_i[v] && ((VOQ != 0) ? match_oh_i[q] : 1'b1);
+          rec_oh[v*NQ+q] = pop_oh[v*NQ+q];
+        end
+        m_h = m_h | (rec_oh[v*NQ+q] ? q_h_q[v*NQ+q] : '0);
+        m_s_slot = m_s_slot | (rec_oh[v*NQ+q] ? s_eff[v*NQ+q].slot : '0);
       end
     end
   end
@@ -540,15 +567,19 @@ module input_buffer #(
 
   // The next cycle's streaming state as SA sees it: busy and not at the tail.
   logic         keep_d;
+  logic         far_d;           // ... with more than two flits left (§8.1 open outputs)
   logic [P-1:0] s_out_oh_d;
   always_comb begin
     keep_d = keep_q;
+    far_d = (far_oh_q != '0);
     s_out_oh_d = s_out_oh_q;
     if (match_valid_i) begin
       keep_d = (m_h.len != LW'(1));
+      far_d = (m_h.len > LW'(2));
       s_out_oh_d = match_oh_i;
     end else if (st_valid_o) begin
       keep_d = !st_tail_o && (s_rem_q != LW'(2));
+      far_d = (s_rem_q > LW'(3));
     end
   end
 
@@ -607,6 +638,7 @@ module input_buffer #(
       s_last_q <= 1'b0;
       keep_q <= 1'b0;
       keep_oh_q <= '0;
+      far_oh_q <= '0;
       s_out_oh_q <= '0;
     end else begin
       if (in_valid_i && fresh_avail) begin
@@ -619,6 +651,7 @@ module input_buffer #(
       rf_valid_q <= rf_valid_d;
       keep_q <= keep_d;
       keep_oh_q <= keep_d ? s_out_oh_d : '0;
+      far_oh_q <= far_d ? s_out_oh_d : '0;
       s_out_oh_q <= s_out_oh_d;
       if (match_valid_i) begin
         busy_q <= 1'b1;
@@ -741,8 +774,9 @@ module input_buffer #(
       // the registered SA views of the streaming state agree with it
       assert (keep_q == (busy_q && !s_last_q) &&
               keep_oh_q == (keep_q ? P'(1) << s_out_q : '0) &&
-              (!busy_q || s_out_oh_q == P'(1) << s_out_q))
-        else $error("input_buffer: keep_q/keep_oh_q/s_out_oh_q disagree with the streaming state");
+              (!busy_q || s_out_oh_q == P'(1) << s_out_q) &&
+              far_oh_q == ((busy_q && s_rem_q > LW'(2)) ? P'(1) << s_out_q : '0))
+        else $error("input_buffer: keep_q/keep_oh_q/far_oh_q/s_out_oh_q disagree with the streaming state");
       // the one-hot match names the same queue as the indices
       assert (pop_oh == (match_valid_i ? NQT'(1) << match_q_idx : '0))
         else $error("input_buffer: one-hot match disagrees with its indices");

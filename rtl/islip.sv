@@ -25,13 +25,22 @@ module islip #(
   input  logic [P*NQT-1:0]     sel_l1_i,
   input  logic [P-1:0]         open_i,
   input  logic [P*V*P-1:0] req_i,          // req_i[(i*V+v)*P+o]: VC v of input i requests o
+  // §8.1 (SAPIPE only): the same requests but for the free masks, and the masks: the
+  // selection's request is formed from these registered views in one step
+  input  logic [P*V*P-1:0] req_nf_i,
+  input  logic [P-1:0]     in_free_i,
+  input  logic [P-1:0]     out_free_i,
   output logic [P-1:0]     match_valid_o,  // per input
   output logic [P*PIW-1:0] match_out_o,
   output logic [P*VW-1:0]  match_vc_o,
   output logic [P*P-1:0]   match_oh_o,     // [i*P+o]: input i matched to output o (one-hot per i)
   output logic [P*V-1:0]   match_vc_oh_o,  // [i*V+v]: ... from VC v (one-hot per matched i)
   output logic [P-1:0]     out_matched_o,  // per output
-  output logic [P-1:0]     in_requested_o  // per input: requested some output
+  output logic [P-1:0]     in_requested_o, // per input: requested some output
+  // §8.1 (SAPIPE only, else 0): per input i at [i*NQT+k], the registered selection one-hot
+  // over queues k = v*NQ+q, and the queue popped this cycle (the selection, if granted)
+  output logic [P*NQT-1:0] sel_q_oh_o,
+  output logic [P*NQT-1:0] pop_oh_o
 );
   logic [P-1:0] req_io[P];           // req_io[i][o]: some VC of input i requests o
   logic [P-1:0] grant[P];            // grant[o][i] of the last iteration (assertions)
@@ -48,7 +57,10 @@ module islip #(
   if (SAPIPE == 0) begin : gen_islip
     logic [P-1:0]   req_oi[P];         // req_oi[o][i]: req_io transposed
     logic unused_sel;
-    assign unused_sel = ^{sel_eh_i, sel_es_i, sel_oh_i, sel_os_i, sel_l1_i, open_i};
+    assign unused_sel = ^{sel_eh_i, sel_es_i, sel_oh_i, sel_os_i, sel_l1_i, open_i, req_nf_i,
+                          in_free_i, out_free_i};
+    assign sel_q_oh_o = '0;
+    assign pop_oh_o = '0;
     always_comb begin
       for (int unsigned i = 0; i < P; i++) begin
         in_requested_o[i] = |req_io[i];
@@ -242,6 +254,10 @@ module islip #(
     logic [P-1:0]   sv_q, sv_d;
     logic [PIW-1:0] so_q[P], so_d[P];
     logic [VW-1:0]  sc_q[P], sc_d[P];
+    // the same selection one-hot (all 0 without one): output, VC and queue v*NQ+q
+    logic [P-1:0]   soh_q[P], soh_d[P];
+    logic [V-1:0]   sch_q[P], sch_d[P];
+    logic [NQT-1:0] sk_q[P], sk_d[P];
     logic [P-1:0]   rq;              // input i requests its selection
     logic [P-1:0]   rq_oi[P];        // [o][i]
     logic [P-1:0]   gnt[P];          // [o][i]
@@ -251,13 +267,23 @@ module islip #(
       return (x + 1 >= n) ? 0 : x + 1;
     endfunction
 
+    // The selection's request, per output, from the one-hot selection, the queue's request
+    // bit without the free masks and the masks (all registered or one step from registers).
     always_comb begin
-      for (int unsigned i = 0; i < P; i++) begin
-        rq[i] = sv_q[i] && req_i[(i*V + 32'(sc_q[i]))*P + 32'(so_q[i])];
-      end
       for (int unsigned o = 0; o < P; o++) begin
         for (int unsigned i = 0; i < P; i++) begin
-          rq_oi[o][i] = rq[i] && (32'(so_q[i]) == o);
+          logic r;
+          r = 1'b0;
+          for (int unsigned v = 0; v < V; v++) begin
+            r = r | (sch_q[i][v] && req_nf_i[(i*V + v)*P + o]);
+          end
+          rq_oi[o][i] = soh_q[i][o] && r && in_free_i[i] && out_free_i[o];
+        end
+      end
+      for (int unsigned i = 0; i < P; i++) begin
+        rq[i] = 1'b0;
+        for (int unsigned o = 0; o < P; o++) begin
+          rq[i] = rq[i] | rq_oi[o][i];
         end
       end
     end
@@ -280,10 +306,17 @@ module islip #(
         match_out_o[i*PIW +: PIW] = in_m[i] ? so_q[i] : '0;
         match_vc_o[i*VW +: VW] = in_m[i] ? sc_q[i] : '0;
         for (int unsigned o = 0; o < P; o++) begin
-          match_oh_o[i*P + o] = in_m[i] && (32'(so_q[i]) == o);
+          match_oh_o[i*P + o] = gnt[o][i];
         end
         for (int unsigned v = 0; v < V; v++) begin
-          match_vc_oh_o[i*V + v] = in_m[i] && (32'(sc_q[i]) == v);
+          match_vc_oh_o[i*V + v] = in_m[i] && sch_q[i][v];
+        end
+        // With VOQs a queue's output is a constant: its pop needs that output's grant only.
+        sel_q_oh_o[i*NQT +: NQT] = sk_q[i];
+        for (int unsigned v = 0; v < V; v++) begin
+          for (int unsigned q = 0; q < NQ; q++) begin
+            pop_oh_o[i*NQT + v*NQ + q] = sk_q[i][v*NQ + q] && ((VOQ != 0) ? gnt[q][i] : in_m[i]);
+          end
         end
       end
       for (int unsigned o = 0; o < P; o++) begin
@@ -317,7 +350,7 @@ module islip #(
           for (int unsigned v = 0; v < V; v++) begin
             for (int unsigned q = 0; q < NQ; q++) begin
               logic sel_k;   // queue (v, q) is the selected one
-              sel_k = (32'(sc_q[i]) == v) && ((VOQ == 0) || (32'(so_q[i]) == q));
+              sel_k = sk_q[i][v*NQ+q];
               if (eh[v*NQ+q] && (32'(oh[v*NQ+q]) == o) && open_i[o]) begin
                 en[o][v] = 1'b1;
               end
@@ -335,39 +368,56 @@ module islip #(
       rr_arbiter #(.N(P)) u_arb_g (
         .req_i(og), .ptr_i(PIW'(wrap_inc(32'(so_q[i]), P))), .gnt_o(gg_o), .idx_o(og_i)
       );
+      logic [V-1:0] vnh[P], vgh[P];  // [o]: the VC chosen for output o, one-hot (N, G)
       for (genvar o = 0; o < P; o++) begin : gen_vc
         logic [VW-1:0] vp_g;
-        logic [V-1:0]  unused_n, unused_g;
         assign vp_g = (32'(so_q[i]) == o) ? VW'(wrap_inc(32'(sc_q[i]), V)) : vp_q[i*P + o];
-        rr_arbiter #(.N(V)) u_vn (.req_i(en[o]), .ptr_i(vp_q[i*P + o]), .gnt_o(unused_n),
+        logic [V-1:0] vnh_a, vgh_a;
+        rr_arbiter #(.N(V)) u_vn (.req_i(en[o]), .ptr_i(vp_q[i*P + o]), .gnt_o(vnh_a),
                                   .idx_o(vn[o]));
-        rr_arbiter #(.N(V)) u_vg (.req_i(eg[o]), .ptr_i(vp_g), .gnt_o(unused_g), .idx_o(vg[o]));
+        rr_arbiter #(.N(V)) u_vg (.req_i(eg[o]), .ptr_i(vp_g), .gnt_o(vgh_a), .idx_o(vg[o]));
+        // with one VC an output's candidate is that VC (its grant implies the request)
+        assign vnh[o] = (V == 1) ? V'(1) : vnh_a;
+        assign vgh[o] = (V == 1) ? V'(1) : vgh_a;
       end
       always_comb begin
         logic [VW-1:0] v_n, v_g;
+        logic [V-1:0]  vh_n, vh_g;
         logic          hl1;   // the selected queue's head (being granted) has one flit
         v_n = '0;
         v_g = '0;
+        vh_n = '0;
+        vh_g = '0;
         for (int unsigned o = 0; o < P; o++) begin
           v_n = v_n | (gn_o[o] ? vn[o] : '0);
           v_g = v_g | (gg_o[o] ? vg[o] : '0);
+          vh_n = vh_n | (gn_o[o] ? vnh[o] : '0);
+          vh_g = vh_g | (gg_o[o] ? vgh[o] : '0);
         end
-        hl1 = 1'b0;
-        for (int unsigned v = 0; v < V; v++) begin
-          for (int unsigned q = 0; q < NQ; q++) begin
-            if ((32'(sc_q[i]) == v) && ((VOQ == 0) || (32'(so_q[i]) == q))) begin
-              hl1 = hl1 | l1[v*NQ+q];
-            end
-          end
-        end
+        hl1 = |(sk_q[i] & l1);
         if (in_m[i]) begin
           sv_d[i] = hl1 && (og != '0);
           so_d[i] = og_i;
           sc_d[i] = v_g;
+          soh_d[i] = hl1 ? gg_o : '0;
+          sch_d[i] = hl1 ? vh_g : '0;
         end else begin
           sv_d[i] = (on != '0);
           so_d[i] = on_i;
           sc_d[i] = v_n;
+          soh_d[i] = gn_o;
+          sch_d[i] = vh_n;
+        end
+        // the queue one-hot: with VOQs from the output's own VC choice (no select over the
+        // outputs), else the VC's
+        for (int unsigned v = 0; v < V; v++) begin
+          for (int unsigned q = 0; q < NQ; q++) begin
+            if (VOQ != 0) begin
+              sk_d[i][v*NQ+q] = in_m[i] ? (hl1 && gg_o[q] && vgh[q][v]) : (gn_o[q] && vnh[q][v]);
+            end else begin
+              sk_d[i][v*NQ+q] = sch_d[i][v];
+            end
+          end
         end
       end
     end
@@ -380,12 +430,18 @@ module islip #(
           ap_q[n] <= '0;
           so_q[n] <= '0;
           sc_q[n] <= '0;
+          soh_q[n] <= '0;
+          sch_q[n] <= '0;
+          sk_q[n] <= '0;
         end
       end else begin
         sv_q <= sv_d;
         for (int unsigned n = 0; n < P; n++) begin
           so_q[n] <= so_d[n];
           sc_q[n] <= sc_d[n];
+          soh_q[n] <= soh_d[n];
+          sch_q[n] <= sch_d[n];
+          sk_q[n] <= sk_d[n];
         end
         for (int unsigned i = 0; i < P; i++) begin
           for (int unsigned o = 0; o < P; o++) begin
@@ -397,6 +453,30 @@ module islip #(
         end
       end
     end
+`ifndef SYNTHESIS
+    // The one-hot selection is the encoded one, and the request formed from it is the
+    // queue's request of §8 (req_i, with the free masks).
+    logic pchk_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        pchk_q <= 1'b0;
+      end else begin
+        pchk_q <= 1'b1;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (pchk_q) begin
+        for (int unsigned i = 0; i < P; i++) begin
+          assert (soh_q[i] == (sv_q[i] ? (P'(1) << so_q[i]) : '0))
+            else $error("islip: one-hot selection output of input %0d", i);
+          assert (sch_q[i] == (sv_q[i] ? (V'(1) << sc_q[i]) : '0))
+            else $error("islip: one-hot selection VC of input %0d", i);
+          assert (rq[i] == (sv_q[i] && req_i[(i*V + 32'(sc_q[i]))*P + 32'(so_q[i])]))
+            else $error("islip: request of input %0d's selection", i);
+        end
+      end
+    end
+`endif
     for (genvar i = 0; i < P; i++) begin : gen_vp
       for (genvar o = 0; o < P; o++) begin : gen_vp_o
         always_ff @(posedge clk_i or negedge rst_ni) begin
