@@ -401,6 +401,8 @@ module asw_switch #(
   logic [PIW-1:0] busy_out[P];
   logic [P-1:0]   st_keep_oh[P];  // [i]: one-hot output input i streams to and keeps
   logic [P-1:0]   st_far_oh[P]; // [i]: one-hot output input i streams to with > 2 flits left (§8.1)
+  logic [P-1:0]   keep_nm_oh[P]; // [i]: st_keep_oh[i] of the next cycle if i is not matched now
+  logic [P-1:0]   m_long;       // input i's matched packet has more than one flit
   localparam int unsigned NQT = V * NQ;
   logic [P*NQT-1:0]     sel_eh, sel_es, sel_l1;   // §8.1 selection views of the inputs
   logic [P*NQT*PIW-1:0] sel_oh, sel_os;
@@ -558,6 +560,8 @@ module asw_switch #(
       .busy_out_o    (busy_out[i]),
       .st_keep_oh_o  (st_keep_oh[i]),
       .st_far_oh_o   (st_far_oh[i]),
+      .keep_nm_oh_o  (keep_nm_oh[i]),
+      .m_long_o      (m_long[i]),
       .out_free_i    (out_free),
       .cred_i        (cred),
       .resv_i        (resv_q),
@@ -606,12 +610,76 @@ module asw_switch #(
     end
   end
   // Kept: streaming and not sending the tail now (registered per input), or held (§17.7).
+  // With SAPIPE the OR over the inputs is itself a register (okeep_q), set from this
+  // cycle's grants (match_oh is the grant) and the inputs' views of their next state.
+  logic [P-1:0] okeep;
+  if (SAPIPE != 0) begin : gen_okeep
+    logic [P-1:0] okeep_q, okeep_d;
+    always_comb begin
+      for (int unsigned o = 0; o < P; o++) begin
+        okeep_d[o] = 1'b0;
+        for (int unsigned i = 0; i < P; i++) begin
+          okeep_d[o] = okeep_d[o] | (match_oh[i*P + o] & m_long[i]) | keep_nm_oh[i][o];
+        end
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        okeep_q <= '0;
+      end else begin
+        okeep_q <= okeep_d;
+      end
+    end
+    assign okeep = okeep_q;
+`ifndef SYNTHESIS
+    // the register is the OR of the inputs' registered keep views
+    logic kchk_q;   // from the first cycle after reset (rst_ni only asynchronous)
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        kchk_q <= 1'b0;
+      end else begin
+        kchk_q <= 1'b1;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (kchk_q) begin
+        for (int unsigned o = 0; o < P; o++) begin
+          logic any;
+          any = 1'b0;
+          for (int unsigned i = 0; i < P; i++) begin
+            any = any | st_keep_oh[i][o];
+          end
+          assert (okeep_q[o] == any) else $error("asw_switch: okeep_q[%0d] disagrees", o);
+        end
+      end
+    end
+`else
+    logic unused_keep;
+    always_comb begin
+      unused_keep = 1'b0;
+      for (int unsigned i = 0; i < P; i++) begin
+        unused_keep = unused_keep ^ (^st_keep_oh[i]);
+      end
+    end
+`endif
+  end else begin : gen_okeep_or
+    logic unused_okeep;
+    assign unused_okeep = ^{m_long, keep_nm_oh};
+    always_comb begin
+      for (int unsigned o = 0; o < P; o++) begin
+        okeep[o] = 1'b0;
+        for (int unsigned i = 0; i < P; i++) begin
+          okeep[o] = okeep[o] | st_keep_oh[i][o];
+        end
+      end
+    end
+  end
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       logic kept;
-      kept = 1'b0;
+      kept = okeep[o];
       for (int unsigned i = 0; i < P; i++) begin
-        kept = kept | st_keep_oh[i][o] | (st_sel[o][i] & st_hold[i]);
+        kept = kept | (st_sel[o][i] & st_hold[i]);
       end
       out_free[o] = !kept;
     end

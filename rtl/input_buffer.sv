@@ -93,6 +93,10 @@ module input_buffer #(
                                              // than two flits left (§8.1 open; a register)
   output logic [P-1:0]       st_keep_oh_o,   // one-hot: the output it streams to and keeps
                                              // (busy, not at its tail; a register)
+  output logic [P-1:0]       keep_nm_oh_o,   // st_keep_oh_o of the next cycle if not matched
+                                             // now (from registers)
+  output logic               m_long_o,       // the matched packet has more than one flit
+                                             // (SAPIPE: from registers)
   // SA: requests from the queue heads
   input  logic [P-1:0]       out_free_i,
   input  logic [P*V*CW-1:0]  cred_i,
@@ -168,8 +172,8 @@ module input_buffer #(
   pkt_t           q_s_q[NQT];    // second packet (valid if q_n_q >= 2, unless being refilled)
   logic [SW-1:0]  q_tail_q[NQT]; // head slot of the last packet
   logic [CW-1:0]  occ_q[NQT];
-  logic           rf_valid_q;    // pkt_mem's read data is the second packet of queue rf_q_q
-  logic [QIW-1:0] rf_q_q;
+  logic           rf_valid_q;    // pkt_mem's read data is the second packet of queue rf_oh_q
+  logic [NQT-1:0] rf_oh_q;       // ... (one-hot: the queue popped last cycle)
   logic           busy_q;
   logic [PIW-1:0] s_out_q;       // index of s_out_oh_q (the match's one-hot is registered)
   logic [VW-1:0]  s_vc_q;
@@ -356,16 +360,15 @@ module input_buffer #(
         for (int unsigned o = 0; o < P; o++) begin
           bub = bub_vcs_i[o*V + 32'(w)] && !(bub_cont_i[o] && (32'(w) == v));
           m = resv_i[o*V + 32'(w)];
-          if (el_q[v*NQ+q] && oh_q[v*NQ+q][o]) begin
-            if (sel_ck(ck_q[v*NQ+q].p, bub, m)) begin
-              req_o[v*P + o] = in_free && out_free_i[o];
-              req_nf_o[v*P + o] = 1'b1;
-              ok = 1'b1;
-            end else begin
-              stall_o[o] = in_free;
-              if (sel_ck(ck_q[v*NQ+q].p, 1'b0, m)) begin
-                bstall_o[o] = in_free;
-              end
+          // the checks hold only with el (ck_d): the request needs no el term
+          if (oh_q[v*NQ+q][o] && sel_ck(ck_q[v*NQ+q].p, bub, m)) begin
+            req_o[v*P + o] = in_free && out_free_i[o];
+            req_nf_o[v*P + o] = 1'b1;
+            ok = 1'b1;
+          end else if (el_q[v*NQ+q] && oh_q[v*NQ+q][o]) begin
+            stall_o[o] = in_free;
+            if (sel_ck(ck_q[v*NQ+q].p, 1'b0, m)) begin
+              bstall_o[o] = in_free;
             end
           end
         end
@@ -386,7 +389,7 @@ module input_buffer #(
   logic [PKW-1:0] pkt_rdata;     // pkt_mem word read for the refill issued last cycle
   always_comb begin
     for (int unsigned k = 0; k < NQT; k++) begin
-      s_eff[k] = (rf_valid_q && (32'(rf_q_q) == k)) ? pkt_t'(pkt_rdata) : q_s_q[k];
+      s_eff[k] = (rf_valid_q && rf_oh_q[k]) ? pkt_t'(pkt_rdata) : q_s_q[k];
     end
   end
   // The queue a match pops, one-hot from the allocator's one-hot output and VC (no index
@@ -509,7 +512,8 @@ module input_buffer #(
       occ_d[k] = occ_q[k];
       // SR: checks of the packet heading the queue next cycle, if it is queued now
       el_d[k] = pop ? (32'(q_n_q[k]) >= 2) : (q_n_q[k] != '0);
-      ck_d[k] = pop ? ck_s[k] : ck_h[k];
+      // held only with el (0 otherwise): a request needs one register less (reset, too)
+      ck_d[k] = pop ? ((32'(q_n_q[k]) >= 2) ? ck_s[k] : '0) : ((q_n_q[k] != '0) ? ck_h[k] : '0);
       oh_d[k] = '0;
       oh_d[k][q_oport(k, pop ? s_eff[k].oport : q_h_q[k].oport)] = 1'b1;
       if (app) begin
@@ -566,6 +570,10 @@ module input_buffer #(
   end
 
   // The next cycle's streaming state as SA sees it: busy and not at the tail.
+  logic         keep_nm;         // keep_d if not matched now
+  assign keep_nm = st_valid_o ? (!st_tail_o && (s_rem_q != LW'(2))) : keep_q;
+  assign keep_nm_oh_o = keep_nm ? s_out_oh_q : '0;
+  assign m_long_o = (m_h.len != LW'(1));
   logic         keep_d;
   logic         far_d;           // ... with more than two flits left (§8.1 open outputs)
   logic [P-1:0] s_out_oh_d;
@@ -578,7 +586,7 @@ module input_buffer #(
       far_d = (m_h.len > LW'(2));
       s_out_oh_d = match_oh_i;
     end else if (st_valid_o) begin
-      keep_d = !st_tail_o && (s_rem_q != LW'(2));
+      keep_d = keep_nm;
       far_d = (s_rem_q > LW'(3));
     end
   end
@@ -671,7 +679,7 @@ module input_buffer #(
 
   // Data registers qualified by the state above: no reset needed.
   always_ff @(posedge clk_i) begin
-    rf_q_q <= match_q_idx;
+    rf_oh_q <= pop_oh;
     s_slot_q <= s_slot_d;
     if (match_valid_i) begin
       s_vc_q <= match_vc_i;
@@ -687,17 +695,18 @@ module input_buffer #(
         q_n_q[k] <= '0;
         occ_q[k] <= '0;
         el_q[k] <= 1'b0;
+        ck_q[k] <= '0;
       end else begin
         q_n_q[k] <= q_n_d[k];
         occ_q[k] <= occ_d[k];
         el_q[k] <= el_d[k];
+        ck_q[k] <= ck_d[k];
       end
     end
     always_ff @(posedge clk_i) begin
       q_h_q[k] <= q_h_d[k];
       q_s_q[k] <= q_s_d[k];
       q_tail_q[k] <= q_tail_d[k];
-      ck_q[k] <= ck_d[k];
     end
     if (VOQ == 0) begin : gen_oh
       always_ff @(posedge clk_i) begin
@@ -777,6 +786,9 @@ module input_buffer #(
               (!busy_q || s_out_oh_q == P'(1) << s_out_q) &&
               far_oh_q == ((busy_q && s_rem_q > LW'(2)) ? P'(1) << s_out_q : '0))
         else $error("input_buffer: keep_q/keep_oh_q/far_oh_q/s_out_oh_q disagree with the streaming state");
+      for (int unsigned k = 0; k < NQT; k++) begin
+        assert (el_q[k] || ck_q[k] == '0) else $error("input_buffer: checks held without el");
+      end
       // the one-hot match names the same queue as the indices
       assert (pop_oh == (match_valid_i ? NQT'(1) << match_q_idx : '0))
         else $error("input_buffer: one-hot match disagrees with its indices");
@@ -790,7 +802,7 @@ module input_buffer #(
     chk_en_q && match_valid_i && rq_valid_i && (match_q_idx == rq_q_idx) &&
     (q_n_q[match_q_idx] == CW'(1)));
   cov_pop_refilling_queue: cover property (@(posedge clk_i)
-    chk_en_q && match_valid_i && rf_valid_q && (match_q_idx == rf_q_q));
+    chk_en_q && match_valid_i && rf_valid_q && rf_oh_q[match_q_idx]);
   cov_buffer_full: cover property (@(posedge clk_i) chk_en_q && !fresh_avail && !fl_valid);
   cov_cut_through_bubble: cover property (@(posedge clk_i) chk_en_q && busy_q && !st_valid_o);
   cov_release_and_match: cover property (@(posedge clk_i) chk_en_q && st_release && match_valid_i);
