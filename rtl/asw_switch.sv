@@ -664,7 +664,12 @@ module asw_switch #(
 `endif
   end else begin : gen_okeep_or
     logic unused_okeep;
-    assign unused_okeep = ^{m_long, keep_nm_oh};
+    always_comb begin
+      unused_okeep = ^m_long;
+      for (int unsigned i = 0; i < P; i++) begin
+        unused_okeep = unused_okeep ^ (^keep_nm_oh[i]);
+      end
+    end
     always_comb begin
       for (int unsigned o = 0; o < P; o++) begin
         okeep[o] = 1'b0;
