@@ -257,11 +257,15 @@ end_nodes(net *n, int generating, int measuring, int mt) {
   for (unsigned d = n->node_lo, hi = n->node_hi; d < hi; d++) {
     node *nd = &nodes[d];
     if (src_cr[d]) {
-      uint16_t *cr = &n->credits[(size_t)d * V + src_cr[d] - 1];
+      const unsigned v = src_cr[d] - 1u;
+      uint16_t *cr = &n->credits[(size_t)d * V + v];
       if (n->pfc.on) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
       else (*cr)++;
       src_cr[d] = 0;
-      nd->inj_blocked = 0;
+      /* A credit can make only VC v eligible: a blocked source stays blocked until v
+       * has the credits for the packet inject() would start on it (a call before
+       * would find no VC and block again, changing nothing; a queued packet unblocks). */
+      if (vq || (nd->nactive[v] && *cr >= inj_len(n, d, nd, v))) nd->inj_blocked = 0;
     } else if (vq && vqn_node_credited(vq, d)) { /* §16.6 */
       nd->inj_blocked = 0;
     }
