@@ -188,7 +188,7 @@ int net_lane_out(net *n, net_worker *w, unsigned s, const asw_outputs *out) {
       size_t i = (size_t)slot * n->S + pe.id;
       n->cg.st_cnm[i * n->P + pe.port] = out->cnm[p];
       n->cg.st_cnm_mask[i] |= 1ull << pe.port;
-      wake_switch(n, slot, pe.id, &n->st[i], 0);
+      wake_switch(n, slot, pe.id, st_at(n, i), 0);
     } else if (pe.kind == PEER_NODE) {
       if (qcn_net_send(n->cg.qcn, n->cycle + lat, out->cnm[p])) {
         snprintf(w->err, sizeof w->err, "switch %u: out of memory for CNMs", s);

@@ -111,12 +111,14 @@ typedef struct {
   double lat_sum;
 } window_stat;
 
-/* What is staged for one switch in one slot: the masks of its inputs (one
- * 32-byte record per switch and slot, so a stage touches one cache line
- * besides the entry itself) and whether it is on the slot's wake list. */
+/* What is staged for one switch in one slot: the masks of its inputs, whether
+ * it is on the slot's wake list and the VC of each credit. One record of
+ * net.st_stride bytes (a cache line for P <= 39) per switch and slot, so a
+ * credit touches one line and a flit one besides its entry. */
 typedef struct {
   uint64_t flit_mask, cr_mask, arn_mask;
   uint8_t woken;
+  uint8_t cr_vc[]; /* [P] VC of the credit of port p (cr_mask) */
 } st_head;
 
 /* One thread of the switch phase (worker 0 is the calling thread). */
@@ -230,9 +232,9 @@ struct net {
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
   uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
-  st_head *st;                          /* [W*S] masks, woken flag */
+  st_head *st;                          /* [W*S] records of st_stride bytes (st_at) */
+  size_t st_stride;
   asw_flit *st_flit;                    /* [W*S*P] */
-  uint8_t *st_cr_vc;                    /* [W*S*P] */
   uint32_t *st_arn;                     /* [W*S*P] ARN messages (§15.6) */
   uint32_t *wake, *wake_n;              /* [W*S], [W] */
   uint32_t *carry, carry_n;             /* [S] not idle after last cycle */
@@ -340,6 +342,11 @@ static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsig
 }
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
+/* The staging record of entry i = slot * S + switch. */
+static inline st_head *st_at(const net *n, size_t i) {
+  return (st_head *)((char *)n->st + i * n->st_stride);
+}
+
 /* Puts switch s on the wake list of `slot` unless it is there already. */
 static inline void wake_switch(net *n, unsigned slot, unsigned s, st_head *h, int mt) {
   if (mt) {
@@ -362,7 +369,7 @@ static inline void mask_set(uint64_t *m, unsigned bit, int mt) {
 static inline void stage_flit_at(net *n, unsigned slot, unsigned s, unsigned port,
                                  const asw_flit *f, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
+  st_head *h = st_at(n, i);
   n->st_flit[i * n->P + port] = *f;
   mask_set(&h->flit_mask, port, mt);
   wake_switch(n, slot, s, h, mt);
@@ -381,8 +388,8 @@ static inline unsigned port_slot(const net *n, unsigned s, unsigned p, int credi
 static inline void stage_credit_at(net *n, unsigned slot, unsigned s, unsigned port,
                                    unsigned vc, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
-  n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
+  st_head *h = st_at(n, i);
+  h->cr_vc[port] = (uint8_t)vc;
   mask_set(&h->cr_mask, port, mt);
   wake_switch(n, slot, s, h, mt);
 }
@@ -394,7 +401,7 @@ static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, 
 static inline void stage_arn_at(net *n, unsigned slot, unsigned s, unsigned port,
                                 uint32_t msg, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
+  st_head *h = st_at(n, i);
   n->st_arn[i * n->P + port] = msg;
   mask_set(&h->arn_mask, port, mt);
   wake_switch(n, slot, s, h, mt);
