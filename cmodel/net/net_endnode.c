@@ -100,10 +100,10 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
 /* (net_internal.h) */
 uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
                          unsigned sl, unsigned vc, unsigned len, int hot) {
-  src_pkt *pool = &n->pool[(size_t)s * n->cap];
   uint16_t k = nd->free_head;
-  nd->free_head = pool[k].next;
-  src_pkt *p = &pool[k];
+  if (k != NIL16) nd->free_head = src_at(n, s, k)->next;
+  else k = nd->fresh++;
+  src_pkt *p = src_at(n, s, k);
   p->id = (uint32_t)n->next_id;
   n->next_id += n->R;
   p->gen = (uint32_t)n->cycle;
@@ -117,7 +117,7 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
   nd->queued++;
   nd->inj_blocked = 0;
   if (qi != NIL16) {
-    pool[dq[qi].tail].next = k;
+    src_at(n, s, dq[qi].tail)->next = k;
     dq[qi].tail = k;
     dq[qi].count++;
     return p->id;
@@ -136,8 +136,7 @@ static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
   if (!n->tr.rp) return n->len;
   /* the packet inject() would take from this VC: the head of its next queue */
   const dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-  const src_pkt *pool = &n->pool[(size_t)s * n->cap];
-  return pool[dq[nd->rr[vc] % nd->nactive[vc]].head].len;
+  return src_at(n, s, dq[nd->rr[vc] % nd->nactive[vc]].head)->len;
 }
 
 /* The next body or tail flit of the packet source s is streaming: the
@@ -189,13 +188,13 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
     }
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
     dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-    src_pkt *pool = &n->pool[(size_t)s * n->cap];
     unsigned pick = n->cg.rl || vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
     uint16_t k = dq[pick].head;
-    nd->cur = pool[k];
-    dq[pick].head = pool[k].next;
+    src_pkt *p = src_at(n, s, k);
+    nd->cur = *p;
+    dq[pick].head = p->next;
     dq[pick].count--;
-    pool[k].next = nd->free_head;
+    p->next = nd->free_head;
     nd->free_head = k;
     nd->queued--;
     if (dq[pick].head == NIL16) {
@@ -322,10 +321,8 @@ void net_nodes_init(net *n) {
     node *nd = &n->nodes[i];
     nd->rng = rng_next(&master);
     if (i < n->node_lo || i >= n->node_hi) continue; /* another rank's */
-    nd->free_head = 0;
-    src_pkt *pool = &n->pool[(size_t)i * n->cap];
-    for (unsigned k = 0; k < n->cap; k++)
-      pool[k].next = (uint16_t)(k + 1 < n->cap ? k + 1 : NIL16);
+    nd->free_head = NIL16; /* all cap packets fresh */
+    nd->fresh = 0;
     for (unsigned v = 0; v < n->V; v++) n->credits[(size_t)i * n->V + v] = (uint16_t)c->buffer_flits;
     nd->sink_rate = c->sink_rate;
   }

@@ -93,7 +93,7 @@ typedef struct {
   uint64_t last_inject;/* starvation watchdog */
   double sink_acc, sink_rate;
   uint32_t perm_dest;  /* permutation traffic */
-  uint16_t queued, free_head;
+  uint16_t queued, free_head; /* free_head: the pool's free list (LIFO, NIL16: empty) */
   uint16_t nactive[8], rr[8]; /* per injection VC: active destination queues */
   uint8_t rr_vc;
   uint16_t rr_dest; /* §16.6 voqnet: the destination after the last one served */
@@ -104,6 +104,8 @@ typedef struct {
   /* packet being injected */
   src_pkt cur;
   uint16_t cur_sent, cur_len;
+  uint16_t fresh; /* pool packets [fresh, cap) never used: handed out, in order, when
+                     the free list is empty (the pool is not written at set-up) */
 } node;
 
 typedef struct {
@@ -269,7 +271,8 @@ struct net {
   int quit;
   /* end nodes */
   node *nodes;
-  src_pkt *pool;   /* [N*cap] */
+  src_pkt *pool;   /* [cap*N]: packet k of source s at k*N + s (src_at), so the few
+                      packets each source holds share pages and lines with its neighbours' */
   dest_q *dq;      /* [(N*V + vc)*cap]: active destination queues per VC */
   uint16_t *dmap;  /* [N*N] queue index + 1 of (source, dest) in its VC, small N */
   unsigned dest_cap;
@@ -342,6 +345,11 @@ static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsig
 }
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
+/* Packet k of source s's pool. */
+static inline src_pkt *src_at(const net *n, unsigned s, unsigned k) {
+  return &n->pool[(size_t)k * n->N + s];
+}
+
 /* The staging record of entry i = slot * S + switch. */
 static inline st_head *st_at(const net *n, size_t i) {
   return (st_head *)((char *)n->st + i * n->st_stride);
