@@ -98,7 +98,7 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
 }
 
 /* (net_internal.h) */
-uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
+uint32_t net_src_enqueue(net *n, unsigned s, node *nd, unsigned qi, unsigned dest,
                          unsigned sl, unsigned vc, unsigned len, int hot) {
   uint16_t k = nd->free_head;
   if (k != NIL16) nd->free_head = src_at(n, s, k)->next;
@@ -117,15 +117,17 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
   nd->queued++;
   nd->inj_blocked = 0;
   if (qi != NIL16) {
-    src_at(n, s, dq[qi].tail)->next = k;
-    dq[qi].tail = k;
-    dq[qi].count++;
+    dest_q *q = dq_at(n, s, vc, qi);
+    src_at(n, s, q->tail)->next = k;
+    q->tail = k;
+    q->count++;
     return p->id;
   }
   qi = nd->nactive[vc]++;
-  dq[qi].dest = (uint16_t)dest;
-  dq[qi].head = dq[qi].tail = k;
-  dq[qi].count = 1;
+  dest_q *q = dq_at(n, s, vc, qi);
+  q->dest = (uint16_t)dest;
+  q->head = q->tail = k;
+  q->count = 1;
   if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
   return p->id;
 }
@@ -135,8 +137,7 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
 static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
   if (!n->tr.rp) return n->len;
   /* the packet inject() would take from this VC: the head of its next queue */
-  const dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-  return src_at(n, s, dq[nd->rr[vc] % nd->nactive[vc]].head)->len;
+  return src_at(n, s, dq_at(n, s, vc, nd->rr[vc] % nd->nactive[vc])->head)->len;
 }
 
 /* The next body or tail flit of the packet source s is streaming: the
@@ -187,23 +188,23 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
       return;
     }
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
-    dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
     unsigned pick = n->cg.rl || vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
-    uint16_t k = dq[pick].head;
+    dest_q *q = dq_at(n, s, vc, pick);
+    uint16_t k = q->head;
     src_pkt *p = src_at(n, s, k);
     nd->cur = *p;
-    dq[pick].head = p->next;
-    dq[pick].count--;
+    q->head = p->next;
+    q->count--;
     p->next = nd->free_head;
     nd->free_head = k;
     nd->queued--;
-    if (dq[pick].head == NIL16) {
+    if (q->head == NIL16) {
       /* queue empty: the last queue takes its place */
-      if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = 0;
+      if (n->dmap) n->dmap[(size_t)s * n->N + q->dest] = 0;
       unsigned last = --nd->nactive[vc];
       if (pick != last) {
-        dq[pick] = dq[last];
-        if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = (uint16_t)(pick + 1);
+        *q = *dq_at(n, s, vc, last);
+        if (n->dmap) n->dmap[(size_t)s * n->N + q->dest] = (uint16_t)(pick + 1);
       }
       nd->rr[vc] = (uint16_t)(nd->nactive[vc] ? pick % nd->nactive[vc] : 0);
     } else {
@@ -334,7 +335,7 @@ int net_nodes_build(net *n) {
   size_t WN = (size_t)n->W * n->N;
   n->nodes = calloc(n->N, sizeof(node));
   n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
-  n->dq = calloc((size_t)n->N * n->V * n->cap, sizeof(dest_q));
+  n->dq = calloc((size_t)(n->cap + DQ_BLOCK - 1) / DQ_BLOCK * DQ_BLOCK * n->V * n->N, sizeof(dest_q));
   if ((size_t)n->N * n->N * 2 <= (64u << 20) && !(n->dmap = calloc((size_t)n->N * n->N, 2)))
     return -1;
   n->credits = calloc((size_t)n->N * n->V, 2);

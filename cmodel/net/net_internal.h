@@ -273,7 +273,9 @@ struct net {
   node *nodes;
   src_pkt *pool;   /* [cap*N]: packet k of source s at k*N + s (src_at), so the few
                       packets each source holds share pages and lines with its neighbours' */
-  dest_q *dq;      /* [(N*V + vc)*cap]: active destination queues per VC */
+  dest_q *dq;      /* active destination queues per source and VC, in blocks of
+                      DQ_BLOCK (one cache line) block-major (dq_at): the first
+                      queues of all sources are together, the rest never touched */
   uint16_t *dmap;  /* [N*N] queue index + 1 of (source, dest) in its VC, small N */
   unsigned dest_cap;
   uint16_t *credits;   /* [N*V] */
@@ -345,6 +347,11 @@ static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsig
 }
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
+/* Queue qi of source s's VC vc. */
+enum { DQ_BLOCK = 8 };
+static inline dest_q *dq_at(const net *n, unsigned s, unsigned vc, unsigned qi) {
+  return &n->dq[(((size_t)(qi / DQ_BLOCK) * n->V + vc) * n->N + s) * DQ_BLOCK + qi % DQ_BLOCK];
+}
 /* Packet k of source s's pool. */
 static inline src_pkt *src_at(const net *n, unsigned s, unsigned k) {
   return &n->pool[(size_t)k * n->N + s];
@@ -458,16 +465,19 @@ int net_switches_build(net *n);
 void net_switches_free(net *n);
 
 /* ---- net_endnode.c: sinks, admission queues, injection --------------------- */
-/* The admission queue of source s for dest among the queues dq of its VC vc
- * (an index into dq), NIL16 if dest has none. */
-static inline unsigned dest_queue(const net *n, unsigned s, const node *nd, const dest_q *dq,
-                                  unsigned vc, unsigned dest) {
+/* The admission queue of source s for dest among the queues of its VC vc (an
+ * index for dq_at), NIL16 if dest has none. */
+static inline unsigned dest_queue(const net *n, unsigned s, const node *nd, unsigned vc,
+                                  unsigned dest) {
   if (n->dmap) {
     unsigned m = n->dmap[(size_t)s * n->N + dest];
     return m ? m - 1 : NIL16;
   }
-  for (unsigned i = 0; i < nd->nactive[vc]; i++)
-    if (dq[i].dest == dest) return i;
+  const dest_q *q = NULL;
+  for (unsigned i = 0; i < nd->nactive[vc]; i++, q++) {
+    if (i % DQ_BLOCK == 0) q = dq_at(n, s, vc, i);
+    if (q->dest == dest) return i;
+  }
   return NIL16;
 }
 /* End-node state (after N, V, W, cap): 0, or -1 out of memory; freeing it. */
@@ -482,7 +492,7 @@ int net_grow_bits(net *n, uint64_t id);
 /* Takes a packet from source s's pool and appends it to destination queue qi of
  * its VC (NIL16: a new queue for dest); returns the packet's id. The caller has
  * checked the pool, the queue's capacity and the id space. */
-uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
+uint32_t net_src_enqueue(net *n, unsigned s, node *nd, unsigned qi, unsigned dest,
                          unsigned sl, unsigned vc, unsigned len, int hot);
 
 /* ---- net_traffic.c: traffic patterns and injection processes ---------------- */
