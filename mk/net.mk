@@ -147,6 +147,15 @@ bench-65536: $(BUILD)/asw
 	  $(BUILD)/asw net $(NET_BENCH_HUGE) traffic=$$t --json $(BUILD)/bench/net65536_$$t.json || exit 1; \
 	  $(PYTHON) sw/net_report.py bench $(BUILD)/bench/net65536_$$t.json; \
 	done
+# Byte-identity of this build's asw net against another (BASE=<asw binary>, e.g. main's):
+# 33 configurations, --json minus timing, --csv and exit status (sw/net_identity.py; a
+# benchmark companion for speed changes, not part of make test).
+BASE ?=
+.PHONY: net-identity
+net-identity: $(BUILD)/asw
+	@if [ -z "$(BASE)" ] || [ ! -x "$(BASE)" ]; then \
+	  echo "net-identity: needs BASE=<asw binary to compare with>"; exit 2; fi
+	@$(PYTHON) sw/net_identity.py $(BASE) $(BUILD)/asw $(BUILD)/bench/identity
 # Instructions of a shortened 512-node bench (callgrind: deterministic, unlike
 # times on a shared machine; the figure docs/results.md compares per change).
 NET_BENCH_CG := topology=kary k=8 n=3 vcs=4 buffer_flits=32 packet_flits=16 \

@@ -188,7 +188,7 @@ int net_lane_out(net *n, net_worker *w, unsigned s, const asw_outputs *out) {
       size_t i = (size_t)slot * n->S + pe.id;
       n->cg.st_cnm[i * n->P + pe.port] = out->cnm[p];
       n->cg.st_cnm_mask[i] |= 1ull << pe.port;
-      wake_switch(n, slot, pe.id, &n->st[i], 0);
+      wake_switch(n, slot, pe.id, st_at(n, i), 0);
     } else if (pe.kind == PEER_NODE) {
       if (qcn_net_send(n->cg.qcn, n->cycle + lat, out->cnm[p])) {
         snprintf(w->err, sizeof w->err, "switch %u: out of memory for CNMs", s);
@@ -202,9 +202,8 @@ int net_lane_out(net *n, net_worker *w, unsigned s, const asw_outputs *out) {
 /* §17.5: the first destination queue of VC v, in round-robin order from
  * rr[v], whose flow's rate limiter lets it start a packet now (NIL16: none). */
 unsigned net_rl_ready_queue(net *n, unsigned s, const node *nd, unsigned v) {
-  const dest_q *dq = &n->dq[((size_t)s * n->V + v) * n->cap];
   unsigned na = nd->nactive[v], k = nd->rr[v] % na;
   for (unsigned j = 0; j < na; j++, k = k + 1 == na ? 0 : k + 1)
-    if (qcn_net_ready(n->cg.qcn, s, dq[k].dest, n->cycle)) return k;
+    if (qcn_net_ready(n->cg.qcn, s, dq_at(n, s, v, k)->dest, n->cycle)) return k;
   return NIL16;
 }

@@ -50,10 +50,9 @@ static int net_trace_setup(net *n, char *err, size_t errlen) {
 static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len, int measuring) {
   unsigned sl = net_source_sl(n, s, dest);
   unsigned vc = sl % n->Q;
-  dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   if (nd->queued >= n->cap) return 0;
-  unsigned qi = dest_queue(n, s, nd, dq, vc, dest);
-  if (qi != NIL16 && dq[qi].count >= n->dest_cap) return 0;
+  unsigned qi = dest_queue(n, s, nd, vc, dest);
+  if (qi != NIL16 && dq_at(n, s, vc, qi)->count >= n->dest_cap) return 0;
   if (n->next_id >= 0xFFFFFFFFull || net_grow_bits(n, n->next_id)) return 0;
   if (trace_replay_take(n->tr.rp, s, (uint32_t)n->next_id)) return 0;
   window_stat *ws = n->ws;
@@ -62,7 +61,7 @@ static int trace_queue(net *n, unsigned s, node *nd, unsigned dest, unsigned len
     n->r.offered_load += len;
     n->r.admitted_load += len;
   }
-  net_src_enqueue(n, s, nd, dq, qi, dest, sl, vc, len, 0);
+  net_src_enqueue(n, s, nd, qi, dest, sl, vc, len, 0);
   return 1;
 }
 

@@ -29,17 +29,19 @@ const net_mech net_mech_voqnet = {.name = "voqnet", .on = voqnet_on, .build = vo
 /* §16.6: the destinations are the VCs: the queue of the first destination from rr_dest
  * on, in id order, whose queue at the switch has room for its next packet (NIL16: none). */
 unsigned net_vq_pick(net *n, unsigned s, node *nd) {
-  const dest_q *q0 = &n->dq[(size_t)s * n->cap];
-  const src_pkt *pl = &n->pool[(size_t)s * n->cap];
   unsigned best = n->N, pick = NIL16;
   for (unsigned k = 0, na = nd->nactive[0]; k < na; k++) {
-    unsigned d = q0[k].dest, dist = d >= nd->rr_dest ? d - nd->rr_dest : d + n->N - nd->rr_dest;
-    if (dist < best && vqn_node_credits(n->vq, s, d) >= pl[q0[k].head].len) {
+    const dest_q *q = dq_at(n, s, 0, k);
+    unsigned d = q->dest, dist = d >= nd->rr_dest ? d - nd->rr_dest : d + n->N - nd->rr_dest;
+    if (dist < best && vqn_node_credits(n->vq, s, d) >= src_at(n, s, q->head)->len) {
       best = dist;
       pick = k;
     }
   }
-  if (pick != NIL16) nd->rr_dest = (uint16_t)(q0[pick].dest + 1u == n->N ? 0u : q0[pick].dest + 1u);
+  if (pick != NIL16) {
+    unsigned d = dq_at(n, s, 0, pick)->dest;
+    nd->rr_dest = (uint16_t)(d + 1u == n->N ? 0u : d + 1u);
+  }
   return pick;
 }
 

@@ -98,12 +98,12 @@ static inline __attribute__((always_inline)) void sink_receive(net *n, unsigned 
 }
 
 /* (net_internal.h) */
-uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
+uint32_t net_src_enqueue(net *n, unsigned s, node *nd, unsigned qi, unsigned dest,
                          unsigned sl, unsigned vc, unsigned len, int hot) {
-  src_pkt *pool = &n->pool[(size_t)s * n->cap];
   uint16_t k = nd->free_head;
-  nd->free_head = pool[k].next;
-  src_pkt *p = &pool[k];
+  if (k != NIL16) nd->free_head = src_at(n, s, k)->next;
+  else k = nd->fresh++;
+  src_pkt *p = src_at(n, s, k);
   p->id = (uint32_t)n->next_id;
   n->next_id += n->R;
   p->gen = (uint32_t)n->cycle;
@@ -117,15 +117,17 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
   nd->queued++;
   nd->inj_blocked = 0;
   if (qi != NIL16) {
-    pool[dq[qi].tail].next = k;
-    dq[qi].tail = k;
-    dq[qi].count++;
+    dest_q *q = dq_at(n, s, vc, qi);
+    src_at(n, s, q->tail)->next = k;
+    q->tail = k;
+    q->count++;
     return p->id;
   }
   qi = nd->nactive[vc]++;
-  dq[qi].dest = (uint16_t)dest;
-  dq[qi].head = dq[qi].tail = k;
-  dq[qi].count = 1;
+  dest_q *q = dq_at(n, s, vc, qi);
+  q->dest = (uint16_t)dest;
+  q->head = q->tail = k;
+  q->count = 1;
   if (n->dmap) n->dmap[(size_t)s * n->N + dest] = (uint16_t)(qi + 1);
   return p->id;
 }
@@ -135,9 +137,7 @@ uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, 
 static unsigned inj_len(const net *n, unsigned s, const node *nd, unsigned vc) {
   if (!n->tr.rp) return n->len;
   /* the packet inject() would take from this VC: the head of its next queue */
-  const dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-  const src_pkt *pool = &n->pool[(size_t)s * n->cap];
-  return pool[dq[nd->rr[vc] % nd->nactive[vc]].head].len;
+  return src_at(n, s, dq_at(n, s, vc, nd->rr[vc] % nd->nactive[vc])->head)->len;
 }
 
 /* The next body or tail flit of the packet source s is streaming: the
@@ -188,23 +188,23 @@ static void inject(net *n, unsigned s, node *nd, int mt) {
       return;
     }
     nd->rr_vc = (uint8_t)(vc + 1 == n->V ? 0 : vc + 1);
-    dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
-    src_pkt *pool = &n->pool[(size_t)s * n->cap];
     unsigned pick = n->cg.rl || vq ? rl_pick : nd->rr[vc] % nd->nactive[vc];
-    uint16_t k = dq[pick].head;
-    nd->cur = pool[k];
-    dq[pick].head = pool[k].next;
-    dq[pick].count--;
-    pool[k].next = nd->free_head;
+    dest_q *q = dq_at(n, s, vc, pick);
+    uint16_t k = q->head;
+    src_pkt *p = src_at(n, s, k);
+    nd->cur = *p;
+    q->head = p->next;
+    q->count--;
+    p->next = nd->free_head;
     nd->free_head = k;
     nd->queued--;
-    if (dq[pick].head == NIL16) {
+    if (q->head == NIL16) {
       /* queue empty: the last queue takes its place */
-      if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = 0;
+      if (n->dmap) n->dmap[(size_t)s * n->N + q->dest] = 0;
       unsigned last = --nd->nactive[vc];
       if (pick != last) {
-        dq[pick] = dq[last];
-        if (n->dmap) n->dmap[(size_t)s * n->N + dq[pick].dest] = (uint16_t)(pick + 1);
+        *q = *dq_at(n, s, vc, last);
+        if (n->dmap) n->dmap[(size_t)s * n->N + q->dest] = (uint16_t)(pick + 1);
       }
       nd->rr[vc] = (uint16_t)(nd->nactive[vc] ? pick % nd->nactive[vc] : 0);
     } else {
@@ -257,11 +257,15 @@ end_nodes(net *n, int generating, int measuring, int mt) {
   for (unsigned d = n->node_lo, hi = n->node_hi; d < hi; d++) {
     node *nd = &nodes[d];
     if (src_cr[d]) {
-      uint16_t *cr = &n->credits[(size_t)d * V + src_cr[d] - 1];
+      const unsigned v = src_cr[d] - 1u;
+      uint16_t *cr = &n->credits[(size_t)d * V + v];
       if (n->pfc.on) *cr = *cr ? 0 : (uint16_t)c->buffer_flits; /* §17.3: a frame flips it */
       else (*cr)++;
       src_cr[d] = 0;
-      nd->inj_blocked = 0;
+      /* A credit can make only VC v eligible: a blocked source stays blocked until v
+       * has the credits for the packet inject() would start on it (a call before
+       * would find no VC and block again, changing nothing; a queued packet unblocks). */
+      if (vq || (nd->nactive[v] && *cr >= inj_len(n, d, nd, v))) nd->inj_blocked = 0;
     } else if (vq && vqn_node_credited(vq, d)) { /* §16.6 */
       nd->inj_blocked = 0;
     }
@@ -318,10 +322,8 @@ void net_nodes_init(net *n) {
     node *nd = &n->nodes[i];
     nd->rng = rng_next(&master);
     if (i < n->node_lo || i >= n->node_hi) continue; /* another rank's */
-    nd->free_head = 0;
-    src_pkt *pool = &n->pool[(size_t)i * n->cap];
-    for (unsigned k = 0; k < n->cap; k++)
-      pool[k].next = (uint16_t)(k + 1 < n->cap ? k + 1 : NIL16);
+    nd->free_head = NIL16; /* all cap packets fresh */
+    nd->fresh = 0;
     for (unsigned v = 0; v < n->V; v++) n->credits[(size_t)i * n->V + v] = (uint16_t)c->buffer_flits;
     nd->sink_rate = c->sink_rate;
   }
@@ -333,7 +335,7 @@ int net_nodes_build(net *n) {
   size_t WN = (size_t)n->W * n->N;
   n->nodes = calloc(n->N, sizeof(node));
   n->pool = calloc((size_t)n->N * n->cap, sizeof(src_pkt));
-  n->dq = calloc((size_t)n->N * n->V * n->cap, sizeof(dest_q));
+  n->dq = calloc((size_t)(n->cap + DQ_BLOCK - 1) / DQ_BLOCK * DQ_BLOCK * n->V * n->N, sizeof(dest_q));
   if ((size_t)n->N * n->N * 2 <= (64u << 20) && !(n->dmap = calloc((size_t)n->N * n->N, 2)))
     return -1;
   n->credits = calloc((size_t)n->N * n->V, 2);

@@ -93,7 +93,7 @@ typedef struct {
   uint64_t last_inject;/* starvation watchdog */
   double sink_acc, sink_rate;
   uint32_t perm_dest;  /* permutation traffic */
-  uint16_t queued, free_head;
+  uint16_t queued, free_head; /* free_head: the pool's free list (LIFO, NIL16: empty) */
   uint16_t nactive[8], rr[8]; /* per injection VC: active destination queues */
   uint8_t rr_vc;
   uint16_t rr_dest; /* §16.6 voqnet: the destination after the last one served */
@@ -104,6 +104,8 @@ typedef struct {
   /* packet being injected */
   src_pkt cur;
   uint16_t cur_sent, cur_len;
+  uint16_t fresh; /* pool packets [fresh, cap) never used: handed out, in order, when
+                     the free list is empty (the pool is not written at set-up) */
 } node;
 
 typedef struct {
@@ -111,12 +113,14 @@ typedef struct {
   double lat_sum;
 } window_stat;
 
-/* What is staged for one switch in one slot: the masks of its inputs (one
- * 32-byte record per switch and slot, so a stage touches one cache line
- * besides the entry itself) and whether it is on the slot's wake list. */
+/* What is staged for one switch in one slot: the masks of its inputs, whether
+ * it is on the slot's wake list and the VC of each credit. One record of
+ * net.st_stride bytes (a cache line for P <= 39) per switch and slot, so a
+ * credit touches one line and a flit one besides its entry. */
 typedef struct {
   uint64_t flit_mask, cr_mask, arn_mask;
   uint8_t woken;
+  uint8_t cr_vc[]; /* [P] VC of the credit of port p (cr_mask) */
 } st_head;
 
 /* One thread of the switch phase (worker 0 is the calling thread). */
@@ -230,9 +234,9 @@ struct net {
   uint32_t *node_leaf;    /* [N] leaf switch of each node */
   uint8_t *node_port;     /* [N] its port on that switch */
   /* staging of switch inputs, per slot (cycle mod W) and switch */
-  st_head *st;                          /* [W*S] masks, woken flag */
+  st_head *st;                          /* [W*S] records of st_stride bytes (st_at) */
+  size_t st_stride;
   asw_flit *st_flit;                    /* [W*S*P] */
-  uint8_t *st_cr_vc;                    /* [W*S*P] */
   uint32_t *st_arn;                     /* [W*S*P] ARN messages (§15.6) */
   uint32_t *wake, *wake_n;              /* [W*S], [W] */
   uint32_t *carry, carry_n;             /* [S] not idle after last cycle */
@@ -267,8 +271,11 @@ struct net {
   int quit;
   /* end nodes */
   node *nodes;
-  src_pkt *pool;   /* [N*cap] */
-  dest_q *dq;      /* [(N*V + vc)*cap]: active destination queues per VC */
+  src_pkt *pool;   /* [cap*N]: packet k of source s at k*N + s (src_at), so the few
+                      packets each source holds share pages and lines with its neighbours' */
+  dest_q *dq;      /* active destination queues per source and VC, in blocks of
+                      DQ_BLOCK (one cache line) block-major (dq_at): the first
+                      queues of all sources are together, the rest never touched */
   uint16_t *dmap;  /* [N*N] queue index + 1 of (source, dest) in its VC, small N */
   unsigned dest_cap;
   uint16_t *credits;   /* [N*V] */
@@ -340,6 +347,21 @@ static inline uint64_t x_word0(unsigned kind, topo_peer pe, unsigned slot, unsig
 }
 
 /* ---- per-cycle helpers ---------------------------------------------------- */
+/* Queue qi of source s's VC vc. */
+enum { DQ_BLOCK = 8 };
+static inline dest_q *dq_at(const net *n, unsigned s, unsigned vc, unsigned qi) {
+  return &n->dq[(((size_t)(qi / DQ_BLOCK) * n->V + vc) * n->N + s) * DQ_BLOCK + qi % DQ_BLOCK];
+}
+/* Packet k of source s's pool. */
+static inline src_pkt *src_at(const net *n, unsigned s, unsigned k) {
+  return &n->pool[(size_t)k * n->N + s];
+}
+
+/* The staging record of entry i = slot * S + switch. */
+static inline st_head *st_at(const net *n, size_t i) {
+  return (st_head *)((char *)n->st + i * n->st_stride);
+}
+
 /* Puts switch s on the wake list of `slot` unless it is there already. */
 static inline void wake_switch(net *n, unsigned slot, unsigned s, st_head *h, int mt) {
   if (mt) {
@@ -362,7 +384,7 @@ static inline void mask_set(uint64_t *m, unsigned bit, int mt) {
 static inline void stage_flit_at(net *n, unsigned slot, unsigned s, unsigned port,
                                  const asw_flit *f, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
+  st_head *h = st_at(n, i);
   n->st_flit[i * n->P + port] = *f;
   mask_set(&h->flit_mask, port, mt);
   wake_switch(n, slot, s, h, mt);
@@ -381,8 +403,8 @@ static inline unsigned port_slot(const net *n, unsigned s, unsigned p, int credi
 static inline void stage_credit_at(net *n, unsigned slot, unsigned s, unsigned port,
                                    unsigned vc, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
-  n->st_cr_vc[i * n->P + port] = (uint8_t)vc;
+  st_head *h = st_at(n, i);
+  h->cr_vc[port] = (uint8_t)vc;
   mask_set(&h->cr_mask, port, mt);
   wake_switch(n, slot, s, h, mt);
 }
@@ -394,7 +416,7 @@ static inline void stage_credit(net *n, unsigned s, unsigned port, unsigned vc, 
 static inline void stage_arn_at(net *n, unsigned slot, unsigned s, unsigned port,
                                 uint32_t msg, int mt) {
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
+  st_head *h = st_at(n, i);
   n->st_arn[i * n->P + port] = msg;
   mask_set(&h->arn_mask, port, mt);
   wake_switch(n, slot, s, h, mt);
@@ -443,16 +465,19 @@ int net_switches_build(net *n);
 void net_switches_free(net *n);
 
 /* ---- net_endnode.c: sinks, admission queues, injection --------------------- */
-/* The admission queue of source s for dest among the queues dq of its VC vc
- * (an index into dq), NIL16 if dest has none. */
-static inline unsigned dest_queue(const net *n, unsigned s, const node *nd, const dest_q *dq,
-                                  unsigned vc, unsigned dest) {
+/* The admission queue of source s for dest among the queues of its VC vc (an
+ * index for dq_at), NIL16 if dest has none. */
+static inline unsigned dest_queue(const net *n, unsigned s, const node *nd, unsigned vc,
+                                  unsigned dest) {
   if (n->dmap) {
     unsigned m = n->dmap[(size_t)s * n->N + dest];
     return m ? m - 1 : NIL16;
   }
-  for (unsigned i = 0; i < nd->nactive[vc]; i++)
-    if (dq[i].dest == dest) return i;
+  const dest_q *q = NULL;
+  for (unsigned i = 0; i < nd->nactive[vc]; i++, q++) {
+    if (i % DQ_BLOCK == 0) q = dq_at(n, s, vc, i);
+    if (q->dest == dest) return i;
+  }
   return NIL16;
 }
 /* End-node state (after N, V, W, cap): 0, or -1 out of memory; freeing it. */
@@ -467,7 +492,7 @@ int net_grow_bits(net *n, uint64_t id);
 /* Takes a packet from source s's pool and appends it to destination queue qi of
  * its VC (NIL16: a new queue for dest); returns the packet's id. The caller has
  * checked the pool, the queue's capacity and the id space. */
-uint32_t net_src_enqueue(net *n, unsigned s, node *nd, dest_q *dq, unsigned qi, unsigned dest,
+uint32_t net_src_enqueue(net *n, unsigned s, node *nd, unsigned qi, unsigned dest,
                          unsigned sl, unsigned vc, unsigned len, int hot);
 
 /* ---- net_traffic.c: traffic patterns and injection processes ---------------- */

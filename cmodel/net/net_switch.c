@@ -4,7 +4,9 @@
  * to the next cycle or pending (only ARN entries ageing: made up later). */
 #include "net_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Steps switch s with the inputs staged for this cycle and stages its
  * outputs. Returns 0, or -1 with the message in w->err. */
@@ -14,9 +16,9 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
   const unsigned slot = w->now, slot_fl = w->fl, slot_cr = w->cr;
   const uint64_t cycle = w->cyc;
   size_t i = (size_t)slot * n->S + s;
-  st_head *h = &n->st[i];
+  st_head *h = st_at(n, i);
   asw_inputs in = {.flit_mask = h->flit_mask, .flit = &n->st_flit[i * n->P],
-                   .credit_mask = h->cr_mask, .credit_vc = &n->st_cr_vc[i * n->P],
+                   .credit_mask = h->cr_mask, .credit_vc = h->cr_vc,
                    .arn_mask = h->arn_mask, .arn = &n->st_arn[i * n->P],
                    .reg_en = 0, .reg_we = 0, .reg_addr = 0, .reg_wdata = 0};
   if (n->cg.lane) { /* §17.9: the CNM lane (one thread) */
@@ -40,7 +42,8 @@ step_switch(net *n, net_worker *w, unsigned s, int mt) {
   }
   if (n->obs.step && n->obs.step(n->obs.ctx, s, cycle, &in, &out, w->err, sizeof w->err))
     return -1;
-  *h = (st_head){0};
+  h->flit_mask = h->cr_mask = h->arn_mask = 0;
+  h->woken = 0;
   if (n->cg.qcn && !n->cg.lane && net_qcn_cnm_out(n, w, s)) return -1; /* §17.5 */
   if (out.cnm_mask && net_lane_out(n, w, s, &out)) return -1;     /* §17.9 */
   const topo_peer *peer = &n->peer[(size_t)s * n->P];
@@ -152,9 +155,9 @@ static inline void prefetch_net(net *n, uint32_t j, int level) {
   if (level == 1) {
     const char *pe = (const char *)&n->peer[(size_t)s * n->P];
     for (size_t k = 0; k < n->P * sizeof *n->peer; k += 64) __builtin_prefetch(pe + k);
-    __builtin_prefetch(&n->st[i]);
+    __builtin_prefetch(st_at(n, i));
   }
-  asw_switch_prefetch(n->sw[s], level, level ? n->st[i].flit_mask : 0);
+  asw_switch_prefetch(n->sw[s], level, level ? st_at(n, i)->flit_mask : 0);
 }
 
 static inline __attribute__((always_inline)) int
@@ -203,7 +206,7 @@ step_pairs(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
   const unsigned now0 = w->now, fl0 = w->fl, cr0 = w->cr, W = n->W;
   const unsigned now1 = now0 + 1 == W ? 0 : now0 + 1, fl1 = fl0 + 1 == W ? 0 : fl0 + 1,
                  cr1 = cr0 + 1 == W ? 0 : cr0 + 1;
-  const st_head *const next = &n->st[(size_t)now1 * n->S];
+  const size_t next = (size_t)now1 * n->S;
   const uint32_t *todo = n->todo;
   const int pf = n->prefetch;
   unsigned due[PAIR_GROUP];
@@ -227,7 +230,7 @@ step_pairs(net *n, net_worker *w, uint32_t from, uint32_t to, int mt) {
         w->err_switch = s;
         return -1;
       }
-      if (w->carry_n != c0 || next[s].woken) {
+      if (w->carry_n != c0 || st_at(n, next + s)->woken) {
         w->carry_n = c0; /* stepped at t+1 rather than carried */
         n->stepped_at[s] = cyc + 2;
         due[nd++] = s;
@@ -258,9 +261,9 @@ int net_step_switch_pairs(net *n, net_worker *w, uint32_t from, uint32_t to, int
  * and the lists of switches to step: 0, or -1 out of memory. */
 int net_switches_build(net *n) {
   size_t WS = (size_t)n->W * n->S;
-  n->st = calloc(WS, sizeof *n->st);
+  n->st_stride = (offsetof(st_head, cr_vc) + n->P + 63) / 64 * 64;
+  if ((n->st = aligned_alloc(64, WS * n->st_stride))) memset(n->st, 0, WS * n->st_stride);
   n->st_flit = calloc(WS * n->P, sizeof(asw_flit));
-  n->st_cr_vc = calloc(WS * n->P, 1);
   n->st_arn = calloc(WS * n->P, 4);
   n->wake = calloc(WS, 4);
   n->wake_n = calloc(n->W, 4);
@@ -277,7 +280,7 @@ int net_switches_build(net *n) {
   n->pend_list = calloc(n->S, 4);
   n->stepped_at = calloc(n->S, 8);
   n->todo = calloc(n->S, 4);
-  return !n->st || !n->st_flit || !n->st_cr_vc || !n->st_arn || !n->wake || !n->wake_n ||
+  return !n->st || !n->st_flit || !n->st_arn || !n->wake || !n->wake_n ||
                  !n->carry || !n->pending || !n->pend_listed || !n->pend_from || !n->pend_left ||
                  !n->pend_list || !n->stepped_at || !n->todo
              ? -1
@@ -285,7 +288,7 @@ int net_switches_build(net *n) {
 }
 
 void net_switches_free(net *n) {
-  free(n->st); free(n->st_flit); free(n->st_cr_vc); free(n->st_arn);
+  free(n->st); free(n->st_flit); free(n->st_arn);
   free(n->wake); free(n->wake_n); free(n->carry);
   free(n->pending); free(n->pend_listed); free(n->pend_from); free(n->pend_left);
   free(n->pend_list);

@@ -344,13 +344,12 @@ void net_generate(net *n, unsigned s, node *nd, int measuring) {
   /* SL and VC are functions of (source, destination) */
   unsigned sl = net_source_sl(n, s, dest);
   unsigned vc = sl % n->Q; /* identity SL2VC on the injection link; never the AFC */
-  dest_q *dq = &n->dq[((size_t)s * n->V + vc) * n->cap];
   if (nd->queued >= n->cap) { /* full pool: refused, no queue lookup */
     n->r.packets_refused++;
     return;
   }
-  unsigned qi = dest_queue(n, s, nd, dq, vc, dest);
-  if (nd->queued >= n->cap || (qi != NIL16 && dq[qi].count >= n->dest_cap)) {
+  unsigned qi = dest_queue(n, s, nd, vc, dest);
+  if (nd->queued >= n->cap || (qi != NIL16 && dq_at(n, s, vc, qi)->count >= n->dest_cap)) {
     n->r.packets_refused++;
     return;
   }
@@ -359,6 +358,6 @@ void net_generate(net *n, unsigned s, node *nd, int measuring) {
     return;
   }
   if (measuring) n->r.admitted_load += n->len;
-  uint32_t id = net_src_enqueue(n, s, nd, dq, qi, dest, sl, vc, n->len, hot);
+  uint32_t id = net_src_enqueue(n, s, nd, qi, dest, sl, vc, n->len, hot);
   if (n->tr.rec) net_trace_record(n, s, dest, id); /* asw net --trace-out */
 }
