@@ -275,7 +275,7 @@ module input_buffer #(
     logic [CW:0] s;
     s = '0;
     for (int unsigned ww = 0; ww < V; ww++) begin
-      if ((V == 1) || (32'(w) == ww)) begin  // one VC: no compare of the record's ovc
+      if (32'(w) == ww) begin
         s = s | r[ww*(CW+1) +: CW+1];
       end
     end
@@ -343,7 +343,7 @@ module input_buffer #(
         logic [VW-1:0]  fw;
         logic           fbub, fm;
         logic           ok;    // the primary request's check holds
-        w = (V == 1) ? '0 : q_h_q[v*NQ+q].ovc;  // one VC: a constant (not a register)
+        w = q_h_q[v*NQ+q].ovc;
         fo = '0;
         fw = '0;
         fbub = 1'b0;
