@@ -19,60 +19,91 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (name, values/unit, meaning, make cosim variable, asw switch option, asw net key,
-#  exception: where a front end differs ("" if none)). An empty spelling: the front end
-# has no such knob.
+#  exception: where a front end differs ("" if none),
+#  defaults: why the front ends' defaults differ ("" if they agree)). An empty spelling:
+# the front end has no such knob. A name has one unit and one meaning everywhere; where a
+# front end needs another unit it has another name (hcdth flits, hcdth_pct percent), and
+# the old spelling is refused with "renamed to" (RENAMED).
+NET_STUDY = "asw net: seed 000's 432-node RLFT (the default study)"
+NO_DRAIN = "make cosim has no drain: its stimulus ends with the run and it compares every cycle"
+COSIM_SMALL = "make cosim: a small RTL model that builds in a minute and fills its buffers"
 CONCEPTS = [
     ("ports", "2..64", "switch ports P", "P", "--ports", "ports",
-     "asw net: the RLFT's switch ports (other topologies derive P)"),
-    ("vcs", "1..8", "virtual channels per port V", "V", "--vcs", "vcs", ""),
-    ("voq", "on, off, 1, 0", "virtual output queues at the inputs", "VOQ", "--voq", "voq", ""),
-    ("iters", "1..4", "iSLIP iterations", "ITERS", "--iters", "iters", ""),
+     "asw net: the RLFT's switch ports (other topologies derive P)",
+     f"{COSIM_SMALL}; asw switch: the 16-port single-switch study; {NET_STUDY}, 12-port switches"),
+    ("vcs", "1..8", "virtual channels per port V", "V", "--vcs", "vcs", "",
+     "make cosim: 2, so the VC paths are compared; asw switch, asw net: 1 (1Q)"),
+    ("voq", "on, off, 1, 0", "virtual output queues at the inputs", "VOQ", "--voq", "voq", "",
+     f"make cosim, asw switch: on (the switch's own queuing); {NET_STUDY} queues by the "
+     "queuing scheme (sqs), without VOQs"),
+    ("iters", "1..4", "iSLIP iterations", "ITERS", "--iters", "iters", "",
+     f"{NET_STUDY} allocates with 3 iterations"),
     ("sa_pipe", "on, off, 1, 0", "pipelined switch allocation (contract §8.1; iters 1)",
-     "SAPIPE", "--sa-pipe", "sa_pipe", "asw net: needs iters=1 (its default is 3)"),
+     "SAPIPE", "--sa-pipe", "sa_pipe", "asw net: needs iters=1 (its default is 3)", ""),
     ("buffer_flits", "flits", "buffer per input VC (BUF)", "BUF", "--buffer-flits",
-     "buffer_flits", ""),
+     "buffer_flits", "",
+     f"{COSIM_SMALL}; asw switch: 64; {NET_STUDY}, 192 KB per port (3 072 flits of 64 B)"),
     ("max_packet", "flits, 1..255", "longest packet (LMAX)", "PKT", "--max-packet", "",
      "make cosim draws packet lengths 1..max_packet; asw net's packets all have packet_flits "
-     "flits (LMAX = packet_flits)"),
+     "flits (LMAX = packet_flits)", "make cosim: 8, lengths 1..8 fit its 8-flit buffers; "
+     "asw switch: 16 (or packet_flits if longer)"),
     ("packet_flits", "flits", "length of every packet", "", "--packet-flits", "packet_flits",
-     "make cosim has no fixed length (lengths are drawn 1..max_packet)"),
+     "make cosim has no fixed length (lengths are drawn 1..max_packet)",
+     f"asw switch: 1-flit packets (the single-switch study); {NET_STUDY}, 4 KB packets "
+     "(64 flits)"),
     ("arn_entries", "0..32", "ARN-table entries per switch (AE; 0: no ARN hardware)", "AE", "",
-     "arn_entries", "make cosim: 4 when arn is on, else 0; asw switch: the C model's default"),
+     "arn_entries", "make cosim: 4 when arn is on, else 0; asw switch: the C model's default",
+     "make cosim: no ARN hardware unless arn is on (the RTL's AE=0 builds none); asw net: 8"),
     ("features", "all, none or feature names", "optional hardware built (contract §1)",
      "FEATURES", "", "", "asw switch: one on|off option per feature (--bubble, --pfc, --qcn, "
      "--route-hash, --link-faults, --port-rate, --vc-adaptive, --oblivious, --adaptive, "
      "--counters, --readback; the study adds the --routing mode, counters and readback); "
-     "make cosim: a run option adds what it needs; asw net: its switches build every feature"),
+     "make cosim: a run option adds what it needs; asw net: its switches build every feature",
+     ""),
     ("routing", "det, oblivious, adaptive, ...", "routing mode", "ROUTING", "--routing",
      "routing", "make cosim also: obl, ada, th, 2th (adaptive with that trigger); asw net: "
-     "dmodk (= det) and the network's other modes"),
+     "dmodk (= det) and the network's other modes", ""),
     ("trigger", "noth, th, 2th", "trigger of adaptive routing (seed 000's thresholds)",
-     "TRIGGER", "--trigger", "trigger", "make cosim: trigger=th is ROUTING=th"),
+     "TRIGGER", "--trigger", "trigger", "make cosim: trigger=th is ROUTING=th", ""),
     ("arn", "off, arn, afi", "ARN mechanism (contract §15)", "ARN", "--arn", "arn",
-     "make cosim also: adaptive-th-afi (asw net: routing=adaptive-th with afi=1)"),
-    ("hcdth", "flits", "high congestion-detection threshold (§15)", "HCDTH", "--hcdth", "hcdth",
-     "asw net: percent of buffer_flits, not flits"),
-    ("lcdth", "flits", "low congestion-detection threshold (§15)", "LCDTH", "--lcdth", "lcdth",
-     "asw net: percent of buffer_flits, not flits"),
-    ("fcth", "flits", "free-credit threshold of a root (§15)", "FCTH", "--fcth", "fcth",
-     "asw net: percent of buffer_flits, not flits"),
-    ("crt", "cycles", "congestion root timer (§15)", "CRT", "--crt", "crt", ""),
-    ("arn_ttl", "cycles", "ARN-table entry lifetime (§15)", "TTL", "--arn-ttl", "arn_ttl", ""),
+     "make cosim also: adaptive-th-afi (asw net: routing=adaptive-th with afi=1)", ""),
+    ("hcdth", "flits", "high congestion-detection threshold (§15)", "HCDTH", "--hcdth", "",
+     "asw net: hcdth_pct", "81 % of BUF wherever it is not given"),
+    ("lcdth", "flits", "low congestion-detection threshold (§15)", "LCDTH", "--lcdth", "",
+     "asw net: lcdth_pct", "63 % of BUF wherever it is not given"),
+    ("fcth", "flits", "free-credit threshold of a root (§15)", "FCTH", "--fcth", "",
+     "asw net: fcth_pct", "78 % of BUF wherever it is not given"),
+    ("hcdth_pct", "percent, 1..100", "hcdth as percent of buffer_flits (rounded down to flits, at least 1)",
+     "", "", "hcdth_pct", "make cosim, asw switch: hcdth in flits", ""),
+    ("lcdth_pct", "percent, 1..100", "lcdth as percent of buffer_flits (rounded down to flits, at least 1)", "", "", "lcdth_pct",
+     "make cosim, asw switch: lcdth in flits", ""),
+    ("fcth_pct", "percent, 0..100", "fcth as percent of buffer_flits (rounded down to flits)", "", "", "fcth_pct",
+     "make cosim, asw switch: fcth in flits", ""),
+    ("crt", "cycles", "congestion root timer (§15)", "CRT", "--crt", "crt", "", ""),
+    ("arn_ttl", "cycles", "ARN-table entry lifetime (§15)", "TTL", "--arn-ttl", "arn_ttl", "", ""),
     ("bubble", "on, off", "the §16.1 bubble rule", "BUBBLE", "", "bubble",
-     "asw net also: auto (on for tori)"),
-    ("qcn", "on, off", "the §17.4 QCN congestion points", "QCN", "", "qcn", ""),
-    ("seed", "0..2^64-1", "random seed", "SEED", "--seed", "seed", ""),
-    ("cycles", "cycles", "length of the run", "CYCLES", "--cycles", "cycles",
-     "make cosim: cycles compared; asw switch: cycles with generation, warm-up included; "
-     "asw net: cycles measured after warmup"),
+     "asw net also: auto (on for tori)", "asw net: auto (on for tori and meshes)"),
+    ("qcn", "on, off", "the §17.4 QCN congestion points", "QCN", "", "qcn", "", ""),
+    ("seed", "0..2^64-1", "random seed", "SEED", "--seed", "seed", "", ""),
+    ("cycles", "cycles", "cycles measured, after the warm-up (the run is warmup + cycles)",
+     "CYCLES", "--cycles", "cycles", "make cosim has no warm-up: it compares every cycle", ""),
     ("warmup", "cycles", "cycles before measuring", "", "--warmup", "warmup",
-     "make cosim measures nothing (it compares every cycle); asw net: 0 with traffic=trace"),
+     "make cosim measures nothing (it compares every cycle)",
+     "asw net: 0 with traffic=trace (a replay has no warm-up)"),
     ("load", "0..1", "offered load, flits per node (input) per cycle", "", "--load", "load",
-     "make cosim's stimulus is SCEN (random, hotspot, full, ...)"),
-    ("drain", "cycles", "run on after generation until everything is delivered", "",
-     "--drain N", "drain, drain_limit",
-     "asw switch: --drain N is the cycle limit; asw net: drain=1 and drain_limit=N"),
+     "make cosim's stimulus is SCEN (random, hotspot, full, ...)",
+     f"asw switch: 0.5, a loaded switch short of saturation; {NET_STUDY} at full load"),
+    ("drain", "on, off, 1, 0", "after the run stop generating and run on until every packet "
+     "is delivered (the switch or network is then checked empty)", "", "--drain", "drain",
+     NO_DRAIN, ""),
+    ("drain_limit", "cycles", "at most this many cycles of draining", "", "--drain-limit",
+     "drain_limit", NO_DRAIN, ""),
 ]
+
+# Old spellings refused with "renamed to" the one name: (front end, old, new).
+RENAMED = [("asw switch", "--drain N", "--drain-limit N (--drain is on|off)"),
+           ("asw net", "hcdth", "hcdth_pct"), ("asw net", "lcdth", "lcdth_pct"),
+           ("asw net", "fcth", "fcth_pct")]
 
 
 def cosim_defaults():
@@ -80,7 +111,7 @@ def cosim_defaults():
     import cosim
     ns = cosim.parser().parse_args(["cosim"])
     out = {}
-    for _, _, _, var, _, _, _ in CONCEPTS:
+    for _, _, _, var, _, _, _, _ in CONCEPTS:
         if var:
             v = getattr(ns, var, None)
             out[var] = "-" if v is None else str(v)
@@ -109,11 +140,12 @@ def net_defaults(asw):
 def markdown(asw):
     cd, sd, nd = cosim_defaults(), switch_defaults(asw), net_defaults(asw)
     rows = []
-    for name, unit, what, var, sw, net, exc in CONCEPTS:
+    for name, unit, what, var, sw, net, exc, why in CONCEPTS:
         c = f"`{var}` ({cd.get(var, '-')})" if var else "-"
         s = f"`{sw}` ({sd.get(sw.split()[0], '-')})" if sw else "-"
         n = (", ".join(f"`{k}` ({nd.get(k, '-')})" for k in net.split(", "))) if net else "-"
-        rows.append(f"| `{name}` | {unit} | {what} | {c} | {s} | {n} | {exc or '-'} |")
+        rows.append(f"| `{name}` | {unit} | {what} | {c} | {s} | {n} | {exc or '-'} | "
+                    f"{why or '-'} |")
     return "\n".join([
         "# Options: one name per concept",
         "",
@@ -124,12 +156,17 @@ def markdown(asw):
         "The name is `asw`'s. `asw net` and `asw switch` take it in both forms, `name=value`",
         "and `--name value` (`-` for `_`: `--buffer-flits 64` is `buffer_flits=64`);",
         "`make cosim name=value` (also under its make variable, in capitals). Each front",
-        "end's column gives its spelling and, in brackets, its default; the last column states",
-        "where a front end gives the name another unit or meaning.",
+        "end's column gives its spelling and, in brackets, its default; \"exception\" states",
+        "where a front end lacks the concept or spells it under another name, and \"defaults\"",
+        "why a concept's defaults differ between the front ends (\"-\": the same everywhere).",
         "",
-        "| name | values | meaning | make cosim | asw switch | asw net | exception |",
-        "|---|---|---|---|---|---|---|",
-    ] + rows) + "\n"
+        "| name | values | meaning | make cosim | asw switch | asw net | exception | defaults |",
+        "|---|---|---|---|---|---|---|---|",
+    ] + rows + [
+        "",
+        "Old spellings, refused with a message naming the new one:",
+        "",
+    ] + [f"- {tool} `{old}`: renamed to `{new}`" for tool, old, new in RENAMED]) + "\n"
 
 
 def main(argv):

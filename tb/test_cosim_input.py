@@ -88,7 +88,8 @@ BAD = [
      ["cycles: bad value '99999999999999999999999'"]),
     ("cosim-net", ["NET=ports=4 stages=2 cycles=abc"], ["cycles: bad value 'abc'"]),
     ("cosim-net", ["NET=ports=4 stages=2 cycles=-5"], ["cycles: bad value '-5'"]),
-    ("cosim-net", ["NET=ports=4 stages=2 hcdth=500"], ["hcdth"]),
+    ("cosim-net", ["NET=ports=4 stages=2 hcdth_pct=500"], ["hcdth_pct"]),
+    ("cosim-net", ["NET=ports=4 stages=2 hcdth=50"], ["hcdth: renamed to hcdth_pct"]),
     ("cosim-net", ["NET=ports=4 stages=2 --seed 3"], ["NET: '--seed' is not a key=value setting"]),
 ]
 # Real knobs under asw's names (and the resolved configuration as the first line): run on
