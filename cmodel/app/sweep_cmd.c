@@ -26,6 +26,7 @@ typedef struct {
 static void sweep_usage(FILE *f) {
   fprintf(f,
           "usage: asw sweep [-j JOBS] [--dir DIR] [CONFIG_FILE] [key=value ...]\n"
+          "                 (key=value: asw net's settings, also --key value)\n"
           "                 --vary key=v1,v2,... [--vary key=...] [--slurm [--submit]]\n"
           "       asw sweep --merge --dir DIR\n"
           "Runs `asw net` for every combination of the --vary values (the first\n"
@@ -178,10 +179,11 @@ static int sweep_main(int argc, char **argv, int merging) {
           return 2;
         }
       }
-    } else if (a[0] == '-') {
+    } else if (a[0] == '-' && (a[1] != '-' || !a[2])) {
       fprintf(stderr, "asw sweep: unknown option %s (see --help)\n", a);
       return 2;
-    } else if (strchr(a, '=')) {
+    } else if (strchr(a, '=') || a[0] == '-') { /* key=value, or asw net's --key value */
+      if (a[0] == '-' && !(a = net_dash_arg("sweep", argc, argv, &i, 1))) return 2;
       if (netcfg_set_arg(&probe, a, err, sizeof err)) {
         fprintf(stderr, "asw sweep: %s\n", err);
         return 2;

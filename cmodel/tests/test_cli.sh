@@ -199,6 +199,13 @@ if "$asw" switch ports=8 buffer_flits=32 packet_flits=4 cycles=2700 warmup=300 -
    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; assert (c["ports"], c["buffer_flits"], c["packet_flits"]) == (8, 32, 4), c' "$tmp/kv.json" &&
    [[ "$("$asw" net --ports 4 --stages 2 --buffer-flits=32 --packet-flits 8 --print-config | grep -E '^(ports|stages|buffer_flits|packet_flits) ' | tr '\n' ' ')" == "ports = 4 stages = 2 buffer_flits = 32 packet_flits = 8 " ]]
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: key=value in asw switch / --key value in asw net"; fi
+# asw sweep takes asw net's settings in both forms too: the same runs
+"$asw" sweep --dir "$tmp/sw1" ports=4 stages=2 cycles=300 warmup=100 load=0.3 --vary seed=1,2 >/dev/null 2>&1
+"$asw" sweep --dir "$tmp/sw2" --ports 4 --stages=2 --cycles 300 --warmup 100 --load 0.3 --vary seed=1,2 >/dev/null 2>&1
+"$asw" sweep --dir "$tmp/sw3" --prots 4 --vary seed=1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [[ -s "$tmp/sw1/summary.csv" ]] && cmp -s "$tmp/sw1/summary.csv" "$tmp/sw2/summary.csv" &&
+   [[ $rc -eq 2 ]] && grep -q "asw sweep: unknown option --prots" "$tmp/err"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "  FAIL: asw sweep --key value: $(head -c 200 "$tmp/err")"; fi
 "$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
 "$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
 if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -q "unknown option 'prots=4'" "$tmp/err" && grep -q "unknown option --prots" "$tmp/err2"; then
