@@ -1035,7 +1035,7 @@ RENAMED = {var.lower(): name for name, var in ALIASES.items() if var.lower() != 
 RENAMED.update({"lmax": "max_packet", "buf_flits": "buffer_flits"})  # asw_config's fields
 # Names of the other tools that mean something else here: the message says what to use.
 OTHER_TOOLS = {name: f"a name of asw, not of make cosim: {exc}"
-               for name, _, _, var, _, _, exc, _ in options.CONCEPTS if not var}
+               for name, _, _, var, _, _, exc, *_ in options.CONCEPTS if not var}
 OTHER_TOOLS.update({
     "packet_flits": "asw net's fixed packet length; make cosim draws lengths 1..N: "
                     "use max_packet=N (PKT=N)",

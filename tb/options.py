@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""One vocabulary: the concepts that `make cosim`, `asw switch` and `asw net` share, each
-with one name (asw's), its unit, its meaning and its spelling in every front end, and
-the exceptions where a front end gives the name another unit or meaning.
+"""One vocabulary: the concepts that `make cosim`, `asw switch`, `asw net` (and `asw sweep`,
+the binding's `Network`, which take its keys), the binding's `Switch` and the DPI checker
+share, each with one name (asw's), its unit, its meaning and its spelling in every front
+end, and the exceptions where a front end lacks it or spells it otherwise.
 
 Read by tb/cosim.py (the asw names `make cosim` accepts, `make cosim-help`) and checked
 against mk/tb.mk's COSIM_ALIASES; docs/options.md is generated from it, with the defaults
 asked from the tools themselves (tb/cosim.py's parser, `asw switch --help`,
-`asw net --print-config`), so the page cannot drift from them:
+`asw net --print-config`, the binding's default_config(), the DPI checker's parameters),
+so the page cannot drift from them:
 
   options.py --markdown ASW          the page on stdout (make options-doc writes it)
   options.py --check ASW             exit 1 if docs/options.md differs from the page
@@ -58,8 +60,9 @@ CONCEPTS = [
      "FEATURES", "", "", "asw switch: one on|off option per feature (--bubble, --pfc, --qcn, "
      "--route-hash, --link-faults, --port-rate, --vc-adaptive, --oblivious, --adaptive, "
      "--counters, --readback; the study adds the --routing mode, counters and readback); "
-     "make cosim: a run option adds what it needs; asw net: its switches build every feature",
-     ""),
+     "make cosim: a run option adds what it needs; asw net: its switches build every feature; "
+     "Python Switch, DPI checker: one field or parameter per feature (bubble, pfc, ...; "
+     "BubbleEn, PfcEn, ...)", ""),
     ("routing", "det, oblivious, adaptive, ...", "routing mode", "ROUTING", "--routing",
      "routing", "make cosim also: obl, ada, th, 2th (adaptive with that trigger); asw net: "
      "dmodk (= det) and the network's other modes", ""),
@@ -86,7 +89,8 @@ CONCEPTS = [
     ("qcn", "on, off", "the §17.4 QCN congestion points", "QCN", "", "qcn", "", ""),
     ("seed", "0..2^64-1", "random seed", "SEED", "--seed", "seed", "", ""),
     ("cycles", "cycles", "cycles measured, after the warm-up (the run is warmup + cycles)",
-     "CYCLES", "--cycles", "cycles", "make cosim has no warm-up: it compares every cycle", ""),
+     "CYCLES", "--cycles", "cycles", "make cosim has no warm-up: it compares every cycle",
+     "the DPI example (tb_dpi.sv +cycles): 4000, a short demonstration"),
     ("warmup", "cycles", "cycles before measuring", "", "--warmup", "warmup",
      "make cosim measures nothing (it compares every cycle)",
      "asw net: 0 with traffic=trace (a replay has no warm-up)"),
@@ -100,8 +104,24 @@ CONCEPTS = [
      "drain_limit", NO_DRAIN, ""),
 ]
 
+# The binding's Switch (asw_config's fields, Switch(name=...); buf_flits is the C field of
+# buffer_flits) and the DPI checker (dpi/asw_dpi_checker.sv: the RTL's parameters; +cycles and
+# +seed are the plusargs of its example testbench dpi/tb_dpi.sv). Both have one field or
+# parameter per contract §1 feature (bubble, pfc, ...; BubbleEn, PfcEn, ...).
+PY_SWITCH = {n: n for n in ("ports", "vcs", "voq", "iters", "sa_pipe", "buffer_flits",
+                            "max_packet", "arn_entries", "bubble", "qcn")}
+DPI = {"ports": "P", "vcs": "V", "voq": "VOQ", "iters": "ITERS", "sa_pipe": "SAPIPE",
+       "buffer_flits": "BUF", "max_packet": "LMAX", "arn_entries": "AE", "bubble": "BubbleEn",
+       "qcn": "QcnEn", "seed": "+seed", "cycles": "+cycles"}
+# Why the Switch's and the DPI checker's defaults are what they are, where they differ
+HARDWARE_DEFAULTS = ("the binding's Switch has the C model's defaults (asw_config_default) and "
+                     "the DPI checker the RTL's (asw_switch.sv): a testbench gives the DUT's "
+                     "parameters, so both match the hardware's defaults, not a study's; the RTL "
+                     "builds no ARN table unless asked (AE 0), the C model 8 entries")
+
 # Old spellings refused with "renamed to" the one name: (front end, old, new).
 RENAMED = [("asw switch", "--drain N", "--drain-limit N (--drain is on|off)"),
+           ("asw trace", "iters", "rounds (repetitions of the pattern)"),
            ("asw net", "hcdth", "hcdth_pct"), ("asw net", "lcdth", "lcdth_pct"),
            ("asw net", "fcth", "fcth_pct")]
 
@@ -111,7 +131,7 @@ def cosim_defaults():
     import cosim
     ns = cosim.parser().parse_args(["cosim"])
     out = {}
-    for _, _, _, var, _, _, _, _ in CONCEPTS:
+    for _, _, _, var, *_ in CONCEPTS:
         if var:
             v = getattr(ns, var, None)
             out[var] = "-" if v is None else str(v)
@@ -137,15 +157,46 @@ def net_defaults(asw):
     return dict(ln.split(" = ", 1) for ln in text.splitlines() if " = " in ln)
 
 
+def py_defaults():
+    """Switch's defaults by vocabulary name (None: the library is not built)."""
+    sys.path.insert(0, os.path.join(ROOT, "sw"))
+    import arnswitch
+    d = arnswitch.default_config()
+    return {n: d[arnswitch.VOCABULARY_FIELDS.get(n, n)] for n in PY_SWITCH}
+
+
+def dpi_defaults():
+    """The DPI checker's parameter defaults, and tb_dpi.sv's plusargs'."""
+    sv = open(os.path.join(ROOT, "dpi", "asw_dpi_checker.sv")).read()
+    out = {m.group(1): str(int(m.group(2).replace("1'b", ""), 0)) for m in re.finditer(
+        r"parameter (?:int unsigned|bit) (\w+) = ([\w']+)", sv)}
+    tb = open(os.path.join(ROOT, "dpi", "tb_dpi.sv")).read()
+    for m in re.finditer(r"(\+\w+)=N \(default (\d+)\)", tb):
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+def spellings(name):
+    """{front end: its spelling of the vocabulary name} (those that have it)."""
+    c = next(c for c in CONCEPTS if c[0] == name)
+    out = dict(zip(("make cosim", "asw switch", "asw net"), c[3:6]))
+    out["Python Switch"] = PY_SWITCH.get(name, "")
+    out["DPI checker"] = DPI.get(name, "")
+    return {k: v for k, v in out.items() if v}
+
+
 def markdown(asw):
     cd, sd, nd = cosim_defaults(), switch_defaults(asw), net_defaults(asw)
+    pd, dd = py_defaults(), dpi_defaults()
     rows = []
     for name, unit, what, var, sw, net, exc, why in CONCEPTS:
         c = f"`{var}` ({cd.get(var, '-')})" if var else "-"
         s = f"`{sw}` ({sd.get(sw.split()[0], '-')})" if sw else "-"
         n = (", ".join(f"`{k}` ({nd.get(k, '-')})" for k in net.split(", "))) if net else "-"
-        rows.append(f"| `{name}` | {unit} | {what} | {c} | {s} | {n} | {exc or '-'} | "
-                    f"{why or '-'} |")
+        py = f"`{PY_SWITCH[name]}` ({pd[name]})" if name in PY_SWITCH else "-"
+        dp = f"`{DPI[name]}` ({dd.get(DPI[name], '-')})" if name in DPI else "-"
+        rows.append(f"| `{name}` | {unit} | {what} | {c} | {s} | {n} | {py} | {dp} | "
+                    f"{exc or '-'} | {why or '-'} |")
     return "\n".join([
         "# Options: one name per concept",
         "",
@@ -153,16 +204,22 @@ def markdown(asw):
         "defaults asked from the tools themselves; `make test-cosim-input` fails when this page",
         "is out of date or a front end does not take a name the table gives it.",
         "",
-        "The name is `asw`'s. `asw net` and `asw switch` take it in both forms, `name=value`",
-        "and `--name value` (`-` for `_`: `--buffer-flits 64` is `buffer_flits=64`);",
-        "`make cosim name=value` (also under its make variable, in capitals). Each front",
+        "The name is `asw`'s. `asw net`, `asw sweep`, `asw trace` and `asw switch` take it in both",
+        "forms, `name=value` and `--name value` (`-` for `_`: `--buffer-flits 64` is",
+        "`buffer_flits=64`); `make cosim name=value` (also under its make variable, in",
+        "capitals); the Python binding `Switch(name=value)`, and `Network(name=value)` with",
+        "`asw net`'s keys, as `asw sweep` takes them; the DPI checker (`dpi/`) takes the RTL's",
+        "parameters, as `make cosim`'s variables mostly spell them. Each front",
         "end's column gives its spelling and, in brackets, its default; \"exception\" states",
         "where a front end lacks the concept or spells it under another name, and \"defaults\"",
         "why a concept's defaults differ between the front ends (\"-\": the same everywhere).",
         "",
-        "| name | values | meaning | make cosim | asw switch | asw net | exception | defaults |",
-        "|---|---|---|---|---|---|---|---|",
+        "| name | values | meaning | make cosim | asw switch | asw net | Python Switch | "
+        "DPI checker | exception | defaults |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ] + rows + [
+        "",
+        f"Python Switch and DPI checker: {HARDWARE_DEFAULTS}.",
         "",
         "Old spellings, refused with a message naming the new one:",
         "",

@@ -106,11 +106,14 @@ GOOD = [
 
 # The same settings given to every front end under the vocabulary's names (tb/options.py)
 # must resolve to the same configuration: make cosim's first line, asw switch's JSON
-# "config", asw net --print-config. (name, value, value as resolved)
-AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", "2", "2"),
-         ("buffer_flits", "32", "32"), ("max_packet", "8", "8"), ("routing", "adaptive", "adaptive"),
-         ("trigger", "th", "th"), ("seed", "7", "7"), ("cycles", "3000", "3000"),
-         ("arn_entries", "4", "4"), ("crt", "100", "100"), ("arn_ttl", "300", "300")]
+# "config", asw net --print-config, the binding's Switch(...).config. (name, value, value
+# as resolved)
+AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", "1", "1"),
+         ("sa_pipe", "on", "1"), ("buffer_flits", "32", "32"), ("max_packet", "8", "8"),
+         ("routing", "adaptive", "adaptive"), ("trigger", "th", "th"), ("seed", "7", "7"),
+         ("cycles", "3000", "3000"), ("warmup", "300", "300"), ("drain", "on", "1"),
+         ("drain_limit", "5000", "5000"), ("arn_entries", "4", "4"), ("crt", "100", "100"),
+         ("arn_ttl", "300", "300")]
 COSIM_WORDS = {"ada": "adaptive", "det": "det", "obl": "oblivious", "th": "adaptive"}
 
 
@@ -120,7 +123,7 @@ def agreement(asw, tmp):
     sys.path.insert(0, os.path.join(ROOT, "tb"))
     import options
     spell = {c[0]: c[3:6] for c in options.CONCEPTS}
-    r = make("cosim", ["REFONLY=1"] + [f"{n}={v}" for n, v, _ in AGREE])
+    r = make("cosim", ["REFONLY=1"] + [f"{n}={v}" for n, v, _ in AGREE if spell[n][0]])
     first = r.stdout.splitlines()[0] if r.stdout else ""
     cos = dict(w.split("=", 1) for w in first.split()[2:] if "=" in w)
     sw_args = []
@@ -135,10 +138,16 @@ def agreement(asw, tmp):
                                                          if spell[n][2]] + ["--print-config"],
                          capture_output=True, text=True).stdout
     netc = dict(ln.split(" = ", 1) for ln in net.splitlines() if " = " in ln)
+    sys.path.insert(0, os.path.join(ROOT, "sw"))
+    import arnswitch  # the binding's Switch takes integers
+    pyc = arnswitch.Switch(**{n: {"on": 1, "off": 0}.get(v, v if not v.isdigit() else int(v))
+                              for n, v, _ in AGREE if n in options.PY_SWITCH}).config
     bad = []
     for n, v, want in AGREE:
         var, sw, nk = spell[n]
         got = {}
+        if n in options.PY_SWITCH:
+            got["Python Switch"] = str(pyc[arnswitch.VOCABULARY_FIELDS.get(n, n)])
         if var:
             x = cos.get(var)
             got["make cosim"] = COSIM_WORDS.get(x, x) if n == "routing" else x
@@ -225,8 +234,28 @@ def main(argv):
                         "concepts)", f"missing: {missing}")
     with tempfile.TemporaryDirectory() as tmp:
         ok, detail = agreement(asw, tmp)
-    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net: "
-               f"{' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net, "
+               f"Python Switch: {' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+    # the DPI checker's spellings are parameters of the checker and of the RTL switch (its
+    # DUT), or plusargs of its example testbench
+    sv = {f: open(os.path.join(ROOT, f)).read() for f in
+          ("dpi/asw_dpi_checker.sv", "rtl/asw_switch.sv", "dpi/tb_dpi.sv")}
+    missing = [f"{f} {p}" for p in options.DPI.values() if not p.startswith("+")
+               for f in ("dpi/asw_dpi_checker.sv", "rtl/asw_switch.sv")
+               if not re.search(rf"parameter (int unsigned|bit) {p} =", sv[f])]
+    missing += [f"tb_dpi.sv {p}" for p in options.DPI.values() if p.startswith("+")
+                and f'$value$plusargs("{p[1:]}=' not in sv["dpi/tb_dpi.sv"]]
+    report(not missing, f"the DPI checker takes the vocabulary's parameters ({len(options.DPI)})",
+           f"missing: {missing}")
+    # old spellings: refused, one line naming the new name (docs/options.md's list)
+    probes = {"--drain N": ["switch", "--drain", "100"],
+              "iters": ["trace", "pattern=ptrans", "nodes=8", "size=8", "iters=2", "out=-"],
+              "hcdth": ["net", "hcdth=50"], "lcdth": ["net", "lcdth=30"], "fcth": ["net", "fcth=20"]}
+    for tool, old, new in options.RENAMED:
+        r = subprocess.run([asw, *probes[old]], capture_output=True, text=True)
+        want = f"renamed to {new.split()[0]}"
+        report(r.returncode == 2 and want in r.stderr and len(r.stderr.splitlines()) == 1,
+               f"{tool} {old}: exit 2, '{want}'", f"exit {r.returncode}: {r.stderr.strip()}")
     print(f"test-cosim-input: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -142,11 +142,12 @@ static int write_json(const char *path, const study_params *sp, uint64_t drain_l
   }
   static const char *const dest_names[] = {"uniform", "hotspot", "permutation"};
   fprintf(f, "{\n  \"config\": {\"ports\": %u, \"vcs\": %u, \"voq\": %u, \"iters\": %u, "
-             "\"routing\": \"%s\", \"trigger\": \"%s\", \"load\": %.6g, \"packet_flits\": %u, "
+             "\"sa_pipe\": %u, \"routing\": \"%s\", \"trigger\": \"%s\", \"load\": %.6g, \"packet_flits\": %u, "
              "\"max_packet\": %u, \"buffer_flits\": %u, \"cycles\": %llu, \"warmup\": %llu, "
              "\"seed\": %llu, \"credit_delay\": %u, \"dest\": \"%s\", \"hot_port\": %u, "
              "\"hot_fraction\": %.6g, \"drain\": %d, \"drain_limit\": %llu, \"table\": ",
-          sp->sw.ports, sp->sw.vcs, sp->sw.voq, sp->sw.iters, routing_names[sp->routing],
+          sp->sw.ports, sp->sw.vcs, sp->sw.voq, sp->sw.iters, sp->sw.sa_pipe,
+          routing_names[sp->routing],
           trigger_names[sp->trigger], sp->load, sp->packet_flits, sp->sw.max_packet,
           sp->sw.buf_flits, (unsigned long long)(sp->cycles - sp->warmup),
           (unsigned long long)sp->warmup,
