@@ -70,18 +70,17 @@ CONCEPTS = [
      "TRIGGER", "--trigger", "trigger", "make cosim: trigger=th is ROUTING=th", ""),
     ("arn", "off, arn, afi", "ARN mechanism (contract §15)", "ARN", "--arn", "arn",
      "make cosim also: adaptive-th-afi (asw net: routing=adaptive-th with afi=1)", ""),
-    ("hcdth", "flits", "high congestion-detection threshold (§15)", "HCDTH", "--hcdth", "",
-     "asw net: hcdth_pct", "81 % of BUF wherever it is not given"),
-    ("lcdth", "flits", "low congestion-detection threshold (§15)", "LCDTH", "--lcdth", "",
-     "asw net: lcdth_pct", "63 % of BUF wherever it is not given"),
-    ("fcth", "flits", "free-credit threshold of a root (§15)", "FCTH", "--fcth", "",
-     "asw net: fcth_pct", "78 % of BUF wherever it is not given"),
-    ("hcdth_pct", "percent, 1..100", "hcdth as percent of buffer_flits (rounded down to flits, at least 1)",
-     "", "", "hcdth_pct", "make cosim, asw switch: hcdth in flits", ""),
-    ("lcdth_pct", "percent, 1..100", "lcdth as percent of buffer_flits (rounded down to flits, at least 1)", "", "", "lcdth_pct",
-     "make cosim, asw switch: lcdth in flits", ""),
-    ("fcth_pct", "percent, 0..100", "fcth as percent of buffer_flits (rounded down to flits)", "", "", "fcth_pct",
-     "make cosim, asw switch: fcth in flits", ""),
+    # the §15 thresholds: flits (hcdth) and, in asw net, percent of the buffer (hcdth_pct)
+    *(row for name, what, low, pct in (
+        ("hcdth", "high congestion-detection threshold (§15)", 1, 81),
+        ("lcdth", "low congestion-detection threshold (§15)", 1, 63),
+        ("fcth", "free-credit threshold of a root (§15)", 0, 78))
+      for row in (
+        (name, "flits", what, name.upper(), f"--{name}", "", f"asw net: {name}_pct",
+         f"{pct} % of BUF wherever it is not given"),
+        (f"{name}_pct", f"percent, {low}..100", f"{name} as percent of buffer_flits (rounded "
+         f"down to flits{', at least 1' if low else ''})", "", "", f"{name}_pct",
+         f"make cosim, asw switch: {name} in flits", ""))),
     ("crt", "cycles", "congestion root timer (§15)", "CRT", "--crt", "crt", "", ""),
     ("arn_ttl", "cycles", "ARN-table entry lifetime (§15)", "TTL", "--arn-ttl", "arn_ttl", "", ""),
     ("bubble", "on, off", "the §16.1 bubble rule", "BUBBLE", "", "bubble",
