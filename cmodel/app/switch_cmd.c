@@ -184,7 +184,7 @@ int cmd_switch(int argc, char **argv) {
   study_defaults(&sp);
   sp.warmup = 5000; /* asw net's defaults: 20000 cycles measured after 5000 of warm-up */
   const char *json = NULL;
-  int quiet = 0, have_lmax = 0, have_buf = 0, drain = 0;
+  int quiet = 0, have_lmax = 0, have_buf = 0, have_warmup = 0, drain = 0;
   uint64_t drain_limit = 1000000; /* asw net's drain_limit */
   for (int k = 1; k < argc; k++) {
     const char *v = NULL;
@@ -252,6 +252,7 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || cli_uint("switch", "--cycles", v, 1, 0xFFFFFFFFull, &sp.cycles)) BAD;
     } else if ((m = OPT("--warmup"))) {
       if (m == 2 || cli_uint("switch", "--warmup", v, 0, 0xFFFFFFFFull, &sp.warmup)) BAD;
+      have_warmup = 1;
     } else if ((m = OPT("--seed"))) {
       if (m == 2 || cli_uint("switch", "--seed", v, 0, UINT64_MAX, &sp.seed)) BAD;
     } else if ((m = OPT("--credit-delay"))) {
@@ -306,7 +307,8 @@ int cmd_switch(int argc, char **argv) {
   if (!have_lmax) sp.sw.max_packet = sp.packet_flits > 16 ? sp.packet_flits : 16;
   /* cycles: measured after the warm-up, as in asw net; the study's cycles is the generation's end */
   if (sp.warmup + sp.cycles > 0xFFFFFFFFull) {
-    fprintf(stderr, "asw switch: --warmup: warmup + cycles must be < 2^32\n");
+    fprintf(stderr, "asw switch: %s: warmup%s + cycles must be < 2^32\n",
+            have_warmup ? "--warmup" : "--cycles", have_warmup ? "" : " (default 5000)");
     return 2;
   }
   sp.cycles += sp.warmup;
