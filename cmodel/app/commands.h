@@ -11,10 +11,4 @@ int cmd_net(int argc, char **argv);    /* network simulation (net_cmd.c) */
 int cmd_sweep(int argc, char **argv);  /* parallel grid of net runs (sweep_cmd.c) */
 int cmd_trace(int argc, char **argv);  /* packet traces: patterns, conversion (trace_cmd.c) */
 
-/* asw net's keys in asw switch's form (net_cmd.c; asw net and asw sweep): argv[*i] is
- * "--key value" or "--key=value" (- for _ in the key). Returns a malloc'd "key=value"
- * (*i past the value), or NULL after printing "asw CMD: ..." (if say) when the key is not
- * one of asw net's or the value is missing. */
-char *net_dash_arg(const char *cmd, int argc, char **argv, int *i, int say);
-
 #endif

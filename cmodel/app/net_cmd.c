@@ -124,7 +124,10 @@ out:
   return rc;
 }
 
-char *net_dash_arg(const char *cmd, int argc, char **argv, int *i, int say) {
+/* asw net's keys in asw switch's form: argv[*i] is "--key value" or "--key=value" (- for _
+ * in the key). Returns a malloc'd "key=value" (*i past the value), or NULL after printing
+ * "asw CMD: ..." (if say) when the key is not one of asw net's or the value is missing. */
+static char *net_dash_arg(const char *cmd, int argc, char **argv, int *i, int say) {
   const char *a = argv[*i], *eq = strchr(a + 2, '=');
   const size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
   const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[*i + 1] : NULL;

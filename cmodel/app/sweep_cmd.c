@@ -179,11 +179,10 @@ static int sweep_main(int argc, char **argv, int merging) {
           return 2;
         }
       }
-    } else if (a[0] == '-' && (a[1] != '-' || !a[2])) {
+    } else if (a[0] == '-') {
       fprintf(stderr, "asw sweep: unknown option %s (see --help)\n", a);
       return 2;
-    } else if (strchr(a, '=') || a[0] == '-') { /* key=value, or asw net's --key value */
-      if (a[0] == '-' && !(a = net_dash_arg("sweep", argc, argv, &i, 1))) return 2;
+    } else if (strchr(a, '=')) {
       if (netcfg_set_arg(&probe, a, err, sizeof err)) {
         fprintf(stderr, "asw sweep: %s\n", err);
         return 2;
@@ -382,7 +381,16 @@ static int sweep_main(int argc, char **argv, int merging) {
   return failed ? 1 : 0;
 }
 
-int cmd_sweep(int argc, char **argv) { return sweep_main(argc, argv, 0); }
+int cmd_sweep(int argc, char **argv) { /* asw net's settings also as --key value */
+  static const char *const own[] = {"--help", "--slurm", "--submit", "--merge",
+                                    "--dir=", "--vary=", NULL};
+  int n;
+  char **args = cli_kv_args(argc, argv, own, &n);
+  if (!args) return 1;
+  const int rc = sweep_main(n, args, 0);
+  cli_kv_free(args, n);
+  return rc;
+}
 
 /* One argument a line (an argument holding a newline cannot be written). */
 static int put_arg(FILE *f, const char *a) {

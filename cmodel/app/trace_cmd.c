@@ -56,7 +56,19 @@ static int parse_num(const char *s, unsigned long long max, unsigned long long *
   return 0;
 }
 
-int cmd_trace(int argc, char **argv) {
+static int trace_main(int argc, char **argv);
+
+int cmd_trace(int argc, char **argv) { /* --key value and --key=value as key=value */
+  static const char *const own[] = {"--help", NULL};
+  int n;
+  char **args = cli_kv_args(argc, argv, own, &n);
+  if (!args) return 1;
+  const int rc = trace_main(n, args);
+  cli_kv_free(args, n);
+  return rc;
+}
+
+static int trace_main(int argc, char **argv) {
   trace_pattern_cfg pc;
   memset(&pc, 0, sizeof pc);
   pc.iters = 1;
@@ -70,20 +82,6 @@ int cmd_trace(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       trace_usage(stdout);
       return 0;
-    }
-    if (a[0] == '-' && a[1] == '-' && a[2]) { /* --key value / --key=value: key=value */
-      const char *v = strchr(a, '=') ? "" : i + 1 < argc ? argv[i + 1] : NULL;
-      if (!v) {
-        fprintf(stderr, "asw trace: %s needs a value\n", a);
-        return 2;
-      }
-      char *kv = malloc(strlen(a) + strlen(v) + 2); /* kept: the settings point into it */
-      if (!kv) return 1;
-      sprintf(kv, *v ? "%s=%s" : "%s%s", a + 2, v);
-      if (*v) i++;
-      for (char *q = kv; *q && *q != '='; q++)
-        if (*q == '-') *q = '_';
-      a = kv;
     }
     const char *eq = strchr(a, '=');
     if (!eq || eq == a) {

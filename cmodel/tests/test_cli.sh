@@ -204,7 +204,7 @@ then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: key=value in asw
 "$asw" sweep --dir "$tmp/sw2" --ports 4 --stages=2 --cycles 300 --warmup 100 --load 0.3 --vary seed=1,2 >/dev/null 2>&1
 "$asw" sweep --dir "$tmp/sw3" --prots 4 --vary seed=1 >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [[ -s "$tmp/sw1/summary.csv" ]] && cmp -s "$tmp/sw1/summary.csv" "$tmp/sw2/summary.csv" &&
-   [[ $rc -eq 2 ]] && grep -q "asw sweep: unknown option --prots" "$tmp/err"; then pass=$((pass + 1)); else
+   [[ $rc -eq 2 ]] && grep -q "asw sweep: prots: unknown key" "$tmp/err"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "  FAIL: asw sweep --key value: $(head -c 200 "$tmp/err")"; fi
 "$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
 "$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
