@@ -103,8 +103,8 @@ CONCEPTS = [
      "drain_limit", NO_DRAIN, ""),
 ]
 
-# The binding's Switch (asw_config's fields, Switch(name=...); buf_flits is the C field of
-# buffer_flits) and the DPI checker (dpi/asw_dpi_checker.sv: the RTL's parameters; +cycles and
+# The binding's Switch (Switch(name=...): asw_config's fields, buffer_flits for the C field
+# buf_flits, whose keyword is refused) and the DPI checker (dpi/asw_dpi_checker.sv: the RTL's parameters; +cycles and
 # +seed are the plusargs of its example testbench dpi/tb_dpi.sv). Both have one field or
 # parameter per contract §1 feature (bubble, pfc, ...; BubbleEn, PfcEn, ...).
 PY_SWITCH = {n: n for n in ("ports", "vcs", "voq", "iters", "sa_pipe", "buffer_flits",
@@ -120,6 +120,7 @@ HARDWARE_DEFAULTS = ("the binding's Switch has the C model's defaults (asw_confi
 
 # Old spellings refused with "renamed to" the one name: (front end, old, new).
 RENAMED = [("asw switch", "--drain N", "--drain-limit N (--drain is on|off)"),
+           ("Python Switch", "buf_flits=", "buffer_flits="),
            ("asw trace", "iters", "rounds (repetitions of the pattern)"),
            ("asw net", "hcdth", "hcdth_pct"), ("asw net", "lcdth", "lcdth_pct"),
            ("asw net", "fcth", "fcth_pct")]
