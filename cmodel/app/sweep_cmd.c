@@ -161,7 +161,8 @@ static int sweep_main(int argc, char **argv, int merging) {
         memcpy(d->key, v, (size_t)(eq - v));
         d->key[eq - v] = 0;
         d->nvals = 0;
-        char *list = strdup(eq + 1), *save = NULL;
+        /* split in place: argv is cmd_sweep's copy (or --merge's sweep.args text) */
+        char *list = argv[i] + (eq - v) + 1, *save = NULL;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
           if (d->nvals == MAX_VALS) {
             fprintf(stderr, "asw sweep: %s: at most %d values\n", d->key, MAX_VALS);
