@@ -140,9 +140,24 @@ def agreement(asw, tmp):
     netc = dict(ln.split(" = ", 1) for ln in net.splitlines() if " = " in ln)
     sys.path.insert(0, os.path.join(ROOT, "sw"))
     import arnswitch  # the binding's Switch takes integers
+    bad = []
+    # asw sweep (asw switch's --key value form here) and the binding's Network pass asw net the
+    # same settings: what they hand it resolves as asw net's own line did
+    net_args = ["packet_flits=8"] + [f"{n}={v}" for n, v, _ in AGREE if spell[n][2]]
+    dashed = [w for a in net_args for w in ("--" + a.split("=")[0].replace("_", "-"),
+                                            a.split("=", 1)[1])]
+    subprocess.run([asw, "sweep", "--slurm", "--dir", os.path.join(tmp, "sw"), *dashed,
+                    "--vary", "seed=7"], capture_output=True)  # (AGREE's seed)
+    handed = {"asw sweep": open(os.path.join(tmp, "sw", "run-000.args")).read().split()
+              if os.path.exists(os.path.join(tmp, "sw", "run-000.args")) else ["no-run"],
+              "Python Network": arnswitch.Network(**dict(a.split("=", 1) for a in net_args)).args()}
+    for tool, args in handed.items():
+        out = subprocess.run([asw, "net", *args, "--print-config"], capture_output=True,
+                             text=True).stdout
+        if out != net or not net:
+            bad.append(f"{tool} hands asw net {' '.join(args)}: another configuration")
     pyc = arnswitch.Switch(**{n: {"on": 1, "off": 0}.get(v, v if not v.isdigit() else int(v))
                               for n, v, _ in AGREE if n in options.PY_SWITCH}).config
-    bad = []
     for n, v, want in AGREE:
         var, sw, nk = spell[n]
         got = {}
@@ -235,7 +250,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         ok, detail = agreement(asw, tmp)
     report(ok, f"same settings, same configuration in make cosim, asw switch, asw net, "
-               f"Python Switch: {' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+               f"asw sweep, Python Switch and Network: {' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
     # the DPI checker's spellings are parameters of the checker and of the RTL switch (its
     # DUT), or plusargs of its example testbench
     sv = {f: open(os.path.join(ROOT, f)).read() for f in
