@@ -54,11 +54,11 @@ static void put_bits(svBitVecVal *v, unsigned lsb, unsigned w, uint64_t x) {
  * configuration (asw_dpi_ok() = 0, asw_dpi_error() says why); NULL only if
  * memory runs out. */
 void *asw_dpi_new(int p, int v, int buf, int lmax, int pw, int dw, int table, int voq,
-                  int iters, int ae, int features) {
+                  int iters, int ae, int sapipe, int features) {
   asw_dpi *h = (asw_dpi *)calloc(1, sizeof *h);
   if (!h) return NULL;
-  const int vals[11] = {p, v, buf, lmax, pw, dw, table, voq, iters, ae, features};
-  for (int i = 0; i < 11; i++)
+  const int vals[12] = {p, v, buf, lmax, pw, dw, table, voq, iters, ae, sapipe, features};
+  for (int i = 0; i < 12; i++)
     if (vals[i] < 0) {
       snprintf(h->err, sizeof h->err, "asw_dpi_new: parameter %d is negative (%d)", i + 1,
                vals[i]);
@@ -76,6 +76,7 @@ void *asw_dpi_new(int p, int v, int buf, int lmax, int pw, int dw, int table, in
   c.voq = (unsigned)voq;
   c.iters = (unsigned)iters;
   c.arn_entries = (unsigned)ae;
+  c.sa_pipe = (unsigned)sapipe; /* contract §8.1 (the RTL's SAPIPE) */
   asw_config_set_features(&c, (unsigned)features); /* §1: ASW_FEAT_* bits of the features built */
   h->sw = asw_switch_new(&c, h->err, sizeof h->err);
   h->ports = c.ports;

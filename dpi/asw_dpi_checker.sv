@@ -19,6 +19,7 @@ module asw_dpi_checker #(
   parameter int unsigned VOQ = 1,
   parameter int unsigned ITERS = 1,
   parameter int unsigned AE = 0,
+  parameter int unsigned SAPIPE = 0,  // pipelined switch allocation (contract §8.1)
   // optional hardware built (contract §1, asw_switch): every feature off by default
   parameter bit BubbleEn = 1'b0, parameter bit PfcEn = 1'b0, parameter bit QcnEn = 1'b0,
   parameter bit RouteHashEn = 1'b0, parameter bit LinkFaultEn = 1'b0,
@@ -73,7 +74,7 @@ module asw_dpi_checker #(
   initial begin
     mismatches_q = 0;
     cycles_q = 0;
-    model = asw_dpi_new(P, V, BUF, LMAX, PW, DW, TABLE, VOQ, ITERS, AE,
+    model = asw_dpi_new(P, V, BUF, LMAX, PW, DW, TABLE, VOQ, ITERS, AE, SAPIPE,
                         int'({ReadbackEn, CountersEn, RouteAdaptEn, RouteOblivEn, PortRateEn, RouteHashEn,
                              VcAdaptEn, LinkFaultEn, QcnEn, PfcEn, BubbleEn}));
     if (asw_dpi_ok(model) == 0) begin

@@ -13,6 +13,7 @@ package asw_dpi_pkg;
                                               input int lmax, input int pw, input int dw,
                                               input int table_entries, input int voq,
                                               input int iters, input int ae,
+                                              input int sapipe,  // §8.1 SAPIPE
                                               input int features);  // §1 features built, ASW_FEAT_* bits
   import "DPI-C" function int asw_dpi_ok(input chandle h);
   import "DPI-C" function string asw_dpi_error(input chandle h);

@@ -71,7 +71,7 @@ study-switch: $(BUILD)/asw
 	for load in $(STUDY_SWITCH_LOADS); do \
 	  f=$(BUILD)/results/switch_p16_sapipe$${sp}_voq$${voq}_buf$${buf}_pkt$${pkt}_load$${load}.json; \
 	  $(BUILD)/asw switch --ports 16 --voq $$voq --buffer-flits $$buf --load $$load --sa-pipe $$sp \
-	    --packet-flits $$pkt --cycles 30000 --warmup 5000 --seed 1 --quiet --json $$f || exit 1; \
+	    --packet-flits $$pkt --cycles 25000 --warmup 5000 --seed 1 --quiet --json $$f || exit 1; \
 	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-7s %-5s %-5s %-4s %-6s %8.4f %10.4f %10.2f %9d" % (*sys.argv[2:7], r["offered_load"], r["accepted_throughput"], r["latency_mean"], r["latency_p99"]))' $$f $$sp $$voq $$buf $$pkt $$load; \
 	done; done; done
 	@echo "results: $(BUILD)/results/switch_p16_*.json"
@@ -86,7 +86,7 @@ study-switch-arn: $(BUILD)/asw
 	@for arn in off arn afi; do for load in 0.3 0.5 0.7; do \
 	  f=$(BUILD)/results/switch_arn_$${arn}_load$${load}.json; \
 	  $(BUILD)/asw switch --ports 16 --vcs 2 --load $$load --dest hotspot:3:0.3 --packet-flits 8 \
-	    --routing adaptive --arn $$arn --arn-up on --crt 200 --arn-ttl 2000 --cycles 50000 \
+	    --routing adaptive --arn $$arn --arn-up on --crt 200 --arn-ttl 2000 --cycles 45000 --warmup 5000 \
 	    --seed 1 --quiet --json $$f || exit 1; \
 	  $(PYTHON) -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%-4s %-6s %9.4f %9.1f %6d %9d %9d" % (sys.argv[2], sys.argv[3], r["accepted_throughput"], r["latency_mean"], r["roots_declared"], r["arn_consumed"], r["packets_adapted"]))' $$f $$arn $$load; \
 	done; done

@@ -98,15 +98,18 @@ TEST_TARGETS += test-lib
 # (pkg-config, static archive), the DPI sources as installed in share/arnswitch/dpi.
 DPI_SV := dpi/asw_dpi_pkg.sv dpi/asw_dpi_checker.sv dpi/tb_dpi.sv
 DPI_BIN := $(BUILD)/dpi/obj/tb_dpi
-$(DPI_BIN): $(RTL_SRCS) $(DPI_SV) dpi/asw_dpi.c $(ASW_LIB_A) $(ASW_PUBLIC_HDRS)
+# the same with the pipelined allocation (SAPIPE=1, contract §8.1) in the DUT and the checker
+DPI_BIN_SAPIPE := $(BUILD)/dpi/obj_sapipe/tb_dpi
+$(DPI_BIN) $(DPI_BIN_SAPIPE): $(RTL_SRCS) $(DPI_SV) dpi/asw_dpi.c $(ASW_LIB_A) $(ASW_PUBLIC_HDRS)
 	@$(MAKE) --no-print-directory -s install PREFIX=$(LIB_TEST_PREFIX) >/dev/null
-	@mkdir -p $(BUILD)/dpi
+	@mkdir -p $(BUILD)/dpi $(dir $@)
 	@export PKG_CONFIG_PATH=$(LIB_TEST_PREFIX)/lib/pkgconfig; \
-	nice -n 15 verilator --binary --timing -j 2 -Wall --top-module tb_dpi -Mdir $(BUILD)/dpi/obj \
+	nice -n 15 verilator --binary --timing -j 2 -Wall --top-module tb_dpi -Mdir $(dir $@) \
+	  $(if $(findstring sapipe,$@),-GSAPIPE=1) \
 	  -o tb_dpi $(RTL_SRCS) $(DPI_SV) $(LIB_TEST_PREFIX)/share/arnswitch/dpi/asw_dpi.c \
 	  -CFLAGS "$$(pkg-config --cflags arnswitch)" \
 	  -LDFLAGS "$$(pkg-config --static --libs arnswitch | sed 's/-larnswitch/-l:libarnswitch.a/')" \
-	  > $(BUILD)/dpi/build.log 2>&1 || { tail -30 $(BUILD)/dpi/build.log; exit 1; }
+	  > $(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
 
 .PHONY: dpi-sim test-dpi
 # make dpi-sim [DPI_CYCLES=N] [DPI_SEED=N]: the example testbench once
@@ -115,10 +118,11 @@ DPI_SEED ?= 1
 dpi-sim: deps $(DPI_BIN)
 	@$(DPI_BIN) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED) | grep '^tb_dpi'
 
-# Three seeds must pass; a planted header corruption must be caught.
-test-dpi: deps $(DPI_BIN)
-	@pass=0; fail=0; for s in 1 2 3; do \
-	  if $(DPI_BIN) +cycles=6000 +seed=$$s > $(BUILD)/dpi/seed$$s.log 2>&1; then \
+# Three seeds must pass, and one with SAPIPE=1; a planted header corruption must be caught.
+test-dpi: deps $(DPI_BIN) $(DPI_BIN_SAPIPE)
+	@pass=0; fail=0; for s in 1 2 3 sapipe; do \
+	  bin=$(DPI_BIN); seed=$$s; [ $$s = sapipe ] && { bin=$(DPI_BIN_SAPIPE); seed=4; }; \
+	  if $$bin +cycles=6000 +seed=$$seed > $(BUILD)/dpi/seed$$s.log 2>&1; then \
 	    echo "PASS dpi seed $$s: $$(grep 'tb_dpi: cycles' $(BUILD)/dpi/seed$$s.log)"; pass=$$((pass+1)); \
 	  else echo "FAIL dpi seed $$s"; tail -5 $(BUILD)/dpi/seed$$s.log; fail=$$((fail+1)); fi; done; \
 	if (bash -c '$(DPI_BIN) +cycles=2000 +plant' > $(BUILD)/dpi/plant.log 2>&1; exit $$?) 2>/dev/null; then \

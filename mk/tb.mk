@@ -72,9 +72,9 @@ TEST_TARGETS += test-cosim-random
 # anything is built (tb/test_cosim_input.py); no Verilator build.
 # docs/options.md: the vocabulary (tb/options.py) with each tool's defaults.
 .PHONY: test-cosim-input options-doc
-test-cosim-input: $(BUILD)/asw
+test-cosim-input: $(BUILD)/asw lib
 	@$(PYTHON) tb/test_cosim_input.py $(BUILD)/asw
-options-doc: $(BUILD)/asw
+options-doc: $(BUILD)/asw lib
 	@$(PYTHON) tb/options.py --markdown $(BUILD)/asw > docs/options.md && echo "wrote docs/options.md"
 TEST_TARGETS += test-cosim-input
 # Co-simulation speed (docs/results.md, Speed): P=8 V=4 VOQ ITERS=2, random traffic.

@@ -51,9 +51,9 @@ SCALE = 20
 HOT_NODE = 4  # the paper's hot node of configuration #1 (asw net hs_nodes=auto)
 # app: (asw trace keys, tree length in paper-ms, what)
 APPS = {
-    "ptrans": (["pattern=ptrans", "size=65536", "iters=120"], 100.0,
+    "ptrans": (["pattern=ptrans", "size=65536", "rounds=120"], 100.0,
                "PTRANS-like: 120 rounds of pairwise 64 KB exchanges"),
-    "inception": (["pattern=inception", "size=65536", "iters=4", "layers=8", "compute=8000"], 400.0,
+    "inception": (["pattern=inception", "size=65536", "rounds=4", "layers=8", "compute=8000"], 400.0,
                   "Inception-like: 4 steps x 8 layers, 64 KB recursive-doubling allreduce "
                   "after 8 000 cycles of compute"),
 }

@@ -49,7 +49,7 @@ def main():
                 nodes = json.load(open(probe))["topology"]["nodes"]
             if not os.path.exists(tr):
                 subprocess.run([a.asw, "trace", f"pattern={p}", f"nodes={nodes}", f"size={size}",
-                                f"iters={iters}", f"out={tr}"], check=True, capture_output=True)
+                                f"rounds={iters}", f"out={tr}"], check=True, capture_output=True)
             js = os.path.join(a.out, f"{p}_{routing}.json")
             r = subprocess.run([a.asw, "net", *net, f"routing={routing}", f"traffic=trace:{tr}",
                                 "--quiet", "--json", js], capture_output=True, text=True)

@@ -45,7 +45,7 @@ def test_config_and_errors():
 
 def test_param_registers():
     with asw.Switch(ports=5, vcs=3, iters=2, voq=0, max_packet=6, payload_bits=40,
-                    buf_flits=12) as sw:
+                    buffer_flits=12) as sw:
         assert sw.reg_read(asw.REG_ID) == asw.ID_VALUE
         p0 = sw.reg_read(asw.REG_PARAM0)
         assert (p0 & 0xFF, p0 >> 8 & 0xF, p0 >> 12 & 7, p0 >> 15 & 1, p0 >> 16 & 0xFF,
@@ -70,7 +70,7 @@ def test_features():
             "readback": (asw.reg_occ(1, 1, 1), 1, True)}
     for mask in range(2048):
         on = {f: mask >> k & 1 for k, f in enumerate(asw.FEATURES)}
-        with asw.Switch(ports=4, vcs=2, buf_flits=8, max_packet=4, **on) as sw:
+        with asw.Switch(ports=4, vcs=2, buffer_flits=8, max_packet=4, **on) as sw:
             assert all(sw.config[f] == v for f, v in on.items())
             assert (sw.reg_read(asw.REG_PARAM2) >> 23 | (sw.reg_read(asw.REG_PARAM3) >> 6 & 3) << 9) == mask
             errors = 0
@@ -99,7 +99,7 @@ def test_features():
 
 def test_packet_through_switch():
     """A packet leaves on its FWD port unchanged, credits flow back, CRED accounts."""
-    sw = asw.Switch(ports=4, vcs=2, max_packet=4, buf_flits=8, counters=1, readback=1)
+    sw = asw.Switch(ports=4, vcs=2, max_packet=4, buffer_flits=8, counters=1, readback=1)
     sw.reg_write(asw.reg_fwd(7), asw.fwd_entry(2))
     hdr = asw.hdr_make(7, src=1, sl=1, length=3, seq=42)
     outs = send_packet(sw, 1, 1, hdr, 3, start_payload=100)
@@ -139,7 +139,7 @@ def test_zero_load_latency_is_the_models():
     one cycle later output."""
     lat = []
     for delay in (0, 5):
-        sw = asw.Switch(ports=4, vcs=1, max_packet=1, buf_flits=4)
+        sw = asw.Switch(ports=4, vcs=1, max_packet=1, buffer_flits=4)
         sw.reg_write(asw.reg_fwd(3), asw.fwd_entry(3))
         c = 0
         for _ in range(delay):
@@ -210,20 +210,24 @@ def test_load_table():
 
 
 def test_vocabulary_names():
-    """Switch takes the vocabulary's buffer_flits as Network does (docs/options.md); Network
-    refuses asw_config's buf_flits with the name to use."""
+    """Switch and Network take the vocabulary's buffer_flits (docs/options.md) and refuse
+    asw_config's buf_flits as a keyword with the name to use; a configuration dict keeps
+    asw_config's fields (default_config(), .config), and may not disagree with a keyword."""
     with asw.Switch(ports=4, vcs=2, buffer_flits=12, max_packet=4) as sw:
         assert sw.config["buf_flits"] == 12, sw.config
+        with asw.Switch(sw.config) as twin:  # a configuration round-trips
+            assert twin.config == sw.config
     try:
-        asw.Switch(ports=4, buffer_flits=12, buf_flits=8)
+        asw.Switch({"buf_flits": 8}, ports=4, buffer_flits=12)
         raise AssertionError("two values for one field accepted")
     except ValueError as e:
         assert "name the same field" in str(e), e
-    try:
-        asw.Network(buf_flits=8)
-        raise AssertionError("Network accepted buf_flits")
-    except ValueError as e:
-        assert str(e) == "buf_flits: renamed to buffer_flits (docs/options.md)", e
+    for make in (asw.Switch, asw.Network):
+        try:
+            make(buf_flits=8)
+            raise AssertionError("%s accepted buf_flits" % make.__name__)
+        except ValueError as e:
+            assert str(e) == "buf_flits: renamed to buffer_flits (docs/options.md)", e
 
 
 def test_network():

@@ -52,7 +52,7 @@ def main(asw):
     # buffers and detector thresholds so roots form within a few thousand cycles
     rlft = ["ports=6", "stages=3", "vcs=2", "voq=1", "buffer_flits=64", "packet_flits=8",
             "load=0.9", "warmup=1000", "cycles=5000", "drain=1"]
-    det = ["crt=16", "arn_ttl=4096", "hcdth=50", "lcdth=30", "fcth=30"]
+    det = ["crt=16", "arn_ttl=4096", "hcdth_pct=50", "lcdth_pct=30", "fcth_pct=30"]
     links_lc = 45 * 6 * 2
     with tempfile.TemporaryDirectory() as d:
         # upward hot spot (IHS): roots, ARNs upstream, consumption, adaptation
@@ -166,7 +166,7 @@ def main(asw):
                 "load=0.8", "warmup=500", "cycles=3000", "traffic=hs25-1"]
         outs = []
         for i, extra in enumerate([["arn_entries=0"], ["arn=off", "arn_entries=8"],
-                                   ["arn_entries=32", "crt=5", "hcdth=10", "lcdth=5"]]):
+                                   ["arn_entries=32", "crt=5", "hcdth_pct=10", "lcdth_pct=5"]]):
             js, text, csv = net(asw, d, f"off{i}", *base, *extra)
             if js:
                 outs.append((results_only(text), csv))
@@ -183,8 +183,9 @@ def main(asw):
                           (["arn=arn", "afi=1", "vcs=2", "voq=1"], "afi"),
                           (["routing=arn", "voq=1", "arn_entries=0"], "arn_entries"),
                           (["arn_entries=33"], "arn_entries"),
-                          (["hcdth=50", "lcdth=60"], "lcdth"),
-                          (["fcth=101"], "fcth"),
+                          (["hcdth_pct=50", "lcdth_pct=60"], "lcdth_pct"),
+                          (["fcth_pct=101"], "fcth_pct"),
+                          (["fcth=20"], "fcth"),  # renamed to fcth_pct (flits elsewhere)
                           (["crt=0"], "crt"),
                           (["arn=maybe"], "arn")]:
             r = subprocess.run([asw, "net", *args, "cycles=10", "--quiet"],

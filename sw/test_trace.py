@@ -128,7 +128,7 @@ def test_patterns(tmp):
                            ("ptrans", 4096, 20), ("inception", 4096, 2)):
         path = os.path.join(tmp, f"{p}.txt")
         extra = [f"layers={INC_LAYERS}", f"compute={INC_COMPUTE}"] if p == "inception" else []
-        rc, so, se = run("trace", f"pattern={p}", f"nodes={N}", f"size={size}", f"iters={iters}",
+        rc, so, se = run("trace", f"pattern={p}", f"nodes={N}", f"size={size}", f"rounds={iters}",
                          *extra, f"out={path}")
         if rc:
             check(f"asw trace pattern={p}", False, se.strip())
@@ -175,9 +175,17 @@ def gen(*keys):
     return (parse_trace(so) if rc == 0 else (None, None)), se
 
 
+def test_forms():
+    """asw trace takes --key value and --key=value as key=value (the vocabulary's two forms)."""
+    kv = run("trace", "pattern=ptrans", "nodes=8", "size=64", "rounds=2", "out=-")
+    dash = run("trace", "--pattern", "ptrans", "--nodes=8", "--size", "64", "--rounds", "2", "--out", "-")
+    check("asw trace --key value / --key=value: the same trace as key=value",
+          kv[0] == 0 and kv == dash and kv[1].count("\n") > 8, f"{kv[0]} {dash[0]} {dash[2].strip()}")
+
+
 def test_ptrans():
     for n, iters in ((7, 9), (8, 10)):
-        (nodes, msgs), se = gen("pattern=ptrans", f"nodes={n}", "size=3000", f"iters={iters}")
+        (nodes, msgs), se = gen("pattern=ptrans", f"nodes={n}", "size=3000", f"rounds={iters}")
         if msgs is None:
             check(f"ptrans nodes={n}", False, se)
             continue
@@ -188,7 +196,7 @@ def test_ptrans():
             rounds.append(pairs)
             want += pairs
         got = [(m[2], m[3]) for m in msgs]
-        check(f"ptrans nodes={n} iters={iters}: {len(want)} messages, each (i, (k-i) mod n) of its "
+        check(f"ptrans nodes={n} rounds={iters}: {len(want)} messages, each (i, (k-i) mod n) of its "
               f"round, in order", got == want, f"{got[:12]}")
         check(f"ptrans nodes={n}: every message 3000 bytes, time 0, ids 0, 1, ...",
               all(m[4] == 3000 and m[1] == 0 for m in msgs) and [m[0] for m in msgs] == list(range(len(msgs))))
@@ -206,7 +214,7 @@ def test_ptrans():
                 last_recv[p] = x
         check(f"ptrans nodes={n}: each message waits for its source's last exchange (sent and "
               f"received), no other", ok)
-    (nodes, msgs), se = gen("pattern=ptrans", "nodes=10", "size=64", "iters=6", "skip=2,5")
+    (nodes, msgs), se = gen("pattern=ptrans", "nodes=10", "size=64", "rounds=6", "skip=2,5")
     used = {m[2] for m in msgs or []} | {m[3] for m in msgs or []}
     check("ptrans nodes=10 skip=2,5: 'nodes 10', runs on the 8 other nodes in order",
           nodes == 10 and used == {0, 1, 3, 4, 6, 7, 8, 9} and msgs[0][2:4] == (0, 1), f"{used}")
@@ -215,7 +223,7 @@ def test_ptrans():
 def test_inception():
     for n, layers, iters, comp in ((6, 2, 2, 50), (13, 3, 2, 0), (8, 1, 3, 9)):
         (nodes, msgs), se = gen("pattern=inception", f"nodes={n}", "size=5000", f"layers={layers}",
-                                f"iters={iters}", f"compute={comp}")
+                                f"rounds={iters}", f"compute={comp}")
         if msgs is None:
             check(f"inception nodes={n}", False, se)
             continue
@@ -292,7 +300,7 @@ def test_trace_hs(tmp):
     hot, srcs = 32, [3, 17, 40, 45, 50, 60]  # 0.1 x 64 = 6 hot sources outside the trace
     skip = ",".join(map(str, sorted([hot] + srcs)))
     path = os.path.join(tmp, "hs_ptrans.txt")
-    rc, so, se = run("trace", "pattern=ptrans", "nodes=64", "size=4096", "iters=40", f"skip={skip}",
+    rc, so, se = run("trace", "pattern=ptrans", "nodes=64", "size=4096", "rounds=40", f"skip={skip}",
                      f"out={path}")
     if rc:
         check("trace_hs: trace written", False, se)
@@ -318,7 +326,7 @@ def test_trace_hs(tmp):
     check("trace_hs: the same run twice, the same completion",
           again and again["trace"]["completion_cycles"] == ct)
     full = os.path.join(tmp, "hs_full.txt")
-    run("trace", "pattern=ptrans", "nodes=64", "size=64", "iters=2", f"out={full}")
+    run("trace", "pattern=ptrans", "nodes=64", "size=64", "rounds=2", f"out={full}")
     for args, want in (
             ([f"traffic=trace:{full}", "trace_hs=0.1"],
              "trace_hs: 0.1 of 64 nodes is 6 hot sources, but 0 nodes are outside the trace"),
@@ -350,7 +358,7 @@ def test_record_replay(tmp):
 def test_netrace(tmp):
     txt, nt, ntz = (os.path.join(tmp, x) for x in ("ar.txt", "ar.tra", "ar.tra.bz2"))
     for out, fmt in ((txt, "text"), (nt, "netrace"), (ntz, "netrace")):
-        rc, so, se = run("trace", "pattern=allreduce", f"nodes={N}", "size=4608", "iters=2",
+        rc, so, se = run("trace", "pattern=allreduce", f"nodes={N}", "size=4608", "rounds=2",
                          f"out={out}", f"format={fmt}")
         if rc:
             check(f"asw trace format={fmt}", False, se)
@@ -373,7 +381,7 @@ def test_netrace(tmp):
 
 def test_determinism(tmp):
     path = os.path.join(tmp, "halo.txt")
-    run("trace", "pattern=halo3d", f"nodes={N}", "size=2048", "iters=3", f"out={path}")
+    run("trace", "pattern=halo3d", f"nodes={N}", "size=2048", "rounds=3", f"out={path}")
     r1, t1 = net(tmp, path, "routing=adaptive", name="d1")
     r2, t2 = net(tmp, path, "routing=adaptive", name="d2")
     r3, t3 = net(tmp, path, "routing=adaptive", "threads=2", name="d3")
@@ -457,6 +465,11 @@ def test_errors(tmp):
         (["trace", "pattern=ptrans", "nodes=8", "size=8", "compute=5", "out=-"], 2,
          "compute: only with pattern=inception"),
         (["trace", "pattern=inception", "nodes=8", "size=8", "layers=0", "out=-"], 2, "layers: bad value '0'"),
+        # one name, one meaning (docs/options.md): iters is the iSLIP iterations elsewhere
+        (["trace", "pattern=ptrans", "nodes=8", "size=8", "iters=2", "out=-"], 2,
+         "iters: renamed to rounds"),
+        (["trace", "--pattern", "ptrans", "--nodes", "8", "--size=8", "--rounds", "0", "--out", "-"], 2,
+         "rounds: bad value '0'"),
     ]
     bz = os.path.join(tmp, "broken.bz2")
     open(bz, "wb").write(b"BZh91AY&SY" + b"\x00" * 40)
@@ -474,6 +487,7 @@ def main():
         else:
             test_dependencies(tmp)
             test_patterns(tmp)
+            test_forms()
             test_ptrans()
             test_inception()
             test_delay(tmp)

@@ -974,9 +974,9 @@ KNOBS = (
     ("TABLE", "", "forwarding-table entries"),
     ("VCMAP", "", "id|sl|obqa|afi|obqa-afi: the SL-to-VC map programmed"),
     ("SCEN", "", "stimulus: random hotspot full zerocred len1 lenmax rewrite proto, or a §15 scenario"),
-    ("HCDTH", "hcdth", "§15 high congestion-detection threshold, flits (asw net: % of the buffer)"),
-    ("LCDTH", "lcdth", "§15 low congestion-detection threshold, flits (asw net: % of the buffer)"),
-    ("FCTH", "fcth", "§15 free-credit threshold of a root, flits (asw net: % of the buffer)"),
+    ("HCDTH", "hcdth", "§15 high congestion-detection threshold, flits (asw net: hcdth_pct, % of the buffer)"),
+    ("LCDTH", "lcdth", "§15 low congestion-detection threshold, flits (asw net: lcdth_pct, % of the buffer)"),
+    ("FCTH", "fcth", "§15 free-credit threshold of a root, flits (asw net: fcth_pct, % of the buffer)"),
     ("CRT", "crt", "§15 congestion root timer, cycles"),
     ("ARN_UP", "", "§15 ARN_UP: port mask of up ports"),
     ("STAGE", "", "§15 ROUTE_CTRL stage"),
@@ -1028,14 +1028,14 @@ BOOL_KNOBS = ("VOQ", "SAPIPE", "BUBBLE", "QCN", "HASH", "GAP", "VCADAPT", "SAR",
 # the make variables (COSIM_ALIASES; make test-cosim-input checks both lists agree).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import options  # noqa: E402
-ALIASES = {name: var for name, _, _, var, _, _, _ in options.CONCEPTS if var}
+ALIASES = {name: var for name, _, _, var, *_ in options.CONCEPTS if var}
 # Other spellings of a vocabulary name (lower-case make variables, the C API's names):
 # refused with "renamed to" the one name.
 RENAMED = {var.lower(): name for name, var in ALIASES.items() if var.lower() != name}
 RENAMED.update({"lmax": "max_packet", "buf_flits": "buffer_flits"})  # asw_config's fields
 # Names of the other tools that mean something else here: the message says what to use.
 OTHER_TOOLS = {name: f"a name of asw, not of make cosim: {exc}"
-               for name, _, _, var, _, _, exc in options.CONCEPTS if not var}
+               for name, _, _, var, _, _, exc, *_ in options.CONCEPTS if not var}
 OTHER_TOOLS.update({
     "packet_flits": "asw net's fixed packet length; make cosim draws lengths 1..N: "
                     "use max_packet=N (PKT=N)",

@@ -88,7 +88,8 @@ BAD = [
      ["cycles: bad value '99999999999999999999999'"]),
     ("cosim-net", ["NET=ports=4 stages=2 cycles=abc"], ["cycles: bad value 'abc'"]),
     ("cosim-net", ["NET=ports=4 stages=2 cycles=-5"], ["cycles: bad value '-5'"]),
-    ("cosim-net", ["NET=ports=4 stages=2 hcdth=500"], ["hcdth"]),
+    ("cosim-net", ["NET=ports=4 stages=2 hcdth_pct=500"], ["hcdth_pct"]),
+    ("cosim-net", ["NET=ports=4 stages=2 hcdth=50"], ["hcdth: renamed to hcdth_pct"]),
     ("cosim-net", ["NET=ports=4 stages=2 --seed 3"], ["NET: '--seed' is not a key=value setting"]),
 ]
 # Real knobs under asw's names (and the resolved configuration as the first line): run on
@@ -105,11 +106,14 @@ GOOD = [
 
 # The same settings given to every front end under the vocabulary's names (tb/options.py)
 # must resolve to the same configuration: make cosim's first line, asw switch's JSON
-# "config", asw net --print-config. (name, value, value as resolved)
-AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", "2", "2"),
-         ("buffer_flits", "32", "32"), ("max_packet", "8", "8"), ("routing", "adaptive", "adaptive"),
-         ("trigger", "th", "th"), ("seed", "7", "7"), ("cycles", "3000", "3000"),
-         ("arn_entries", "4", "4"), ("crt", "100", "100"), ("arn_ttl", "300", "300")]
+# "config", asw net --print-config, the binding's Switch(...).config. (name, value, value
+# as resolved)
+AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", "1", "1"),
+         ("sa_pipe", "on", "1"), ("buffer_flits", "32", "32"), ("max_packet", "8", "8"),
+         ("routing", "adaptive", "adaptive"), ("trigger", "th", "th"), ("seed", "7", "7"),
+         ("cycles", "3000", "3000"), ("warmup", "300", "300"), ("drain", "on", "1"),
+         ("drain_limit", "5000", "5000"), ("arn_entries", "4", "4"), ("crt", "100", "100"),
+         ("arn_ttl", "300", "300")]
 COSIM_WORDS = {"ada": "adaptive", "det": "det", "obl": "oblivious", "th": "adaptive"}
 
 
@@ -119,7 +123,7 @@ def agreement(asw, tmp):
     sys.path.insert(0, os.path.join(ROOT, "tb"))
     import options
     spell = {c[0]: c[3:6] for c in options.CONCEPTS}
-    r = make("cosim", ["REFONLY=1"] + [f"{n}={v}" for n, v, _ in AGREE])
+    r = make("cosim", ["REFONLY=1"] + [f"{n}={v}" for n, v, _ in AGREE if spell[n][0]])
     first = r.stdout.splitlines()[0] if r.stdout else ""
     cos = dict(w.split("=", 1) for w in first.split()[2:] if "=" in w)
     sw_args = []
@@ -134,10 +138,31 @@ def agreement(asw, tmp):
                                                          if spell[n][2]] + ["--print-config"],
                          capture_output=True, text=True).stdout
     netc = dict(ln.split(" = ", 1) for ln in net.splitlines() if " = " in ln)
+    sys.path.insert(0, os.path.join(ROOT, "sw"))
+    import arnswitch  # the binding's Switch takes integers
     bad = []
+    # asw sweep (asw switch's --key value form here) and the binding's Network pass asw net the
+    # same settings: what they hand it resolves as asw net's own line did
+    net_args = ["packet_flits=8"] + [f"{n}={v}" for n, v, _ in AGREE if spell[n][2]]
+    dashed = [w for a in net_args for w in ("--" + a.split("=")[0].replace("_", "-"),
+                                            a.split("=", 1)[1])]
+    subprocess.run([asw, "sweep", "--slurm", "--dir", os.path.join(tmp, "sw"), *dashed,
+                    "--vary", "seed=7"], capture_output=True)  # (AGREE's seed)
+    handed = {"asw sweep": open(os.path.join(tmp, "sw", "run-000.args")).read().split()
+              if os.path.exists(os.path.join(tmp, "sw", "run-000.args")) else ["no-run"],
+              "Python Network": arnswitch.Network(**dict(a.split("=", 1) for a in net_args)).args()}
+    for tool, args in handed.items():
+        out = subprocess.run([asw, "net", *args, "--print-config"], capture_output=True,
+                             text=True).stdout
+        if out != net or not net:
+            bad.append(f"{tool} hands asw net {' '.join(args)}: another configuration")
+    pyc = arnswitch.Switch(**{n: {"on": 1, "off": 0}.get(v, v if not v.isdigit() else int(v))
+                              for n, v, _ in AGREE if n in options.PY_SWITCH}).config
     for n, v, want in AGREE:
         var, sw, nk = spell[n]
         got = {}
+        if n in options.PY_SWITCH:
+            got["Python Switch"] = str(pyc[arnswitch.VOCABULARY_FIELDS.get(n, n)])
         if var:
             x = cos.get(var)
             got["make cosim"] = COSIM_WORDS.get(x, x) if n == "routing" else x
@@ -224,8 +249,38 @@ def main(argv):
                         "concepts)", f"missing: {missing}")
     with tempfile.TemporaryDirectory() as tmp:
         ok, detail = agreement(asw, tmp)
-    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net: "
-               f"{' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net, "
+               f"asw sweep, Python Switch and Network: {' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+    # the DPI checker's spellings are parameters of the checker and of the RTL switch (its
+    # DUT), or plusargs of its example testbench
+    sv = {f: open(os.path.join(ROOT, f)).read() for f in
+          ("dpi/asw_dpi_checker.sv", "rtl/asw_switch.sv", "dpi/tb_dpi.sv")}
+    missing = [f"{f} {p}" for p in options.DPI.values() if not p.startswith("+")
+               for f in ("dpi/asw_dpi_checker.sv", "rtl/asw_switch.sv")
+               if not re.search(rf"parameter (int unsigned|bit) {p} =", sv[f])]
+    missing += [f"tb_dpi.sv {p}" for p in options.DPI.values() if p.startswith("+")
+                and f'$value$plusargs("{p[1:]}=' not in sv["dpi/tb_dpi.sv"]]
+    report(not missing, f"the DPI checker takes the vocabulary's parameters ({len(options.DPI)})",
+           f"missing: {missing}")
+    # old spellings: refused, one line naming the new name (docs/options.md's list); asw's
+    # commands exit 2, the binding raises ValueError
+    probes = {"--drain N": ["switch", "--drain", "100"],
+              "iters": ["trace", "pattern=ptrans", "nodes=8", "size=8", "iters=2", "out=-"],
+              "hcdth": ["net", "hcdth=50"], "lcdth": ["net", "lcdth=30"], "fcth": ["net", "fcth=20"]}
+    import arnswitch
+    for tool, old, new in options.RENAMED:
+        want = f"renamed to {new.split()[0].rstrip('=')}"
+        if old == "buf_flits=":
+            try:
+                arnswitch.Switch(buf_flits=8)
+                ok, got = False, "accepted"
+            except ValueError as e:
+                ok, got = want in str(e), f"ValueError: {e}"
+        else:
+            r = subprocess.run([asw, *probes[old]], capture_output=True, text=True)
+            ok = r.returncode == 2 and want in r.stderr and len(r.stderr.splitlines()) == 1
+            got = f"exit {r.returncode}: {r.stderr.strip()}"
+        report(ok, f"{tool} {old}: refused, '{want}'", got)
     print(f"test-cosim-input: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

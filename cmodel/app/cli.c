@@ -71,6 +71,49 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
   return -1;
 }
 
+char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n) {
+  char **out = calloc((size_t)argc + 1, sizeof *out);
+  int k = 0, ok = out != NULL;
+  for (int i = 0; ok && i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    int own = i == 0 || a[0] != '-' || a[1] != '-' || !a[2];
+    for (const char *const *o = keep; !own && *o; o++) {
+      const size_t l = strlen(*o);
+      own = !strncmp(a, *o, (*o)[l - 1] == '=' ? l - 1 : l) && !a[(*o)[l - 1] == '=' ? l - 1 : l];
+      if (own && (*o)[l - 1] == '=' && i + 1 < argc) v = argv[++i]; /* its value, as is */
+    }
+    if (own) {
+      ok = (out[k++] = strdup(a)) != NULL && (!v || (out[k++] = strdup(v)) != NULL);
+      continue;
+    }
+    const int eq = strchr(a, '=') != NULL;
+    if (!eq && i + 1 >= argc) { /* no value: as is (the command says so) */
+      ok = (out[k++] = strdup(a)) != NULL;
+      continue;
+    }
+    v = eq ? "" : argv[++i];
+    char *kv = out[k++] = malloc(strlen(a) + strlen(v) + 1);
+    ok = kv != NULL;
+    if (ok) {
+      sprintf(kv, eq ? "%s%s" : "%s=%s", a + 2, v);
+      for (char *q = kv; *q && *q != '='; q++)
+        if (*q == '-') *q = '_';
+    }
+  }
+  if (!ok) {
+    cli_kv_free(out, k);
+    return NULL;
+  }
+  *n = k;
+  return out;
+}
+
+void cli_kv_free(char **args, int n) {
+  if (!args) return;
+  for (int i = 0; i < n; i++) free(args[i]);
+  free(args);
+}
+
 int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet) {
   if (!strcmp(path, "-")) return 0;
   struct stat st;

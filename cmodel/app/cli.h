@@ -25,6 +25,14 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
  * not a folder), without truncating an existing file ("-": stdout, always
  * fine). On error prints "asw <cmd>: <opt>: cannot write <path>: <reason>"
  * (unless quiet) and returns -1. */
+/* The vocabulary's two forms (docs/options.md): a copy of argv (n entries, NULL after them)
+ * in which "--key value" and "--key=value" read "key=value" (- for _ in the key), except
+ * the command's own options in `keep` (NULL-terminated; "NAME=" for one that takes a
+ * value, copied with it). A --key without a value is copied as is. NULL if out of
+ * memory; cli_kv_free frees the copy. */
+char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n);
+void cli_kv_free(char **args, int n);
+
 int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet);
 
 /* Progress of a long run on stderr: a bar redrawn at most 5 times a second on a

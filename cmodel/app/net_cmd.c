@@ -124,6 +124,38 @@ out:
   return rc;
 }
 
+/* asw net's keys in asw switch's form: argv[*i] is "--key value" or "--key=value" (- for _
+ * in the key). Returns a malloc'd "key=value" (*i past the value), or NULL after printing
+ * "asw CMD: ..." (if say) when the key is not one of asw net's or the value is missing. */
+static char *net_dash_arg(const char *cmd, int argc, char **argv, int *i, int say) {
+  const char *a = argv[*i], *eq = strchr(a + 2, '=');
+  const size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+  const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[*i + 1] : NULL;
+  char *kv = malloc(kl + (v ? strlen(v) : 0) + 2);
+  if (!kv) return NULL;
+  memcpy(kv, a + 2, kl);
+  kv[kl] = 0;
+  for (char *q = kv; *q; q++)
+    if (*q == '-') *q = '_';
+  net_cfg probe;
+  char err[512];
+  netcfg_default(&probe);
+  const char *why = netcfg_set(&probe, kv, "", err, sizeof err) && strstr(err, "unknown key")
+                        ? "unknown option %s (see --help)\n"
+                        : !v ? "%s needs a value\n" : NULL;
+  if (why) {
+    if (say) {
+      fprintf(stderr, "asw %s: ", cmd);
+      fprintf(stderr, why, a);
+    }
+    free(kv);
+    return NULL;
+  }
+  sprintf(kv + kl, "=%s", v);
+  if (!eq) ++*i;
+  return kv;
+}
+
 /* Messages about the command line: once (rank 0). */
 #define SAY(...) do { if (pr->rank == 0) fprintf(stderr, __VA_ARGS__); } while (0)
 
@@ -160,30 +192,11 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     } else if (!strcmp(a, "--print-config")) {
       print_cfg = 1;
     } else if (a[0] == '-' && a[1] == '-' && a[2]) { /* --key value / --key=value: key=value */
-      char key[64];
-      const char *eq = strchr(a + 2, '=');
-      size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-      if (kl >= sizeof key) kl = sizeof key - 1;
-      memcpy(key, a + 2, kl);
-      key[kl] = 0;
-      for (char *q = key; *q; q++)
-        if (*q == '-') *q = '_';
-      const char *v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
-      net_cfg probe_cfg;
-      netcfg_default(&probe_cfg);
-      if (netcfg_set(&probe_cfg, key, "", err, sizeof err) && strstr(err, "unknown key")) {
-        SAY("asw net: unknown option %s (see --help)\n", a);
-        return 2;
-      }
-      if (!v) {
-        SAY("asw net: %s needs a value\n", a);
-        return 2;
-      }
-      if (!eq) i++;
-      if (netcfg_set(&cfg, key, v, err, sizeof err)) {
-        SAY("asw net: %s\n", err);
-        return 2;
-      }
+      char *kv = net_dash_arg("net", argc, argv, &i, pr->rank == 0);
+      const int bad = !kv || netcfg_set_arg(&cfg, kv, err, sizeof err);
+      if (kv && bad) SAY("asw net: %s\n", err);
+      free(kv);
+      if (bad) return 2;
     } else if (a[0] == '-') {
       SAY("asw net: unknown option %s (see --help)\n", a);
       return 2;

@@ -26,6 +26,7 @@ typedef struct {
 static void sweep_usage(FILE *f) {
   fprintf(f,
           "usage: asw sweep [-j JOBS] [--dir DIR] [CONFIG_FILE] [key=value ...]\n"
+          "                 (key=value: asw net's settings, also --key value)\n"
           "                 --vary key=v1,v2,... [--vary key=...] [--slurm [--submit]]\n"
           "       asw sweep --merge --dir DIR\n"
           "Runs `asw net` for every combination of the --vary values (the first\n"
@@ -160,7 +161,8 @@ static int sweep_main(int argc, char **argv, int merging) {
         memcpy(d->key, v, (size_t)(eq - v));
         d->key[eq - v] = 0;
         d->nvals = 0;
-        char *list = strdup(eq + 1), *save = NULL;
+        /* split in place: argv is cmd_sweep's copy (or --merge's sweep.args text) */
+        char *list = argv[i] + (eq - v) + 1, *save = NULL;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
           if (d->nvals == MAX_VALS) {
             fprintf(stderr, "asw sweep: %s: at most %d values\n", d->key, MAX_VALS);
@@ -380,7 +382,16 @@ static int sweep_main(int argc, char **argv, int merging) {
   return failed ? 1 : 0;
 }
 
-int cmd_sweep(int argc, char **argv) { return sweep_main(argc, argv, 0); }
+int cmd_sweep(int argc, char **argv) { /* asw net's settings also as --key value */
+  static const char *const own[] = {"--help", "--slurm", "--submit", "--merge",
+                                    "--dir=", "--vary=", NULL};
+  int n;
+  char **args = cli_kv_args(argc, argv, own, &n);
+  if (!args) return 1;
+  const int rc = sweep_main(n, args, 0);
+  cli_kv_free(args, n);
+  return rc;
+}
 
 /* One argument a line (an argument holding a newline cannot be written). */
 static int put_arg(FILE *f, const char *a) {

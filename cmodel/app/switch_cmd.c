@@ -40,7 +40,7 @@ static void help(void) {
       "leave on any port of d's group (like up-links that all lead towards d).\n"
       "Latency: cycle the tail leaves the switch minus the cycle the packet was\n"
       "generated (zero-load: 5 + len - 1). Throughput: flits per output per\n"
-      "cycle over the window [warmup, cycles).\n\n"
+      "cycle over the window [warmup, warmup + cycles).\n\n"
       "options (default in brackets; also as key=value with _ for -, asw net's form:\n"
       "ports=8 buffer_flits=64; docs/options.md gives each name in every tool):\n"
       "  --ports N            P, 2..64 [16]\n"
@@ -59,13 +59,15 @@ static void help(void) {
       "  --packet-flits N     packet length [1]\n"
       "  --max-packet N       LMAX [max(16, packet-flits)]\n"
       "  --buffer-flits N     BUF, flits per input VC [64]\n"
-      "  --cycles N           cycles with generation [20000]\n"
-      "  --warmup N           cycles before measuring [cycles/10]\n"
+      "  --cycles N           cycles measured, after the warm-up (generation runs\n"
+      "                       warmup + cycles) [20000]\n"
+      "  --warmup N           cycles before measuring [5000]\n"
       "  --seed N             random seed [1]\n"
       "  --credit-delay N     cycles from a flit on an output to its credit [1]\n"
       "  --dest uniform|permutation|hotspot:PORT:FRACTION   destinations [uniform]\n"
-      "  --drain N            after generation stops run up to N cycles more and\n"
-      "                       require every packet delivered and the switch empty [0]\n"
+      "  --drain on|off|1|0   after generation stops run on until every packet is\n"
+      "                       delivered, and require the switch empty [off]\n"
+      "  --drain-limit N      at most N cycles of draining [1000000]\n"
       "  --table FILE         register table applied after the study's programming\n"
       "                       (format: cmodel/asw_table.h), e.g. thresholds, VC maps\n"
       "  --arn off|arn|afi    congestion detector + ARN (contract §15); afi also\n"
@@ -73,9 +75,10 @@ static void help(void) {
       "  --arn-up on|off|1|0  every port is an up port: roots are consumed here\n"
       "                       (needs oblivious/adaptive routing to find another\n"
       "                       port), else reported upstream to the sources [off]\n"
-      "  --hcdth N --lcdth N  detector thresholds, flits of VOQ occupancy\n"
+      "  --hcdth N --lcdth N  detector thresholds, flits of VOQ occupancy (asw net:\n"
+      "                       hcdth_pct, lcdth_pct, percent of BUF)\n"
       "                       [81%%, 63%% of BUF]\n"
-      "  --fcth N             free-credit threshold of a root [78%% of BUF]\n"
+      "  --fcth N             free-credit threshold of a root, flits [78%% of BUF]\n"
       "  --crt N              congestion root timer, cycles [1024]\n"
       "  --arn-ttl N          ARN-table entry lifetime, cycles [4096]\n"
       "  --json FILE          write configuration and results as JSON\n"
@@ -129,7 +132,9 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static int write_json(const char *path, const study_params *sp, const study_result *r) {
+/* drain_limit: the cycle limit of --drain on (sp->drain is 0 with --drain off). */
+static int write_json(const char *path, const study_params *sp, uint64_t drain_limit,
+                      const study_result *r) {
   FILE *f = fopen(path, "w");
   if (!f) {
     perror(path);
@@ -137,15 +142,17 @@ static int write_json(const char *path, const study_params *sp, const study_resu
   }
   static const char *const dest_names[] = {"uniform", "hotspot", "permutation"};
   fprintf(f, "{\n  \"config\": {\"ports\": %u, \"vcs\": %u, \"voq\": %u, \"iters\": %u, "
-             "\"routing\": \"%s\", \"trigger\": \"%s\", \"load\": %.6g, \"packet_flits\": %u, "
+             "\"sa_pipe\": %u, \"routing\": \"%s\", \"trigger\": \"%s\", \"load\": %.6g, \"packet_flits\": %u, "
              "\"max_packet\": %u, \"buffer_flits\": %u, \"cycles\": %llu, \"warmup\": %llu, "
              "\"seed\": %llu, \"credit_delay\": %u, \"dest\": \"%s\", \"hot_port\": %u, "
-             "\"hot_fraction\": %.6g, \"drain\": %llu, \"table\": ",
-          sp->sw.ports, sp->sw.vcs, sp->sw.voq, sp->sw.iters, routing_names[sp->routing],
+             "\"hot_fraction\": %.6g, \"drain\": %d, \"drain_limit\": %llu, \"table\": ",
+          sp->sw.ports, sp->sw.vcs, sp->sw.voq, sp->sw.iters, sp->sw.sa_pipe,
+          routing_names[sp->routing],
           trigger_names[sp->trigger], sp->load, sp->packet_flits, sp->sw.max_packet,
-          sp->sw.buf_flits, (unsigned long long)sp->cycles, (unsigned long long)sp->warmup,
+          sp->sw.buf_flits, (unsigned long long)(sp->cycles - sp->warmup),
+          (unsigned long long)sp->warmup,
           (unsigned long long)sp->seed, sp->credit_delay, dest_names[sp->dest], sp->hot_port,
-          sp->hot_fraction, (unsigned long long)sp->drain);
+          sp->hot_fraction, sp->drain > 0, (unsigned long long)drain_limit);
   json_string(f, sp->table);
   fprintf(f, "},\n");
   fprintf(f, "  \"offered_load\": %.6f,\n  \"accepted_throughput\": %.6f,\n"
@@ -175,8 +182,10 @@ static int write_json(const char *path, const study_params *sp, const study_resu
 int cmd_switch(int argc, char **argv) {
   study_params sp;
   study_defaults(&sp);
+  sp.warmup = 5000; /* asw net's defaults: 20000 cycles measured after 5000 of warm-up */
   const char *json = NULL;
-  int quiet = 0, have_warmup = 0, have_lmax = 0, have_buf = 0;
+  int quiet = 0, have_lmax = 0, have_buf = 0, have_warmup = 0, drain = 0;
+  uint64_t drain_limit = 1000000; /* asw net's drain_limit */
   for (int k = 1; k < argc; k++) {
     const char *v = NULL;
     const char *as_given = argv[k]; /* for the unknown-option message */
@@ -251,8 +260,18 @@ int cmd_switch(int argc, char **argv) {
       sp.credit_delay = (unsigned)u;
     } else if ((m = OPT("--dest"))) {
       if (m == 2 || parse_dest(v, &sp)) BAD;
+    } else if ((m = OPT("--drain-limit"))) {
+      if (m == 2 || cli_uint("switch", "--drain-limit", v, 1, 0xFFFFFFFFull, &drain_limit)) BAD;
     } else if ((m = OPT("--drain"))) {
-      if (m == 2 || cli_uint("switch", "--drain", v, 0, 0xFFFFFFFFull, &sp.drain)) BAD;
+      if (m == 2) BAD;
+      if (*v && strspn(v, "0123456789") == strlen(v) && strcmp(v, "0") && strcmp(v, "1")) {
+        /* the old --drain N */
+        fprintf(stderr, "asw switch: --drain N (a cycle limit) was renamed to --drain-limit N; "
+                        "--drain is on|off (asw net's drain)\n");
+        BAD;
+      }
+      if (cli_choice("switch", "--drain", v, onoff_names, 4, &c)) BAD;
+      drain = c == 1 || c == 3;
     } else if ((m = OPT("--table"))) {
       if (m == 2) BAD;
       sp.table = v;
@@ -286,7 +305,14 @@ int cmd_switch(int argc, char **argv) {
     }
   }
   if (!have_lmax) sp.sw.max_packet = sp.packet_flits > 16 ? sp.packet_flits : 16;
-  if (!have_warmup) sp.warmup = sp.cycles / 10;
+  /* cycles: measured after the warm-up, as in asw net; the study's cycles is the generation's end */
+  if (sp.warmup + sp.cycles > 0xFFFFFFFFull) {
+    fprintf(stderr, "asw switch: %s: warmup%s + cycles must be < 2^32\n",
+            have_warmup ? "--warmup" : "--cycles", have_warmup ? "" : " (default 5000)");
+    return 2;
+  }
+  sp.cycles += sp.warmup;
+  sp.drain = drain ? drain_limit : 0;
   char err[300];
   if (study_check(&sp, err, sizeof err)) {
     /* name the option behind the failing parameter */
@@ -296,7 +322,7 @@ int cmd_switch(int argc, char **argv) {
                       : strstr(err, "packet length")   ? "--packet-flits"
                       : strstr(err, "warmup")          ? "--warmup"
                       : strstr(err, "hotspot")         ? "--dest"
-                      : strstr(err, "cycles + drain")  ? "--drain"
+                      : strstr(err, "cycles + drain")  ? "--drain-limit"
                       : strstr(err, "LCDTH ")          ? "--lcdth"
                       : strstr(err, "HCDTH ")          ? "--hcdth"
                       : strstr(err, "FCTH ")           ? "--fcth"
@@ -342,7 +368,7 @@ int cmd_switch(int argc, char **argv) {
              (unsigned long long)r.arn_sent, (unsigned long long)r.arn_consumed,
              (unsigned long long)r.packets_adapted, (unsigned long long)r.arn_expired);
   }
-  if (json && write_json(json, &sp, &r)) return 1;
+  if (json && write_json(json, &sp, drain_limit, &r)) return 1;
   if (!r.window_packets) { /* nothing was measured: not a result */
     fprintf(stderr, "asw switch: no packet finished in the measurement window [%llu, %llu) "
             "(--warmup, --cycles): nothing was measured; raise --load or --cycles\n",

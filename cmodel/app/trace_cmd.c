@@ -10,26 +10,26 @@
 
 static void trace_usage(FILE *f) {
   fprintf(f,
-          "usage: asw trace pattern=NAME nodes=N size=BYTES [iters=K] [dims=XxYxZ]\n"
+          "usage: asw trace pattern=NAME nodes=N size=BYTES [rounds=K] [dims=XxYxZ]\n"
           "                 [layers=L] [compute=CYCLES] [skip=ID,ID...] out=FILE\n"
           "                 [format=text|netrace]\n"
           "       asw trace in=FILE [out=FILE] [format=text|netrace]\n"
           "Writes the trace of an application pattern, or reads a trace (text or\n"
           "netrace, bzip2/gzip-compressed or not) and writes it in `format`; prints\n"
           "a summary either way. `asw net traffic=trace:FILE` replays a trace.\n"
-          "Keys:\n"
+          "Keys (also --key value, as in asw net and asw switch):\n"
           "  pattern  alltoall (every node sends size bytes to every other), allreduce\n"
           "           (ring allreduce of a size-byte vector: 2(N-1) steps of size/N-byte\n"
           "           chunks, each after the previous one arrived), halo3d (each node\n"
           "           sends size bytes to its 6 neighbours on a periodic 3D grid),\n"
-          "           ptrans (PTRANS-like: iters rounds of pairwise exchanges of size\n"
+          "           ptrans (PTRANS-like: `rounds` rounds of pairwise exchanges of size\n"
           "           bytes, in round k rank i with rank (k-i) mod N), inception\n"
-          "           (Inception-like training: iters steps of `layers` recursive-\n"
+          "           (Inception-like training: `rounds` steps of `layers` recursive-\n"
           "           doubling allreduces of a size-byte gradient, `compute` cycles\n"
           "           of computation before each)\n"
           "  nodes    end nodes N (2..65536)\n"
           "  size     bytes (1..2147483647)\n"
-          "  iters    repetitions, each after the node received the previous one's\n"
+          "  rounds   repetitions, each after the node received the previous one's\n"
           "           messages [default 1]\n"
           "  dims     halo3d grid XxYxZ, X*Y*Z = N, each >= 3 [default: most cubic]\n"
           "  layers   inception: allreduces per step (1..100000) [default 1]\n"
@@ -56,7 +56,19 @@ static int parse_num(const char *s, unsigned long long max, unsigned long long *
   return 0;
 }
 
-int cmd_trace(int argc, char **argv) {
+static int trace_main(int argc, char **argv);
+
+int cmd_trace(int argc, char **argv) { /* --key value and --key=value as key=value */
+  static const char *const own[] = {"--help", NULL};
+  int n;
+  char **args = cli_kv_args(argc, argv, own, &n);
+  if (!args) return 1;
+  const int rc = trace_main(n, args);
+  cli_kv_free(args, n);
+  return rc;
+}
+
+static int trace_main(int argc, char **argv) {
   trace_pattern_cfg pc;
   memset(&pc, 0, sizeof pc);
   pc.iters = 1;
@@ -80,9 +92,13 @@ int cmd_trace(int argc, char **argv) {
     const char *v = eq + 1;
     unsigned long long x;
 #define KEY(name) (kl == strlen(name) && !strncmp(a, name, kl))
-    if (KEY("pattern")) {
+    if (KEY("iters")) { /* one name, one meaning: iters is the iSLIP iterations elsewhere */
+      fprintf(stderr, "asw trace: iters: renamed to rounds (repetitions of the pattern; iters is "
+                      "the iSLIP iterations in asw switch, asw net and make cosim)\n");
+      return 2;
+    } else if (KEY("pattern")) {
       pc.pattern = v;
-    } else if (KEY("nodes") || KEY("iters")) {
+    } else if (KEY("nodes") || KEY("rounds")) {
       unsigned long long max = KEY("nodes") ? TRACE_MAX_NODES : 1000000;
       if (parse_num(v, max, &x) || x < (KEY("nodes") ? 2u : 1u)) {
         fprintf(stderr, "asw trace: %.*s: bad value '%s' (an integer in %u..%llu)\n", (int)kl, a, v,

@@ -87,11 +87,11 @@ static const key_desc keys[] = {
      "ARN_CTRL.mark_adapted (Adaptive-Th + AFI); implied by arn=afi"},
     {"arn_entries", K_UINT, F(arn_entries), 0, 32, NULL,
      "ARN-table entries per switch (AE; 0: no ARN hardware)"},
-    {"hcdth", K_UINT, F(hcdth), 1, 100, NULL,
+    {"hcdth_pct", K_UINT, F(hcdth), 1, 100, NULL,
      "high congestion-detection threshold, % of buffer_flits (VOQ occupancy)"},
-    {"lcdth", K_UINT, F(lcdth), 1, 100, NULL,
+    {"lcdth_pct", K_UINT, F(lcdth), 1, 100, NULL,
      "low congestion-detection threshold, % of buffer_flits"},
-    {"fcth", K_UINT, F(fcth), 0, 100, NULL,
+    {"fcth_pct", K_UINT, F(fcth), 0, 100, NULL,
      "free-credits threshold telling a root from a branch, % of buffer_flits"},
     {"crt", K_UINT, F(crt), 1, 16777215, NULL,
      "congestion root timer, cycles"},
@@ -489,6 +489,16 @@ static int netcfg_faulty(const net_cfg *c) { return c->lf_count || c->link_fault
 int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
                size_t errlen) {
   const key_desc *k = find_key(key);
+  /* one name, one unit (tb/options.py): hcdth, lcdth, fcth are flits in asw switch and make
+   * cosim; the network's thresholds are percent of buffer_flits under their own names */
+  static const char *const renamed[][2] = {
+      {"hcdth", "hcdth_pct"}, {"lcdth", "lcdth_pct"}, {"fcth", "fcth_pct"}};
+  for (unsigned i = 0; !k && i < sizeof renamed / sizeof renamed[0]; i++)
+    if (!strcmp(key, renamed[i][0])) {
+      snprintf(err, errlen, "%s: renamed to %s (percent of buffer_flits; %s is in flits in "
+               "asw switch and make cosim)", key, renamed[i][1], key);
+      return -1;
+    }
   if (!k) {
     snprintf(err, errlen, "%s: unknown key (see asw net --help)", key);
     return -1;
@@ -1168,7 +1178,7 @@ int netcfg_check(const net_cfg *c, char *err, size_t errlen) {
     return -1;
   }
   if (c->lcdth > c->hcdth) {
-    snprintf(err, errlen, "lcdth: must be <= hcdth (got %u%% > %u%%)", c->lcdth,
+    snprintf(err, errlen, "lcdth_pct: must be <= hcdth_pct (got %u%% > %u%%)", c->lcdth,
              c->hcdth);
     return -1;
   }

@@ -47,7 +47,7 @@ bad "--packet-flits: LMAX 100 flits does not fit the default --buffer-flits 64" 
 bad "--max-packet: LMAX 100 flits" --max-packet 100
 # one spelling across the tools: on/off and 1/0 (as asw net voq=, make cosim VOQ=)
 for w in on off 1 0; do
-  if "$asw" switch --voq $w --cycles 100 --quiet >"$tmp/out" 2>&1; then pass=$((pass + 1)); else
+  if "$asw" switch --voq $w --cycles 90 --warmup 10 --quiet >"$tmp/out" 2>&1; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "  FAIL: asw switch --voq $w: $(head -c 200 "$tmp/out")"; fi
 done
 bad --iters --iters 5
@@ -62,7 +62,7 @@ all_on="--bubble on --pfc on --qcn on --route-hash on --link-faults on --port-ra
 all_on="$all_on --oblivious on --adaptive on --counters on --readback on"
 for o in off on; do
   if [ $o = on ]; then feats=$all_on; else feats=""; fi
-  "$asw" switch --ports 4 --vcs 2 --load 0.6 --cycles 2000 --seed 5 --routing adaptive $feats --quiet \
+  "$asw" switch --ports 4 --vcs 2 --load 0.6 --cycles 1800 --warmup 200 --seed 5 --routing adaptive $feats --quiet \
     --json "$tmp/feat$o.json" >"$tmp/out" 2>&1 || echo "  FAIL: asw switch features $o: $(head -c 200 "$tmp/out")"
 done
 if python3 - "$tmp/featon.json" "$tmp/featoff.json" <<'PY'
@@ -86,7 +86,8 @@ bad --buffer-flits --buffer-flits 8 --packet-flits 16
 bad --buffer-flits --buffer-flits 20000
 bad --vcs/--buffer-flits --vcs 8 --buffer-flits 16384
 bad --cycles --cycles 0
-bad --warmup --warmup 100
+bad --warmup --warmup 4294967295
+bad --drain-limit --drain 100
 bad --seed --seed x
 bad --credit-delay --credit-delay 0
 bad --dest --dest everywhere
@@ -100,7 +101,7 @@ bad --table --table "$tmp/no-such-table"
 printf 'fwd 1 99\n' >"$tmp/bad.tbl"
 bad --table --table "$tmp/bad.tbl"
 printf 'reg THRESH 0x00080002\n' >"$tmp/good.tbl"
-if "$asw" switch --cycles 500 --routing adaptive --table "$tmp/good.tbl" --quiet; then pass=$((pass + 1)); else
+if "$asw" switch --cycles 450 --warmup 50 --routing adaptive --table "$tmp/good.tbl" --quiet; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "  FAIL: good --table rejected"; fi
 
 for sub in "" switch; do
@@ -115,7 +116,7 @@ if "$asw" nosuchcommand >/dev/null 2>&1; [[ $? -eq 2 ]]; then pass=$((pass + 1))
   fail=$((fail + 1)); echo "  FAIL: unknown subcommand not exit 2"; fi
 
 # a real run: JSON has the required fields with sane values
-if "$asw" switch --ports 8 --load 0.3 --cycles 3000 --warmup 300 --seed 3 --json "$tmp/r.json" \
+if "$asw" switch --ports 8 --load 0.3 --cycles 2700 --warmup 300 --seed 3 --json "$tmp/r.json" \
     --vcs 2 --voq off --iters 2 --routing adaptive --packet-flits 2 --buffer-flits 32 \
     --credit-delay 3 --dest hotspot:2:0.2 >"$tmp/out" 2>&1 &&
   python3 - "$tmp/r.json" <<'PY'
@@ -137,7 +138,7 @@ for mode in "arn:off" "afi:on"; do
   arn=${mode%:*} up=${mode#*:}
   if "$asw" switch --ports 8 --vcs 2 --load 0.5 --dest hotspot:3:0.4 --packet-flits 2 \
       --routing adaptive --arn "$arn" --arn-up "$up" --crt 50 --arn-ttl 400 \
-      --cycles 6000 --drain 100000 --quiet --json "$tmp/arn.json" >"$tmp/out" 2>&1 &&
+      --cycles 5400 --warmup 600 --drain on --drain-limit 100000 --quiet --json "$tmp/arn.json" >"$tmp/out" 2>&1 &&
     python3 - "$tmp/arn.json" "$arn" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -167,8 +168,8 @@ failfast() { # failfast WORDS cmd args...: exit 2 within 20 s, stderr has WORDS
     echo "  FAIL: asw $* -> exit $rc (want 2 at once), stderr: $(head -c 200 "$tmp/err")"
   fi
 }
-failfast "asw switch: --json: cannot write $tmp/no/r.json" switch --cycles 4294967295 --json "$tmp/no/r.json"
-failfast "asw switch: --json: cannot write $tmp: it is a directory" switch --cycles 4294967295 --json "$tmp"
+failfast "asw switch: --json: cannot write $tmp/no/r.json" switch --cycles 4294960000 --json "$tmp/no/r.json"
+failfast "asw switch: --json: cannot write $tmp: it is a directory" switch --cycles 4294960000 --json "$tmp"
 failfast "asw net: --json: cannot write $tmp/no/r.json" net cycles=2000000000 warmup=0 --json "$tmp/no/r.json"
 failfast "asw net: --csv: cannot write $tmp/no/r.csv" net cycles=2000000000 warmup=0 --csv "$tmp/no/r.csv"
 failfast "asw net: --trace-out: cannot write $tmp/no/t.txt" net cycles=2000000000 warmup=0 --trace-out "$tmp/no/t.txt"
@@ -194,10 +195,17 @@ echo keep >"$tmp/old2.json"
 if [[ $(cat "$tmp/old2.json") == keep && ! -e "$tmp/missing.json" ]]; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "  FAIL: a refused run touched its output files"; fi
 # both forms in both commands: asw switch key=value, asw net --key value / --key=value
-if "$asw" switch ports=8 buffer_flits=32 packet_flits=4 cycles=3000 --quiet --json "$tmp/kv.json" &&
+if "$asw" switch ports=8 buffer_flits=32 packet_flits=4 cycles=2700 warmup=300 --quiet --json "$tmp/kv.json" &&
    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; assert (c["ports"], c["buffer_flits"], c["packet_flits"]) == (8, 32, 4), c' "$tmp/kv.json" &&
    [[ "$("$asw" net --ports 4 --stages 2 --buffer-flits=32 --packet-flits 8 --print-config | grep -E '^(ports|stages|buffer_flits|packet_flits) ' | tr '\n' ' ')" == "ports = 4 stages = 2 buffer_flits = 32 packet_flits = 8 " ]]
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: key=value in asw switch / --key value in asw net"; fi
+# asw sweep takes asw net's settings in both forms too: the same runs
+"$asw" sweep --dir "$tmp/sw1" ports=4 stages=2 cycles=300 warmup=100 load=0.3 --vary seed=1,2 >/dev/null 2>&1
+"$asw" sweep --dir "$tmp/sw2" --ports 4 --stages=2 --cycles 300 --warmup 100 --load 0.3 --vary seed=1,2 >/dev/null 2>&1
+"$asw" sweep --dir "$tmp/sw3" --prots 4 --vary seed=1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [[ -s "$tmp/sw1/summary.csv" ]] && cmp -s "$tmp/sw1/summary.csv" "$tmp/sw2/summary.csv" &&
+   [[ $rc -eq 2 ]] && grep -q "asw sweep: prots: unknown key" "$tmp/err"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "  FAIL: asw sweep --key value: $(head -c 200 "$tmp/err")"; fi
 "$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
 "$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
 if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -q "unknown option 'prots=4'" "$tmp/err" && grep -q "unknown option --prots" "$tmp/err2"; then

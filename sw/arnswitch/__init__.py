@@ -1,7 +1,7 @@
 """arnswitch — Python binding of the arnswitch golden model (libarnswitch, ctypes).
 
     from arnswitch import Switch, Flit, hdr_make, reg_fwd, fwd_entry
-    sw = Switch(ports=4, vcs=2, max_packet=4)       # any asw_config field; ValueError if illegal
+    sw = Switch(ports=4, vcs=2, max_packet=4)       # the vocabulary's names; ValueError if illegal
     sw.reg_write(reg_fwd(3), fwd_entry(3))         # FWD[3]: leave on port 3
     out = sw.step(flits={0: Flit(head=1, tail=1, vc=0, hdr=hdr_make(dest=3, length=1))})
     out.flits, out.credits, out.arn, out.reg_rdata  # this cycle's outputs (contract §3, §10)
@@ -171,19 +171,27 @@ def default_config():
     return {n: getattr(c, n) for n in CONFIG_FIELDS}
 
 
-# Vocabulary name -> asw_config field where they differ (Switch takes both).
+# Vocabulary name -> asw_config field where they differ.
 VOCABULARY_FIELDS = {"buffer_flits": "buf_flits"}
 
 
+def _refuse_fields(keys):
+    """asw_config's spelling of a vocabulary name given as a keyword: refused with the name."""
+    for name, field in VOCABULARY_FIELDS.items():
+        if field in keys:
+            raise ValueError("%s: renamed to %s (docs/options.md)" % (field, name))
+
+
 class Switch:
-    """One golden-model switch. Switch(cfg_dict) or Switch(ports=..., vcs=..., ...):
-    fields of asw_config (CONFIG_FIELDS), the others at asw_config_default."""
+    """One golden-model switch. Switch(ports=..., vcs=..., buffer_flits=...): the
+    vocabulary's names (docs/options.md; asw_config's fields, buffer_flits for buf_flits),
+    or Switch(cfg_dict) with asw_config's fields as they are (default_config(), .config);
+    the others at asw_config_default."""
 
     def __init__(self, cfg=None, **kw):
+        _refuse_fields(kw)  # one spelling: Switch(buffer_flits=8) as Network(buffer_flits=8)
         merged = dict(cfg or {})
         merged.update(kw)
-        # the vocabulary's names (docs/options.md) for the fields that asw_config spells
-        # otherwise: Switch(buffer_flits=8) as Network(buffer_flits=8)
         for name, field in VOCABULARY_FIELDS.items():
             if name in merged:
                 if field in merged and merged[field] != merged[name]:
@@ -348,9 +356,7 @@ class Network:
     figures, which differ from run to run, under "wall")."""
 
     def __init__(self, config_file=None, **keys):
-        for field, name in ((f, n) for n, f in VOCABULARY_FIELDS.items()):
-            if field in keys:  # asw_config's spelling: the vocabulary's name here
-                raise ValueError("%s: renamed to %s (docs/options.md)" % (field, name))
+        _refuse_fields(keys)
         self.config_file = config_file
         self.keys = keys
 

@@ -202,7 +202,7 @@ def cmd_cosim(settings):
 COMMON = "vcs=2 voq=1 buffer_flits=32 packet_flits=8 iters=2 arn_entries=4 warmup=0"
 # Thresholds low enough for roots at up ports (with the defaults the 8-node networks
 # only have the incast root at the hot node's leaf port, never consumed: README).
-ARN = "hcdth=50 lcdth=25 fcth=20 crt=64 arn_ttl=256"
+ARN = "hcdth_pct=50 lcdth_pct=25 fcth_pct=20 crt=64 arn_ttl=256"
 ARN_EVENTS = [("arn_msgs", 1), ("roots", 1), ("sent", 1), ("received", 1), ("consumed", 1),
               ("expired", 1), ("adapted", 1), ("at_end_nodes", 1)]
 # Tori and meshes (contract §16.4): one parameter set (P=5 V=2 BUF=16 LMAX=8 TABLE=16 AE=0);

@@ -199,7 +199,7 @@ static void test_arn_conservation(void) {
   for (unsigned i = 0; i < sizeof variants / sizeof *variants; i++) {
     char s[512];
     snprintf(s, sizeof s, "%s ports=6 stages=3 voq=1 ihs_fraction=0.5 load=0.9 "
-             "packet_flits=8 buffer_flits=64 crt=16 hcdth=50 lcdth=30 fcth=30 "
+             "packet_flits=8 buffer_flits=64 crt=16 hcdth_pct=50 lcdth_pct=30 fcth_pct=30 "
              "warmup=0 cycles=%u drain=1 drain_limit=200000", variants[i],
              quick ? 1500 : 4000);
     net_results r;
@@ -323,7 +323,7 @@ static char *run_bytes(const char *settings, size_t *len, int *status) {
 static void test_lazy_arn(void) {
   const char *s = "topology=kary k=4 n=3 vcs=2 buffer_flits=128 packet_flits=8 voq=1 "
                   "traffic=hs25-1 arn=arn routing=adap-th-s-k load=0.5 hs_start=500 "
-                  "hs_end=2500 hcdth=30 lcdth=20 fcth=60 arn_ttl=300 crt=100 warmup=0 "
+                  "hs_end=2500 hcdth_pct=30 lcdth_pct=20 fcth_pct=60 arn_ttl=300 crt=100 warmup=0 "
                   "cycles=5000 window=250 drain=1";
   size_t l1, l2;
   int st1 = -1, st2 = -1;
