@@ -51,8 +51,8 @@ BOARDS = {
     # the EHXPLLL (ulx3s_top): 25 MHz * FBDIV / IDIV, its VCO (that * ODIV) in 400..800
     # MHz; yowasp-ecppll -i 25 -o MHZ gives the dividers
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
-                  top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=50, div=434,
-                  pll=dict(PLL_IDIV=1, PLL_FBDIV=2, PLL_ODIV=12),
+                  top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=45, div=391,
+                  pll=dict(PLL_IDIV=5, PLL_FBDIV=9, PLL_ODIV=13),
                   cfg=SWITCH["ulx3s"],
                   flash="openFPGALoader -b ulx3s build/boards/ulx3s.bit"),
     "ulx3s-25f": dict(device="ecp5-25", args=["--25k", "--package", "CABGA381", "--speed", "6"],
