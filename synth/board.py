@@ -7,7 +7,7 @@ as the timing constraint -> yowasp-icepack / yowasp-ecppack. Runs from the repos
 root with relative paths (the yowasp tools cannot open every absolute path). Writes
 build/boards/<board>.bin (iCE40) or .bit (ECP5), <board>.result.json and prints the
 utilisation and the Fmax; exits 1 if a step fails, the design does not fit or the Fmax
-is below the board clock.
+is below the board clock (the PLL's output on the ULX3S).
 
   board.py build BOARD [BOARD ...] | --all
   board.py list
@@ -26,9 +26,10 @@ ROOT = fpga.ROOT
 OUT = os.path.join(fpga.BUILD, "boards")
 
 # Board: device (fpga.DEVICES key, its capacity figures), nextpnr device arguments, top,
-# constraints, clock (MHz, the board oscillator: no PLL needed, the system closes timing
-# there), UART divisor (clock / 115 200), switch configuration, flashing command;
-# optionally synth, the synth_<family> options (the device's, fpga.DEVICES, if absent).
+# constraints, clock (MHz: the board oscillator's, or with pll the PLL's output, the
+# top's PLL_* divider parameters), UART divisor (clock / 115 200), switch configuration,
+# flashing command; optionally synth, the synth_<family> options (the device's,
+# fpga.DEVICES, if absent).
 # The switch configurations: [board] of configs/switch_configs.toml (one file for every flow).
 sys.path.insert(0, os.path.join(ROOT, "configs"))
 import switch_configs  # noqa: E402
@@ -47,8 +48,11 @@ BOARDS = {
                  top="hx8k_top", cons="synth/boards/hx8k.pcf", mhz=12, div=104,
                  # PFC, QCN and the link-fault block left out (configs/switch_configs.toml)
                  cfg=SWITCH["hx8k"], flash="iceprog -S build/boards/hx8k.bin"),
+    # the EHXPLLL (ulx3s_top): 25 MHz * FBDIV / IDIV, its VCO (that * ODIV) in 400..800
+    # MHz; yowasp-ecppll -i 25 -o MHZ gives the dividers
     "ulx3s": dict(device="ecp5-85", args=["--85k", "--package", "CABGA381", "--speed", "6"],
-                  top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=25, div=217,
+                  top="ulx3s_top", cons="synth/boards/ulx3s.lpf", mhz=45, div=391,
+                  pll=dict(PLL_IDIV=5, PLL_FBDIV=9, PLL_ODIV=13),
                   cfg=SWITCH["ulx3s"],
                   flash="openFPGALoader -b ulx3s build/boards/ulx3s.bit"),
     "ulx3s-25f": dict(device="ecp5-25", args=["--25k", "--package", "CABGA381", "--speed", "6"],
@@ -62,7 +66,16 @@ def sources(board):
     files = fpga.rtl_files()
     with open(os.path.join(ROOT, "rtl", "system", "files.f")) as f:
         files += [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
-    return files + [f"synth/boards/{BOARDS[board]['top'].replace('_top', '')}_top.sv"]
+    # the ECP5 primitives' declarations (the ULX3S's EHXPLLL) for read_slang
+    prims = ["synth/boards/ecp5_prims.sv"] if fpga.DEVICES[BOARDS[board]["device"]]["family"] == "ecp5" else []
+    return files + prims + [f"synth/boards/{BOARDS[board]['top'].replace('_top', '')}_top.sv"]
+
+
+def params(board):
+    """The board top's parameters: switch, UART divisor, clock, counter width, PLL."""
+    b = BOARDS[board]
+    return dict(b["cfg"], DIV=b["div"], CLK_KHZ=int(b["mhz"] * 1000), CNTW=b.get("cntw", 32),
+                **b.get("pll", {}))
 
 
 def build(board):
@@ -71,7 +84,7 @@ def build(board):
     fam = dev["family"]
     os.makedirs(os.path.join(ROOT, OUT), exist_ok=True)
     base = os.path.join(OUT, board)
-    cfg = dict(b["cfg"], DIV=b["div"], CLK_KHZ=int(b["mhz"] * 1000), CNTW=b.get("cntw", 32))
+    cfg = params(board)
     res = dict(board=board, part=dev["name"], top=b["top"], params=cfg, clock_mhz=b["mhz"])
     gen = " ".join(f"-G{k}={v}" for k, v in cfg.items())
     synth = f"synth_{fam} {b.get('synth', dev.get('synth', ''))} -top {b['top']} -json {base}.json"
@@ -148,7 +161,8 @@ def main():
     ns = ap.parse_args()
     if ns.cmd == "list":
         for k, b in BOARDS.items():
-            print(f"board {k:10s} {fpga.DEVICES[b['device']]['name']:12s} {b['mhz']} MHz  "
+            print(f"board {k:10s} {fpga.DEVICES[b['device']]['name']:12s} {b['mhz']} MHz"
+                  + (" (PLL)" if "pll" in b else "") + "  "
                   + switch_configs.describe(b["cfg"]) + f" CNTW={b.get('cntw', 32)}"
                   + f"   flash: {b['flash']}" + (f"   ({b['note']})" if "note" in b else ""))
         return 0

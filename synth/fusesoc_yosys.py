@@ -133,7 +133,7 @@ def main():
     if bname is not None:       # as synth/board.py build()
         b = boards.BOARDS[bname]
         d = fpga.DEVICES[b["device"]]
-        cfg = dict(b["cfg"], DIV=b["div"], CLK_KHZ=int(b["mhz"] * 1000), CNTW=b.get("cntw", 32))
+        cfg = boards.params(bname)
         top, srcs = b["top"], boards.sources(bname)
         gen = " ".join(f"-G{k}={v}" for k, v in cfg.items())
         what = f"board {bname}"

@@ -32,7 +32,7 @@ module cnt_bank #(
     $fatal(1, "cnt_bank: NW=%0d must be <= WW=%0d", NW, WW);
   end
 
-  logic [WW-1:0] acc_q[N], acc_d[N];
+  logic [N-1:0][WW-1:0] acc_q, acc_d;  // packed: assigned whole (no loop over N)
   logic [N-1:0]  clr_q, clr_d;      // the RAM word of counter i is stale: treat it as 0
   logic [IW-1:0] ptr_q, ptr_d;
   logic [N-1:0]  sel_q, sel_d;      // one-hot copy of ptr_q: no per-counter comparator
@@ -55,6 +55,7 @@ module cnt_bank #(
   assign sum = (fl_clr_q ? '0 : rdata) + W'(fl_val_q);
 
   always_comb begin
+    acc_d = '0;  // every element assigned below (the loop may be too long to unroll)
     for (int unsigned i = 0; i < N; i++) begin
       logic [WW-1:0] inc;
       inc = WIDE[i] ? inc_i[i*WW +: WW] : WW'(inc_i[i*WW +: NW]);
@@ -74,9 +75,7 @@ module cnt_bank #(
     ptr_d = (ptr_q == IW'(N - 1)) ? '0 : ptr_q + 1'b1;
     sel_d = {sel_q[N-2:0], sel_q[N-1]};
     if (clear_i) begin
-      for (int unsigned i = 0; i < N; i++) begin
-        acc_d[i] = '0;
-      end
+      acc_d = '0;
       clr_d = '1;
       fl_val_d = '0;
       fl_clr_d = 1'b1;
@@ -87,9 +86,7 @@ module cnt_bank #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned i = 0; i < N; i++) begin
-        acc_q[i] <= '0;
-      end
+      acc_q <= '0;
       clr_q <= '1;
       ptr_q <= '0;
       sel_q <= N'(1);
@@ -100,9 +97,7 @@ module cnt_bank #(
       rd_valid_o <= 1'b0;
       rd_data_o <= '0;
     end else begin
-      for (int unsigned i = 0; i < N; i++) begin
-        acc_q[i] <= acc_d[i];
-      end
+      acc_q <= acc_d;
       clr_q <= clr_d;
       ptr_q <= ptr_d;
       sel_q <= sel_d;

