@@ -474,17 +474,31 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
   return ASW_OK;
 }
 
-void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
+void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask,
+                         uint64_t cr_mask) {
   if (level == 0) { /* the record: masks and the pointers to the rest */
     const char *p = (const char *)sw;
     for (size_t k = 0; k < offsetof(asw_switch, regs) + 64; k += 64)
       __builtin_prefetch(p + k);
+    /* and the words of the later blocks every step reads (the plain test of
+     * asw_switch_step, the thresholds, §17.8 tc, asw_switch_idle_both) */
+    __builtin_prefetch(&sw->regs.ltth);
+    __builtin_prefetch(&sw->pfc.en);
+    __builtin_prefetch(&sw->link.up);
+    __builtin_prefetch(&sw->link.rx_up_q);
+    __builtin_prefetch(&sw->link.on);
+    __builtin_prefetch(&sw->gap.wait);
+    __builtin_prefetch(&sw->self_cr);
+    __builtin_prefetch(&sw->qcn.cnm_mask);
+    __builtin_prefetch(&sw->sar.tc, 1);
+    __builtin_prefetch(&sw->sar.out_mask);
     return;
   }
   uint64_t act =
       (sw->busy_in | sw->nonempty_in | sw->rr_mask | sw->ra_mask | in_mask) & sw->port_mask;
   if (level == 1) { /* per-port state of the active ports */
-    uint64_t m = act | ((sw->busy_out | sw->cr_mask | sw->out_mask) & sw->port_mask);
+    const uint64_t ports = act | ((sw->busy_out | sw->cr_mask | sw->out_mask) & sw->port_mask);
+    uint64_t m = ports;
     if (m) {
       __builtin_prefetch(sw->sa.gp);
       __builtin_prefetch(sw->sa.ap);
@@ -499,6 +513,9 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
       __builtin_prefetch(&sw->port[p]);
       __builtin_prefetch(&sw->cred.out[p]);
     }
+    /* the credit lines of the outputs credits return to (and nothing else) */
+    for (m = cr_mask & sw->port_mask & ~ports; m; m &= m - 1)
+      __builtin_prefetch(&sw->cred.out[__builtin_ctzll(m)], 1);
     return;
   }
   /* level 2: what the per-port state points to: the slots ST sends from and
