@@ -48,7 +48,13 @@ typedef struct { /* streaming state of a busy input (§8) */
 
 /* Per-port state, one cache line per port: with many switches in one
  * process each step finds little in cache, so what one stage touches for a
- * port should share a line. */
+ * port should share a line. The §12 counters of the port live in the lines a
+ * flit-hop touches anyway (asw_regs_place_counters): flits in and out and
+ * packets out here (IW and ST), the others in the port's credit line
+ * (asw_out_credits.host). */
+enum { PCNT_FLITS_IN, PCNT_FLITS_OUT, PCNT_PACKETS_OUT, PCNT_NUM }; /* port_state.cnt */
+enum { OCNT_PACKETS_IN, OCNT_CREDIT_STALL, OCNT_SA_LOST, OCNT_ROUTE_ERRORS, OCNT_ADAPTIVE,
+       OCNT_NUM }; /* asw_out_credits.host */
 typedef struct {
   _Alignas(64) asw_flit out; /* output register of output p */
   route_reg rr;    /* route register of input p */
@@ -57,8 +63,13 @@ typedef struct {
   uint16_t lfsr;   /* LFSR of input p */
   uint8_t cr_vc;   /* credit register of input p (valid: cr_mask) */
   uint8_t rel_vc, rel_out; /* queue ST released a flit of (rel_mask) */
+  uint32_t cnt[PCNT_NUM];  /* §12 counters (PCNT_*) */
 } port_state;
 _Static_assert(sizeof(port_state) == 64, "port_state: one cache line");
+_Static_assert(sizeof(port_state) == sizeof(asw_out_credits) && OCNT_NUM <= 5 &&
+                   PCNT_NUM + OCNT_NUM == 8,
+               "the §12 counters: one stride, every counter placed");
+
 
 struct asw_switch {
   asw_config cfg;
@@ -275,6 +286,20 @@ void asw_switch_free(asw_switch *sw) {
   free(sw);
 }
 
+/* The §12 counters into the per-port records (asw_regs_place_counters). */
+static void place_counters(asw_switch *sw) {
+  uint32_t *at[8];
+  at[ASW_CNT_FLITS_IN] = &sw->port[0].cnt[PCNT_FLITS_IN];
+  at[ASW_CNT_FLITS_OUT] = &sw->port[0].cnt[PCNT_FLITS_OUT];
+  at[ASW_CNT_PACKETS_OUT] = &sw->port[0].cnt[PCNT_PACKETS_OUT];
+  at[ASW_CNT_PACKETS_IN] = &sw->cred.out[0].host[OCNT_PACKETS_IN];
+  at[ASW_CNT_CREDIT_STALL] = &sw->cred.out[0].host[OCNT_CREDIT_STALL];
+  at[ASW_CNT_SA_LOST] = &sw->cred.out[0].host[OCNT_SA_LOST];
+  at[ASW_CNT_ROUTE_ERRORS] = &sw->cred.out[0].host[OCNT_ROUTE_ERRORS];
+  at[ASW_CNT_ADAPTIVE] = &sw->cred.out[0].host[OCNT_ADAPTIVE];
+  asw_regs_place_counters(&sw->regs, at, sizeof(port_state) / sizeof(uint32_t));
+}
+
 asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
   if (asw_config_check(cfg, err, errlen) != ASW_OK) return NULL;
   asw_switch *sw = calloc(1, sizeof *sw);
@@ -303,6 +328,7 @@ asw_switch *asw_switch_new(const asw_config *cfg, char *err, size_t errlen) {
                         cfg->voq ? cfg->max_packet : 0) ||
       asw_islip_init(&sw->sa, sw->P, sw->V, cfg->iters))
     goto oom;
+  place_counters(sw);
   for (unsigned p = 0; p < sw->P; p++)
     if (asw_ibuf_init(&sw->in[p], sw->V, cfg->buf_flits, sw->NQ,
                       sw->slots + (size_t)p * sw->V * cfg->buf_flits))
@@ -448,17 +474,31 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n) {
   return ASW_OK;
 }
 
-void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
+void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask,
+                         uint64_t cr_mask) {
   if (level == 0) { /* the record: masks and the pointers to the rest */
     const char *p = (const char *)sw;
     for (size_t k = 0; k < offsetof(asw_switch, regs) + 64; k += 64)
       __builtin_prefetch(p + k);
+    /* and the words of the later blocks every step reads (the plain test of
+     * asw_switch_step, the thresholds, §17.8 tc, asw_switch_idle_both) */
+    __builtin_prefetch(&sw->regs.ltth);
+    __builtin_prefetch(&sw->pfc.en);
+    __builtin_prefetch(&sw->link.up);
+    __builtin_prefetch(&sw->link.rx_up_q);
+    __builtin_prefetch(&sw->link.on);
+    __builtin_prefetch(&sw->gap.wait);
+    __builtin_prefetch(&sw->self_cr);
+    __builtin_prefetch(&sw->qcn.cnm_mask);
+    __builtin_prefetch(&sw->sar.tc, 1);
+    __builtin_prefetch(&sw->sar.out_mask);
     return;
   }
   uint64_t act =
       (sw->busy_in | sw->nonempty_in | sw->rr_mask | sw->ra_mask | in_mask) & sw->port_mask;
   if (level == 1) { /* per-port state of the active ports */
-    uint64_t m = act | ((sw->busy_out | sw->cr_mask | sw->out_mask) & sw->port_mask);
+    const uint64_t ports = act | ((sw->busy_out | sw->cr_mask | sw->out_mask) & sw->port_mask);
+    uint64_t m = ports;
     if (m) {
       __builtin_prefetch(sw->sa.gp);
       __builtin_prefetch(sw->sa.ap);
@@ -472,8 +512,10 @@ void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask) {
       if (sw->NQ > 1) __builtin_prefetch(b + 128); /* nonempty[]: read with VOQs */
       __builtin_prefetch(&sw->port[p]);
       __builtin_prefetch(&sw->cred.out[p]);
-      __builtin_prefetch(&sw->regs.counters[p * 8]);
     }
+    /* the credit lines of the outputs credits return to (and nothing else) */
+    for (m = cr_mask & sw->port_mask & ~ports; m; m &= m - 1)
+      __builtin_prefetch(&sw->cred.out[__builtin_ctzll(m)], 1);
     return;
   }
   /* level 2: what the per-port state points to: the slots ST sends from and
@@ -738,7 +780,6 @@ STEP_INLINE int inputs_ok(const asw_switch *sw, const asw_inputs *in, const int 
  * register and a credit into its credit register; tails release. */
 STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
   uint64_t out_mask = 0, cr_mask = 0, disc = 0;
-  uint32_t *cnt = sw->regs.counters;
   /* in locals: the output register's byte stores may alias them */
   const uint64_t gap_wait = plain ? 0 : sw->gap.wait;
   const int link_on = plain ? 0 : sw->link.on;
@@ -755,7 +796,8 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
              tail = sl->flags & ASW_SLOT_TAIL;
     int self = 0; /* §18.2: a flit for a down link is discarded, not sent */
     if (!(link_on && asw_link_st(&sw->link, o, head != 0, tail != 0, &self))) {
-      asw_flit *f = &sw->port[o].out;
+      port_state *po = &sw->port[o];
+      asw_flit *f = &po->out;
       f->valid = 1;
       f->head = head ? 1 : 0;
       f->tail = tail ? 1 : 0;
@@ -763,8 +805,8 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
       f->hdr = head ? sl->hdr : 0;
       f->payload = sl->payload;
       out_mask |= 1ull << o;
-      cnt[o * 8 + ASW_CNT_FLITS_OUT]++;
-      if (head) cnt[o * 8 + ASW_CNT_PACKETS_OUT]++;
+      po->cnt[PCNT_FLITS_OUT]++;
+      if (head) po->cnt[PCNT_PACKETS_OUT]++;
     } else {
       disc |= 1ull << o;
       if (self) {
@@ -837,11 +879,11 @@ static uint64_t sa_match_effects(asw_switch *sw, uint64_t matched, const uint64_
  * stall / bstall left unmatched, sa_lost of the requesting inputs left unmatched. */
 static void sa_count(asw_switch *sw, uint64_t stall, uint64_t bstall, uint64_t req_in,
                      uint64_t matched, uint64_t matched_out, const int plain) {
-  uint32_t *cnt = sw->regs.counters;
+  asw_out_credits *const oc = sw->cred.out;
   for (uint64_t m = stall & ~matched_out; m; m &= m - 1)
-    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_CREDIT_STALL]++;
+    oc[__builtin_ctzll(m)].host[OCNT_CREDIT_STALL]++;
   for (uint64_t m = req_in & ~matched; m; m &= m - 1)
-    cnt[__builtin_ctzll(m) * 8 + ASW_CNT_SA_LOST]++;
+    oc[__builtin_ctzll(m)].host[OCNT_SA_LOST]++;
   if (!plain)
     for (uint64_t m = bstall & ~matched_out; m; m &= m - 1) /* §16.1 */
       sw->regs.bubble.counters[__builtin_ctzll(m) * ASW_BCNT_NUM + ASW_BCNT_BUBBLE_STALL]++;
@@ -1155,7 +1197,7 @@ static asw_route route_arn(asw_switch *sw, unsigned i, const route_reg *rr, asw_
  * route-result registers (the route itself is kept in the head slot; RQ
  * appends next cycle). */
 STEP_INLINE void stage_rc(asw_switch *sw, int arn_on, const int plain) {
-  uint32_t *cnt = sw->regs.counters;
+  asw_out_credits *const oc = sw->cred.out;
   const int arn_or_mark = plain ? 0 : arn_on | sw->regs.mark_adapted;
   for (uint64_t m = sw->rr_mask; m; m &= m - 1) {
     unsigned i = (unsigned)__builtin_ctzll(m);
@@ -1174,8 +1216,8 @@ STEP_INLINE void stage_rc(asw_switch *sw, int arn_on, const int plain) {
     ra->vc = rr->vc;
     ra->q = (uint8_t)(sw->cfg.voq ? r.oport : 0);
     ra->slot = rr->slot;
-    if (r.route_error) cnt[i * 8 + ASW_CNT_ROUTE_ERRORS]++;
-    if (r.adaptive_choice) cnt[i * 8 + ASW_CNT_ADAPTIVE]++;
+    if (r.route_error) oc[i].host[OCNT_ROUTE_ERRORS]++;
+    if (r.adaptive_choice) oc[i].host[OCNT_ADAPTIVE]++;
   }
   sw->ra_mask = sw->rr_mask;
   sw->rr_mask = 0;
@@ -1247,7 +1289,7 @@ static void arn_cycle(asw_switch *sw, const asw_inputs *in,
 /* IW (§6). */
 static void stage_iw(asw_switch *sw, const asw_inputs *in) {
   /* locals: the slot's byte stores may alias *sw and *in for the compiler */
-  uint32_t *const cnt = sw->regs.counters;
+  port_state *const port = sw->port;
   const asw_flit *const flit = in->flit;
   asw_ibuf *const bufs = sw->in;
   const uint64_t payload_mask = sw->payload_mask;
@@ -1258,15 +1300,15 @@ static void stage_iw(asw_switch *sw, const asw_inputs *in) {
     unsigned s = asw_ibuf_write(&bufs[p], f->vc, f->head != 0, f->tail != 0,
                                 f->hdr, f->payload & payload_mask);
     written++;
-    cnt[p * 8 + ASW_CNT_FLITS_IN]++;
+    port[p].cnt[PCNT_FLITS_IN]++;
     if (f->head) {
       unsigned dest = ASW_HDR_DEST(f->hdr);
-      route_reg *rr = &sw->port[p].rr;
+      route_reg *rr = &port[p].rr;
       rr->vc = f->vc;
       rr->slot = (uint16_t)s;
       rr->entry = dest < sw->cfg.table_entries ? sw->regs.fwd[dest] : 0;
       sw->rr_mask |= 1ull << p;
-      cnt[p * 8 + ASW_CNT_PACKETS_IN]++;
+      sw->cred.out[p].host[OCNT_PACKETS_IN]++;
     }
   }
   sw->held += written;

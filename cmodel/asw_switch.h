@@ -125,10 +125,12 @@ int asw_switch_skip_idle(asw_switch *sw, uint64_t n);
  * what the next asw_switch_step of sw touches, in three levels that each
  * read what the previous one loaded: 0, the switch's own record; 1, the
  * per-port state of the active ports and of the ports in in_mask (those
- * with inputs next step); 2, the slots, queue descriptors and free-slot
+ * with inputs next step), the credit state of the outputs in cr_mask (credits
+ * returning next step); 2, the slots, queue descriptors and free-slot
  * stacks that state points to. A network stepping many switches calls level
  * 0 three switches ahead, level 1 two and level 2 one switch ahead. */
-void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask);
+void asw_switch_prefetch(const asw_switch *sw, int level, uint64_t in_mask,
+                         uint64_t cr_mask);
 
 /* Register access outside the cycle loop (equivalent to a register access in
  * an otherwise idle cycle, without advancing time). Write returns ASW_EINVAL

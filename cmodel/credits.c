@@ -18,6 +18,7 @@ int asw_credits_init(asw_credits *c, unsigned ports, unsigned vcs,
   c->lmax = lmax;
   c->out = aligned_alloc(64, (size_t)ports * sizeof *c->out);
   if (!c->out) return -1;
+  memset(c->out, 0, (size_t)ports * sizeof *c->out);
   asw_credits_reset(c);
   return 0;
 }
@@ -28,10 +29,13 @@ void asw_credits_destroy(asw_credits *c) {
 }
 
 void asw_credits_reset(asw_credits *c) {
-  memset(c->out, 0, (size_t)c->ports * sizeof *c->out);
   for (unsigned o = 0; o < c->ports; o++) {
-    for (unsigned v = 0; v < c->vcs; v++) c->out[o].cred[v] = (uint16_t)c->buf;
-    c->out[o].lcyc = ~0ull; /* no change since reset */
+    asw_out_credits *oc = &c->out[o];
+    memset(oc->cred, 0, sizeof oc->cred);
+    memset(oc->last, 0, sizeof oc->last);
+    oc->cong = oc->poor = oc->dirty_vc = oc->resv = 0;
+    for (unsigned v = 0; v < c->vcs; v++) oc->cred[v] = (uint16_t)c->buf;
+    oc->lcyc = ~0ull; /* no change since reset */
   }
   c->cyc = 0;
   c->tm[0] = c->tm[1] = 0;

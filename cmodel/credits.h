@@ -25,8 +25,13 @@ typedef struct {
   uint8_t dirty_vc; /* bit v: CRED[o][v] changed this cycle */
   uint8_t resv;     /* bit v: a match reserved on (o, v) in cycle lcyc */
   uint16_t last[8]; /* CRED[o][v] at the start of cycle lcyc */
+  /* words the owner keeps in this cache line, which a credit return or an SA
+   * check touches anyway (the switch: §12 counters of port o); neither read nor
+   * written here, kept by asw_credits_reset */
+  uint32_t host[5];
   uint64_t lcyc;    /* the cycle of the last change (~0: none since reset) */
 } asw_out_credits;
+_Static_assert(sizeof(asw_out_credits) == 64, "asw_out_credits: one cache line");
 
 typedef struct {
   unsigned ports, vcs, buf, lmax;

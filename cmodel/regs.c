@@ -21,8 +21,10 @@ int asw_regs_init(asw_regs *r, const asw_config *cfg) {
   r->cfg = *cfg;
   r->sl2vc = calloc((size_t)cfg->ports * 16, 1);
   r->fwd = calloc(cfg->table_entries, sizeof *r->fwd);
-  r->counters = calloc((size_t)cfg->ports * 8, sizeof *r->counters);
-  if (!r->sl2vc || !r->fwd || !r->counters) {
+  r->cnt_own = calloc((size_t)cfg->ports * 8, sizeof *r->cnt_own);
+  r->cnt_stride = 8;
+  for (unsigned k = 0; k < 8; k++) r->cnt_at[k] = r->cnt_own ? r->cnt_own + k : NULL;
+  if (!r->sl2vc || !r->fwd || !r->cnt_own) {
     asw_regs_destroy(r);
     return -1;
   }
@@ -38,12 +40,28 @@ int asw_regs_init_arn(asw_regs *r) {
 void asw_regs_destroy(asw_regs *r) {
   free(r->sl2vc);
   free(r->fwd);
-  free(r->counters);
+  free(r->cnt_own);
   free(r->arn_counters);
   r->arn_counters = NULL;
   r->sl2vc = NULL;
   r->fwd = NULL;
-  r->counters = NULL;
+  r->cnt_own = NULL;
+  memset(r->cnt_at, 0, sizeof r->cnt_at);
+}
+
+static void clear_counters(asw_regs *r) {
+  for (unsigned k = 0; k < 8; k++)
+    for (unsigned p = 0; p < r->cfg.ports; p++) r->cnt_at[k][(size_t)p * r->cnt_stride] = 0;
+}
+
+void asw_regs_place_counters(asw_regs *r, uint32_t *const at[8], unsigned stride) {
+  for (unsigned k = 0; k < 8; k++)
+    for (unsigned p = 0; p < r->cfg.ports; p++)
+      at[k][(size_t)p * stride] = r->cnt_at[k][(size_t)p * r->cnt_stride];
+  free(r->cnt_own);
+  r->cnt_own = NULL;
+  memcpy(r->cnt_at, at, sizeof r->cnt_at);
+  r->cnt_stride = stride;
 }
 
 void asw_regs_reset(asw_regs *r) {
@@ -65,7 +83,7 @@ void asw_regs_reset(asw_regs *r) {
   for (unsigned o = 0; o < c->ports; o++)
     for (unsigned s = 0; s < 16; s++) r->sl2vc[o * 16 + s] = (uint8_t)(s % c->vcs);
   memset(r->fwd, 0, c->table_entries * sizeof *r->fwd);
-  memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
+  clear_counters(r);
   if (r->arn_counters)
     memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
   r->arn_mode = r->mark_adapted = 0;
@@ -191,7 +209,7 @@ int asw_regs_write(asw_regs *r, uint32_t a, uint32_t d, unsigned *fx,
     return ASW_OK;
   case ASW_REG_CNT_CLEAR:
     if (!c->counters) REJECT("CNT_CLEAR is not mapped (counters off, §12)");
-    memset(r->counters, 0, (size_t)c->ports * 8 * sizeof *r->counters);
+    clear_counters(r);
     if (r->arn_counters)
       memset(r->arn_counters, 0, (size_t)c->ports * 16 * sizeof *r->arn_counters);
     asw_bubble_clear_counters(&r->bubble); /* §16.2 */
@@ -288,7 +306,8 @@ int asw_regs_read(const asw_regs *r, uint32_t a, uint32_t *d) {
     return 1;
   }
   if (c->counters && a >= ASW_REG_COUNTER(0, 0) && a < ASW_REG_COUNTER(c->ports, 0)) {
-    *d = r->counters[a - ASW_REG_COUNTER(0, 0)];
+    const unsigned i = a - ASW_REG_COUNTER(0, 0);
+    *d = r->cnt_at[i % 8][(size_t)(i / 8) * r->cnt_stride];
     return 1;
   }
   if (a >= ASW_REG_FWD(0) && a < ASW_REG_FWD(c->table_entries)) {

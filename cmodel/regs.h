@@ -38,7 +38,12 @@ typedef struct {
   uint32_t reg_errors;
   uint8_t *sl2vc;     /* [P*16] */
   uint32_t *fwd;      /* [TABLE] */
-  uint32_t *counters; /* [P*8], index ASW_CNT_* */
+  /* §12 counters: counter k (ASW_CNT_*) of port p at cnt_at[k][p * cnt_stride]; an
+   * array of the registers' own (cnt_own, stride 8) or words of the per-port records
+   * of the switch (asw_regs_place_counters) */
+  uint32_t *cnt_at[8];
+  unsigned cnt_stride;
+  uint32_t *cnt_own; /* the array allocated here, NULL once placed */
   /* §15 (meaningful only if cfg.arn_entries >= 1) */
   unsigned arn_mode, mark_adapted;      /* ARN_CTRL */
   unsigned adapted_arn, alt_refresh;    /* ARN_CTRL [3], [4] (§15.3, §15.5) */
@@ -52,6 +57,10 @@ typedef struct {
 } asw_regs;
 
 int asw_regs_init(asw_regs *r, const asw_config *cfg);
+/* Moves the §12 counters into memory the caller owns: counter k of port p to
+ * at[k][p * stride], e.g. into the per-port records whose cache lines a flit-hop
+ * touches anyway. Copies the counters' values, frees the registers' own array. */
+void asw_regs_place_counters(asw_regs *r, uint32_t *const at[8], unsigned stride);
 /* Allocates the ARN counters (separately, after the blocks a step uses). */
 int asw_regs_init_arn(asw_regs *r);
 void asw_regs_destroy(asw_regs *r);
@@ -69,7 +78,7 @@ int asw_regs_write(asw_regs *r, uint32_t addr, uint32_t data, unsigned *fx,
 int asw_regs_read(const asw_regs *r, uint32_t addr, uint32_t *data);
 
 static inline void asw_regs_count(asw_regs *r, unsigned port, unsigned k) {
-  r->counters[port * 8u + k]++;
+  r->cnt_at[k][port * r->cnt_stride]++;
 }
 static inline void asw_regs_arn_count(asw_regs *r, unsigned port, unsigned k) {
   r->arn_counters[port * 16u + k]++;

@@ -157,7 +157,8 @@ static inline void prefetch_net(net *n, uint32_t j, int level) {
     for (size_t k = 0; k < n->P * sizeof *n->peer; k += 64) __builtin_prefetch(pe + k);
     __builtin_prefetch(st_at(n, i));
   }
-  asw_switch_prefetch(n->sw[s], level, level ? st_at(n, i)->flit_mask : 0);
+  const st_head *h = level ? st_at(n, i) : NULL;
+  asw_switch_prefetch(n->sw[s], level, h ? h->flit_mask : 0, level == 1 ? h->cr_mask : 0);
 }
 
 static inline __attribute__((always_inline)) int
