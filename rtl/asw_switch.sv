@@ -613,6 +613,15 @@ module asw_switch #(
   // With SAPIPE the OR over the inputs is itself a register (okeep_q), set from this
   // cycle's grants (match_oh is the grant) and the inputs' views of their next state.
   logic [P-1:0] okeep;
+  logic [P-1:0] keep_or;         // OR over the inputs of their registered keep views
+  always_comb begin
+    for (int unsigned o = 0; o < P; o++) begin
+      keep_or[o] = 1'b0;
+      for (int unsigned i = 0; i < P; i++) begin
+        keep_or[o] = keep_or[o] | st_keep_oh[i][o];
+      end
+    end
+  end
   if (SAPIPE != 0) begin : gen_okeep
     logic [P-1:0] okeep_q, okeep_d;
     always_comb begin
@@ -630,38 +639,7 @@ module asw_switch #(
         okeep_q <= okeep_d;
       end
     end
-    assign okeep = okeep_q;
-`ifndef SYNTHESIS
-    // the register is the OR of the inputs' registered keep views
-    logic kchk_q;   // from the first cycle after reset (rst_ni only asynchronous)
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        kchk_q <= 1'b0;
-      end else begin
-        kchk_q <= 1'b1;
-      end
-    end
-    always_ff @(posedge clk_i) begin
-      if (kchk_q) begin
-        for (int unsigned o = 0; o < P; o++) begin
-          logic any;
-          any = 1'b0;
-          for (int unsigned i = 0; i < P; i++) begin
-            any = any | st_keep_oh[i][o];
-          end
-          assert (okeep_q[o] == any) else $error("asw_switch: okeep_q[%0d] disagrees", o);
-        end
-      end
-    end
-`else
-    logic unused_keep;
-    always_comb begin
-      unused_keep = 1'b0;
-      for (int unsigned i = 0; i < P; i++) begin
-        unused_keep = unused_keep ^ (^st_keep_oh[i]);
-      end
-    end
-`endif
+    assign okeep = okeep_q;    // equals keep_or (asserted below)
   end else begin : gen_okeep_or
     logic unused_okeep;
     always_comb begin
@@ -670,14 +648,7 @@ module asw_switch #(
         unused_okeep = unused_okeep ^ (^keep_nm_oh[i]);
       end
     end
-    always_comb begin
-      for (int unsigned o = 0; o < P; o++) begin
-        okeep[o] = 1'b0;
-        for (int unsigned i = 0; i < P; i++) begin
-          okeep[o] = okeep[o] | st_keep_oh[i][o];
-        end
-      end
-    end
+    assign okeep = keep_or;
   end
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
@@ -1297,6 +1268,8 @@ module asw_switch #(
       for (int unsigned o = 0; o < P; o++) begin
         assert (out_free[o] == !(|(st_sel[o] & ~st_release)))
           else $error("asw_switch: out_free[%0d] disagrees with the streaming state", o);
+        assert (okeep[o] == keep_or[o])
+          else $error("asw_switch: the outputs' keep register %0d disagrees with the inputs'", o);
       end
     end
   end
