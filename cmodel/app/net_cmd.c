@@ -140,14 +140,10 @@ static char *net_dash_arg(const char *cmd, int argc, char **argv, int *i, int sa
   net_cfg probe;
   char err[512];
   netcfg_default(&probe);
-  const char *why = netcfg_set(&probe, kv, "", err, sizeof err) && strstr(err, "unknown key")
-                        ? "unknown option %s (see --help)\n"
-                        : !v ? "%s needs a value\n" : NULL;
-  if (why) {
-    if (say) {
-      fprintf(stderr, "asw %s: ", cmd);
-      fprintf(stderr, why, a);
-    }
+  const int unknown = netcfg_set(&probe, kv, "", err, sizeof err) && strstr(err, "unknown key");
+  if (unknown || !v) {
+    if (say && unknown) cli_unknown(cmd, a);
+    else if (say) fprintf(stderr, "asw %s: %s needs a value\n", cmd, a);
     free(kv);
     return NULL;
   }
@@ -184,7 +180,7 @@ static int net_main(int argc, char **argv, net_proc *pr) {
       else if (!strcmp(a, "--write-topology")) wtopo = v;
       else if (!strcmp(a, "--write-table")) wtable = v;
       else if (netcfg_set(&cfg, "seed", v, err, sizeof err)) {
-        SAY("asw net: --seed: %s\n", err);
+        SAY("asw net: --%s\n", err); /* --seed: '...' is not an integer in ... */
         return 2;
       }
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -194,11 +190,16 @@ static int net_main(int argc, char **argv, net_proc *pr) {
     } else if (a[0] == '-' && a[1] == '-' && a[2]) { /* --key value / --key=value: key=value */
       char *kv = net_dash_arg("net", argc, argv, &i, pr->rank == 0);
       const int bad = !kv || netcfg_set_arg(&cfg, kv, err, sizeof err);
-      if (kv && bad) SAY("asw net: %s\n", err);
+      if (kv && bad && pr->rank == 0) { /* the key named as written: --buffer-flits */
+        char shown[80], key[80];
+        snprintf(shown, sizeof shown, "%.*s", (int)strcspn(a, "="), a);
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(kv, "="), kv);
+        cli_key_error("net", shown, key, err);
+      }
       free(kv);
       if (bad) return 2;
     } else if (a[0] == '-') {
-      SAY("asw net: unknown option %s (see --help)\n", a);
+      if (pr->rank == 0) cli_unknown("net", a);
       return 2;
     } else if (strchr(a, '=')) {
       if (netcfg_set_arg(&cfg, a, err, sizeof err)) {
