@@ -32,24 +32,23 @@ int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
 }
 
 /* The wording is optval.h's, the same in every front end (asw net's keys, make cosim). */
+static int say(const char *cmd, const char *msg) {
+  fprintf(stderr, "asw %s: %s\n", cmd, msg);
+  return -1;
+}
+
 int cli_uint(const char *cmd, const char *opt, const char *s, uint64_t min,
              uint64_t max, uint64_t *out) {
   char msg[512];
-  if (optval_u64(msg, sizeof msg, opt, s, min, max, out)) {
-    fprintf(stderr, "asw %s: %s\n", cmd, msg);
-    return -1;
-  }
-  return 0;
+  if (!optval_parse_u64(s, out) && *out >= min && *out <= max) return 0;
+  return say(cmd, (optval_not_int(msg, sizeof msg, opt, s, min, max), msg));
 }
 
 int cli_double(const char *cmd, const char *opt, const char *s, double min,
                double max, double *out) {
   char msg[512];
-  if (optval_double(msg, sizeof msg, opt, s, min, max, out)) {
-    fprintf(stderr, "asw %s: %s\n", cmd, msg);
-    return -1;
-  }
-  return 0;
+  if (!optval_parse_double(s, out) && *out >= min && *out <= max) return 0;
+  return say(cmd, (optval_not_number(msg, sizeof msg, opt, s, min, max), msg));
 }
 
 int cli_choice(const char *cmd, const char *opt, const char *s,
@@ -60,19 +59,22 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
       return 0;
     }
   char msg[512];
-  optval_not_one_of(msg, sizeof msg, opt, s, names, n);
-  fprintf(stderr, "asw %s: %s\n", cmd, msg);
-  return -1;
+  return say(cmd, (optval_not_one_of(msg, sizeof msg, opt, s, names, n), msg));
+}
+
+int cli_onoff(const char *cmd, const char *opt, const char *s, int *on) {
+  static const char *const words[] = {"on", "off", "1", "0"}; /* asw net's and make cosim's */
+  unsigned c = 1;
+  if (cli_choice(cmd, opt, s, words, 4, &c)) return -1;
+  *on = c == 0 || c == 2;
+  return 0;
 }
 
 int cli_unknown(const char *cmd, const char *arg) {
-  const char *eq = strchr(arg, '=');
   char name[128], help[64], msg[256];
-  snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
   snprintf(help, sizeof help, "asw %s --help", cmd);
-  optval_unknown(msg, sizeof msg, name, help);
-  fprintf(stderr, "asw %s: %s\n", cmd, msg);
-  return -1;
+  return say(cmd, (optval_unknown(msg, sizeof msg, name, help), msg));
 }
 
 /* A copy of s followed, after its NUL, by the name n (l characters) and a NUL: the name

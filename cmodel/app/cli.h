@@ -20,6 +20,8 @@ int cli_double(const char *cmd, const char *opt, const char *s, double min,
 /* s must be one of the n names; *out gets its index. */
 int cli_choice(const char *cmd, const char *opt, const char *s,
                const char *const *names, unsigned n, unsigned *out);
+/* s one of on, off, 1, 0 (*on 1 or 0), as asw net's switches and make cosim's. */
+int cli_onoff(const char *cmd, const char *opt, const char *s, int *on);
 /* "asw <cmd>: NAME: unknown key (see asw <cmd> --help)", NAME: arg up to any '='
  * (as the user wrote it: --prots or prots). Returns -1. */
 int cli_unknown(const char *cmd, const char *arg);

@@ -165,10 +165,8 @@ static int sweep_main(int argc, char **argv, int merging) {
     if (!opt) {
       /* not the sweep's own: asw net's settings, below */
     } else if (!strcmp(key, "slurm") || !strcmp(key, "submit") || !strcmp(key, "merge")) {
-      static const char *const onoff[] = {"on", "off", "1", "0"};
-      unsigned c;
-      if (cli_choice("sweep", opt, v, onoff, 4, &c)) return 2;
-      *(key[0] == 'm' ? &merge : key[1] == 'l' ? &slurm : &submit) = c == 0 || c == 2;
+      if (cli_onoff("sweep", opt, v, key[0] == 'm' ? &merge : key[1] == 'l' ? &slurm : &submit))
+        return 2;
       continue;
     } else if (!strcmp(key, "jobs")) {
       uint64_t j;

@@ -9,7 +9,6 @@
 
 static const char *const routing_names[] = {"det", "oblivious", "adaptive"};
 static const char *const trigger_names[] = {"noth", "th", "2th"};
-static const char *const onoff_names[] = {"off", "on", "0", "1"};
 /* The §1 feature options, in ASW_FEAT_* bit order (asw_feature_name with '-' for '_'). */
 static const char *const feat_opts[ASW_FEAT_COUNT] = {
     "--bubble",    "--pfc",       "--qcn",      "--link-faults", "--vc-adaptive", "--route-hash",
@@ -202,6 +201,7 @@ int cmd_switch(int argc, char **argv) {
     snprintf(shown, sizeof shown, "%.*s", (int)strcspn(as_given, "="), as_given);
     uint64_t u;
     unsigned c, feat = 0;
+    int on;
     int m;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       help();
@@ -220,17 +220,17 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || cli_uint("switch", shown, v, 1, 8, &u)) BAD;
       sp.sw.vcs = (unsigned)u;
     } else if ((m = OPT("--voq"))) {
-      if (m == 2 || cli_choice("switch", shown, v, onoff_names, 4, &c)) BAD;
-      sp.sw.voq = c == 1 || c == 3;
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      sp.sw.voq = on;
     } else if ((m = OPT("--iters"))) {
       if (m == 2 || cli_uint("switch", shown, v, 1, 4, &u)) BAD;
       sp.sw.iters = (unsigned)u;
     } else if ((m = OPT("--sa-pipe"))) {
-      if (m == 2 || cli_choice("switch", shown, v, onoff_names, 4, &c)) BAD;
-      sp.sw.sa_pipe = c == 1 || c == 3;
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      sp.sw.sa_pipe = on;
     } else if ((m = feature_opt(argc, argv, &k, &v, &feat)) != 0) { /* §1 features */
-      if (m == 2 || cli_choice("switch", shown, v, onoff_names, 4, &c)) BAD;
-      asw_config_set_feature(&sp.sw, asw_feature_name(feat), c == 1 || c == 3);
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      asw_config_set_feature(&sp.sw, asw_feature_name(feat), on);
     } else if ((m = OPT("--routing"))) {
       if (m == 2 || cli_choice("switch", shown, v, routing_names, 3, &c)) BAD;
       sp.routing = c;
@@ -272,8 +272,8 @@ int cmd_switch(int argc, char **argv) {
                         "--drain is on|off (asw net's drain)\n");
         BAD;
       }
-      if (cli_choice("switch", shown, v, onoff_names, 4, &c)) BAD;
-      drain = c == 1 || c == 3;
+      if (cli_onoff("switch", shown, v, &on)) BAD;
+      drain = on;
     } else if ((m = OPT("--table"))) {
       if (m == 2) BAD;
       sp.table = v;
@@ -281,8 +281,8 @@ int cmd_switch(int argc, char **argv) {
       if (m == 2 || cli_choice("switch", shown, v, arn_names, 3, &c)) BAD;
       sp.arn = (unsigned)c;
     } else if ((m = OPT("--arn-up"))) {
-      if (m == 2 || cli_choice("switch", shown, v, onoff_names, 4, &c)) BAD;
-      sp.arn_up = c == 1 || c == 3;
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      sp.arn_up = on;
     } else if ((m = OPT("--hcdth"))) {
       if (m == 2 || cli_uint("switch", shown, v, 1, 16384, &u)) BAD;
       sp.hcdth = (unsigned)u;

@@ -77,22 +77,4 @@ static inline int optval_unknown(char *buf, size_t n, const char *key, const cha
   return -1;
 }
 
-/* Checked values: 0, or -1 with the message in buf. */
-static inline int optval_u64(char *buf, size_t n, const char *key, const char *value,
-                             uint64_t lo, uint64_t hi, uint64_t *out) {
-  uint64_t x;
-  if (optval_parse_u64(value, &x) || x < lo || x > hi)
-    return optval_not_int(buf, n, key, value, lo, hi);
-  *out = x;
-  return 0;
-}
-static inline int optval_double(char *buf, size_t n, const char *key, const char *value,
-                                double lo, double hi, double *out) {
-  double d;
-  if (optval_parse_double(value, &d) || d < lo || d > hi)
-    return optval_not_number(buf, n, key, value, lo, hi);
-  *out = d;
-  return 0;
-}
-
 #endif
