@@ -238,6 +238,22 @@ for probe in "jobs=0|asw sweep: jobs: '0' is not an integer in 1..64" "-j x|asw 
   [[ $rc -eq 2 ]] && [[ "$(cat "$tmp/err")" == "${probe#*|}" ]] || { ok=0; echo "  (asw sweep ${probe%%|*}: exit $rc, $(cat "$tmp/err"))"; }
 done
 if [[ $ok -eq 1 && ! -e "$tmp/own4/results.json" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: asw sweep's own options: help and messages"; fi
+# asw net's own options take key=value too: json=FILE quiet=on print_config=on are --json FILE
+# --quiet --print-config (and --json=FILE, -q): the same run, the same files
+"$asw" net ports=4 stages=2 cycles=300 warmup=100 json="$tmp/n1.json" quiet=on >"$tmp/o1"; rc1=$?
+"$asw" net ports=4 stages=2 cycles=300 warmup=100 --json "$tmp/n2.json" --quiet >"$tmp/o2"; rc2=$?
+"$asw" net ports=4 stages=2 cycles=300 warmup=100 --json="$tmp/n3.json" -q >"$tmp/o3"; rc3=$?
+"$asw" net quiet=maybe >"$tmp/out" 2>"$tmp/err"; rc4=$?
+if [[ $rc1 -eq 0 && $rc2 -eq 0 && $rc3 -eq 0 && ! -s "$tmp/o1" && ! -s "$tmp/o3" && $rc4 -eq 2 ]] &&
+   python3 -c 'import json,sys
+d = [json.load(open(p)) for p in sys.argv[1:]]
+for x in d:  # (the host'"'"'s speed and memory aside)
+    for k in ("wall_seconds", "max_rss_kb", "flit_hops_per_second", "flit_hops_per_cpu_second"):
+        x.pop(k)
+assert d[0] == d[1] == d[2] and d[0]["packets_delivered"] > 0' "$tmp/n1.json" "$tmp/n2.json" "$tmp/n3.json" &&
+   cmp -s <("$asw" net ports=4 print_config=on) <("$asw" net --ports 4 --print-config) &&
+   [[ "$(cat "$tmp/err")" == "asw net: quiet: 'maybe' is not one of on, off, 1, 0" ]]
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: asw net's own options as key=value: rc $rc1 $rc2 $rc3 $rc4 $(cat "$tmp/err")"; fi
 "$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
 "$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
 if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -qx "asw switch: prots: unknown key (see asw switch --help)" "$tmp/err" && grep -qx "asw net: --prots: unknown key (see asw net --help)" "$tmp/err2"; then
