@@ -243,8 +243,11 @@ def markdown(asw):
         "make cosim: prots: unknown key (see make cosim-help); did you mean ports?",
         "```",
         "",
-        "`asw sweep`'s own options take both forms too: `jobs=N` (`--jobs N`, `-j N`),",
-        "`dir=DIR`, `vary=KEY=V1,V2`, `slurm=on|off` (`--slurm`), `submit=on|off`, `merge=on|off`.",
+        "The commands' own options take both forms too: `asw sweep`'s `jobs=N` (`--jobs N`,",
+        "`-j N`), `dir=DIR`, `vary=KEY=V1,V2`, `slurm=on|off` (`--slurm`), `submit=on|off`,",
+        "`merge=on|off`; `asw net`'s `json=FILE` (`--json FILE`), `csv=FILE`, `trace_out=FILE`,",
+        "`write_topology=FILE`, `write_table=FILE`, `quiet=on|off` (`--quiet`),",
+        "`print_config=on|off` (`--print-config`).",
     ]) + "\n"
 
 
