@@ -40,7 +40,7 @@ def main(asw):
     check(all(o.returncode == 0 for o in outs) and '"voq": 1' in outs[0].stdout and
           strip_wall(outs[0].stdout) == strip_wall(outs[1].stdout), "voq=on is voq=1")
     r = run(asw, "net", "voq=yes")
-    check(r.returncode == 2 and "voq" in r.stderr and "on off" in r.stderr,
+    check(r.returncode == 2 and "voq" in r.stderr and "is not one of on, off, 1, 0" in r.stderr,
           f"bad switch value named with the legal ones: {r.stderr.strip()}")
     with tempfile.TemporaryDirectory() as d:
         cfg = os.path.join(d, "run.cfg")

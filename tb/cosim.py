@@ -603,13 +603,7 @@ def cmd_cosim(ns):
             fail("cosim", f"PFC: '{ns.PFC:#x}' is not a mask of ports < P = {cfg['P']}")
         pfc = ["--pfc", hex(ns.PFC)]
     if ns.LINKFAULT is not None:
-        try:
-            r = float(ns.LINKFAULT)
-        except ValueError:
-            r = -1.0
-        if not 0.0 <= r <= 1.0:  # NaN fails too
-            fail("cosim", f"LINKFAULT: '{ns.LINKFAULT}' is not a number in 0..1 (probability "
-                          f"per link and cycle)")
+        check_real("cosim", "LINKFAULT", ns.LINKFAULT, 0, 1)  # probability per link and cycle
         pfc += ["--linkfault", str(ns.LINKFAULT)]
     bub = ["--bubble", str(ns.BUBBLE)]
     qcn = ["--qcn", str(ns.QCN), "--hash", str(ns.HASH), "--gap", str(ns.GAP),
@@ -1006,8 +1000,10 @@ def knob_help():
 # ---- What `make cosim` / `soak` / `coverage` are told: every make variable given on the
 # command line must be a knob of that target (mk/tb.mk passes their names in --cmdline),
 # every number is checked against its range before anything is built, and a run that
-# checks nothing (CYCLES=0) is refused. Messages in the style of `asw`:
+# checks nothing (CYCLES=0) is refused. Messages in asw's wording (cmodel/net/optval.h), word
+# for word, and asw's number syntax (decimal, 0x hexadecimal, an integer as 2e5):
 #   make cosim: CYCLES: 'abc' is not an integer in 1..4294967295
+#   make cosim: PROTS: unknown key (see make cosim-help); did you mean ...?
 U32 = 0xFFFFFFFF
 U64 = 0xFFFFFFFFFFFFFFFF
 # (make variable, lowest, highest) of every integer knob (the C model's ranges; the
@@ -1086,7 +1082,7 @@ def check_names(cmd, given):
         if name in RENAMED and cmd == "cosim":
             fail(cmd, f"{name}: renamed to {RENAMED[name]} (make variable {ALIASES[RENAMED[name]]})")
         if name in OTHER_TOOLS and cmd == "cosim":
-            fail(cmd, f"{name}: unknown variable: {OTHER_TOOLS[name]}")
+            fail(cmd, f"{name}: unknown key ({OTHER_TOOLS[name]})")
         other = [c for c, k in CMD_KNOBS.items() if c != cmd and (name in k or ALIASES.get(name) in k)]
         if other:
             fail(cmd, f"{name}: not a variable of make {cmd} (it is make {other[0]}'s; "
@@ -1096,19 +1092,45 @@ def check_names(cmd, given):
             near += [n for n in difflib.get_close_matches(alt, allnames, n=2, cutoff=0.6)
                      if n not in near]
         hint = f"; did you mean {' or '.join(near[:2])}?" if near else ""
-        help_ = " (see make cosim-help)" if cmd == "cosim" else f" (make {cmd}'s: {' '.join(sorted(knobs))})"
-        fail(cmd, f"{name}: unknown variable{hint}{help_}")
+        help_ = "see make cosim-help" if cmd == "cosim" else f"make {cmd} takes {' '.join(sorted(knobs))}"
+        fail(cmd, f"{name}: unknown key ({help_}){hint}")
+
+
+def parse_uint(s):
+    """asw's number syntax (optval_parse_u64): decimal, 0x hexadecimal (a leading 0 is not
+    octal), an integer in plain scientific notation (2e5); no sign, no blank. None if not."""
+    if re.fullmatch(r"[0-9]+", s):
+        return int(s)
+    if re.fullmatch(r"0[xX][0-9a-fA-F]+", s):
+        return int(s, 16)
+    if re.fullmatch(r"[0-9][0-9.eE+]*", s):
+        try:
+            d = float(s)
+        except ValueError:
+            return None
+        return int(d) if d == int(d) and d < 2.0 ** 64 else None
+    return None
 
 
 def check_int(cmd, name, value, given):
-    """value as an int within INT_RANGES[name] (decimal, or 0x... for masks)."""
+    """value as an int within INT_RANGES[name], in asw's number syntax (parse_uint)."""
     lo, hi = INT_RANGES[name]
-    s = str(value).strip()
-    n = (int(s) if re.fullmatch(r"[0-9]+", s) else
-         int(s, 16) if re.fullmatch(r"0[xX][0-9a-fA-F]+", s) else None)
+    n = parse_uint(str(value))
     if n is None or not lo <= n <= hi:
         fail(cmd, f"{shown(name, given)}: '{value}' is not an integer in {lo}..{hi}")
     return n
+
+
+def check_real(cmd, name, value, lo, hi):
+    """value as a finite real in lo..hi (asw's optval_parse_double: no blank, no _)."""
+    s = str(value)
+    try:
+        r = float(s) if s == s.strip() and "_" not in s else None
+    except ValueError:
+        r = None
+    if r is None or not lo <= r <= hi:  # NaN fails too
+        fail(cmd, f"{name}: '{value}' is not a number in {lo:g}..{hi:g}")
+    return r
 
 
 def check_bool(cmd, name, value, given):
@@ -1132,13 +1154,7 @@ def validate(ns):
         if v is not None:
             setattr(ns, name, check_bool(cmd, name, v, given))
     if cmd == "coverage":
-        try:
-            scale = float(ns.COV_SCALE)
-        except ValueError:
-            scale = -1.0
-        if not 0.001 <= scale <= 100.0:  # NaN fails too
-            fail(cmd, f"COV_SCALE: '{ns.COV_SCALE}' is not a number in 0.001..100")
-        ns.COV_SCALE = scale
+        ns.COV_SCALE = check_real(cmd, "COV_SCALE", ns.COV_SCALE, 0.001, 100)
     if ns.TRIGGER is not None:
         trig = {"noth": "ada", "th": "th", "2th": "2th"}
         if ns.TRIGGER not in trig:

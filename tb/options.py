@@ -223,7 +223,32 @@ def markdown(asw):
         "",
         "Old spellings, refused with a message naming the new one:",
         "",
-    ] + [f"- {tool} `{old}`: renamed to `{new}`" for tool, old, new in RENAMED]) + "\n"
+    ] + [f"- {tool} `{old}`: renamed to `{new}`" for tool, old, new in RENAMED] + [
+        "",
+        "## Values and messages",
+        "",
+        "Every front end reads a number alike: decimal, `0x` hexadecimal (a leading `0` is not",
+        "octal: `010` is ten) or an integer in plain scientific notation (`2e5`); no sign, no",
+        "blank. A bad value or an unknown key is refused before anything runs, exit 2, with one",
+        "line in one wording (`cmodel/net/optval.h`; `make cosim` and the binding copy it),",
+        "naming the key as it was written, the value and what is allowed:",
+        "",
+        "```",
+        "asw switch: --vcs: '9' is not an integer in 1..8",
+        "asw net: --vcs: 'x' is not an integer in 1..8",
+        "make cosim: V: '9' is not an integer in 1..8",
+        "asw net: --load: 'x' is not a number in 0..1",
+        "asw net: voq: 'yes' is not one of on, off, 1, 0",
+        "asw trace: --prots: unknown key (see asw trace --help)",
+        "make cosim: prots: unknown key (see make cosim-help); did you mean ports?",
+        "```",
+        "",
+        "The commands' own options take both forms too: `asw sweep`'s `jobs=N` (`--jobs N`,",
+        "`-j N`), `dir=DIR`, `vary=KEY=V1,V2`, `slurm=on|off` (`--slurm`), `submit=on|off`,",
+        "`merge=on|off`; `asw net`'s `json=FILE` (`--json FILE`), `csv=FILE`, `trace_out=FILE`,",
+        "`write_topology=FILE`, `write_table=FILE`, `quiet=on|off` (`--quiet`),",
+        "`print_config=on|off` (`--print-config`).",
+    ]) + "\n"
 
 
 def main(argv):

@@ -16,17 +16,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (target, variables, words the message must contain). Every probe of issue 28 and more.
 BAD = [
-    ("cosim", ["PROTS=4"], ["make cosim: PROTS: unknown variable"]),
-    ("cosim", ["prots=4"], ["make cosim: prots: unknown variable", "ports"]),
-    ("cosim", ["packet_flits=4"], ["make cosim: packet_flits: unknown variable", "max_packet"]),
-    ("cosim", ["load=0.2"], ["make cosim: load: unknown variable"]),
+    ("cosim", ["PROTS=4"], ["make cosim: PROTS: unknown key"]),
+    ("cosim", ["prots=4"], ["make cosim: prots: unknown key", "ports"]),
+    ("cosim", ["packet_flits=4"], ["make cosim: packet_flits: unknown key", "max_packet"]),
+    ("cosim", ["load=0.2"], ["make cosim: load: unknown key"]),
     ("cosim", ["buf=16"], ["make cosim: buf: renamed to buffer_flits (make variable BUF)"]),
     ("cosim", ["pkt=4"], ["make cosim: pkt: renamed to max_packet (make variable PKT)"]),
     ("cosim", ["lmax=4"], ["make cosim: lmax: renamed to max_packet"]),
     ("cosim", ["buf_flits=16"], ["make cosim: buf_flits: renamed to buffer_flits"]),
     ("cosim", ["p=8"], ["make cosim: p: renamed to ports (make variable P)"]),
     ("cosim", ["ttl=100"], ["make cosim: ttl: renamed to arn_ttl (make variable TTL)"]),
-    ("cosim", ["warmup=100"], ["make cosim: warmup: unknown variable"]),
+    ("cosim", ["warmup=100"], ["make cosim: warmup: unknown key"]),
     ("cosim", ["hcdth=abc"], ["make cosim: hcdth: 'abc' is not an integer in 0..65535"]),
     ("cosim", ["hcdth=50", "lcdth=60", "ARN=afi", "CYCLES=1000"], ["HCDTH"]),  # C model's rule
     ("cosim", ["trigger=sometimes"], ["make cosim: trigger: 'sometimes' is not one of noth, th, 2th"]),
@@ -37,7 +37,9 @@ BAD = [
     ("cosim", ["CYCLES=-5"], ["make cosim: CYCLES: '-5' is not an integer in 1..4294967295"]),
     ("cosim", ["CYCLES=0"], ["make cosim: CYCLES: '0' is not an integer in 1..4294967295"]),
     ("cosim", ["cycles=0"], ["make cosim: cycles: '0' is not an integer in 1..4294967295"]),
-    ("cosim", ["CYCLES=1e6"], ["make cosim: CYCLES: '1e6' is not an integer"]),
+    ("cosim", ["CYCLES=1e-3"], ["make cosim: CYCLES: '1e-3' is not an integer in 1..4294967295"]),
+    ("cosim", ["CYCLES=2.5"], ["make cosim: CYCLES: '2.5' is not an integer in 1..4294967295"]),
+    ("cosim", ["CYCLES=1e10"], ["make cosim: CYCLES: '1e10' is not an integer in 1..4294967295"]),
     ("cosim", ["SEED=-1"], ["make cosim: SEED: '-1' is not an integer in 0..18446744073709551615"]),
     ("cosim", ["SEED=18446744073709551616"], ["make cosim: SEED: '18446744073709551616'"]),
     ("cosim", ["P=1"], ["make cosim: P: '1' is not an integer in 2..64"]),
@@ -49,7 +51,7 @@ BAD = [
     ("cosim", ["ITERS=5"], ["make cosim: ITERS: '5' is not an integer in 1..4"]),
     ("cosim", ["AE=33"], ["make cosim: AE: '33' is not an integer in 0..32"]),
     ("cosim", ["FEATURES=colour"], ["make cosim: FEATURES: 'colour' is not one of all, none, bubble"]),
-    ("cosim", ["OMIT=4"], ["make cosim: OMIT: unknown variable"]),
+    ("cosim", ["OMIT=4"], ["make cosim: OMIT: unknown key"]),
     ("cosim", ["TTL=16777216"], ["make cosim: TTL: '16777216' is not an integer in 0..16777215"]),
     ("cosim", ["STAGE=16"], ["make cosim: STAGE: '16' is not an integer in 0..15"]),
     ("cosim", ["VOQ=maybe"], ["make cosim: VOQ: 'maybe' is not one of on, off, 1, 0"]),
@@ -76,18 +78,18 @@ BAD = [
     ("soak", ["SOAK_SEEDS=abc"], ["make soak: SOAK_SEEDS: 'abc' is not an integer in 1..100000"]),
     ("soak", ["SOAK_SEEDS=0"], ["make soak: SOAK_SEEDS: '0' is not an integer in 1..100000"]),
     ("soak", ["SEED=-5"], ["make soak: SEED: '-5' is not an integer"]),
-    ("soak", ["soak_seeds=3"], ["make soak: soak_seeds: unknown variable", "SOAK_SEEDS"]),
+    ("soak", ["soak_seeds=3"], ["make soak: soak_seeds: unknown key", "SOAK_SEEDS"]),
     ("coverage", ["COV_SCALE=0"], ["make coverage: COV_SCALE: '0' is not a number in 0.001..100"]),
     ("coverage", ["CYCLES=100"], ["make coverage: CYCLES: not a variable of make coverage"]),
-    ("cosim-net", ["ports=4"], ["make cosim-net: ports: unknown variable", "NET="]),
-    ("cosim-net", ["PROTS=4"], ["make cosim-net: PROTS: unknown variable"]),
+    ("cosim-net", ["ports=4"], ["make cosim-net: ports: unknown key", "NET="]),
+    ("cosim-net", ["PROTS=4"], ["make cosim-net: PROTS: unknown key"]),
     ("cosim-net", [], ["make cosim-net: NET is empty"]),
     ("cosim-net", ["NET=ports=4 stages=2 prots=3"], ["prots: unknown key"]),
-    ("cosim-net", ["NET=ports=4 stages=2 cycles=0"], ["cycles: bad value '0'"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=0"], ["make cosim-net: NET: cycles: '0' is not an integer in 1..2000000000"]),
     ("cosim-net", ["NET=ports=4 stages=2 cycles=99999999999999999999999"],
-     ["cycles: bad value '99999999999999999999999'"]),
-    ("cosim-net", ["NET=ports=4 stages=2 cycles=abc"], ["cycles: bad value 'abc'"]),
-    ("cosim-net", ["NET=ports=4 stages=2 cycles=-5"], ["cycles: bad value '-5'"]),
+     ["cycles: '99999999999999999999999' is not an integer in 1..2000000000"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=abc"], ["cycles: 'abc' is not an integer in 1..2000000000"]),
+    ("cosim-net", ["NET=ports=4 stages=2 cycles=-5"], ["cycles: '-5' is not an integer in 1..2000000000"]),
     ("cosim-net", ["NET=ports=4 stages=2 hcdth_pct=500"], ["hcdth_pct"]),
     ("cosim-net", ["NET=ports=4 stages=2 hcdth=50"], ["hcdth: renamed to hcdth_pct"]),
     ("cosim-net", ["NET=ports=4 stages=2 --seed 3"], ["NET: '--seed' is not a key=value setting"]),
@@ -101,6 +103,7 @@ GOOD = [
     (["arn=afi", "hcdth=6", "lcdth=3", "fcth=2", "crt=16", "arn_ttl=200"],
      ["ARN=afi", "AE=4", "HCDTH=6", "LCDTH=3", "FCTH=2", "CRT=16", "TTL=200", "VCMAP=afi"]),
     (["CYCLES=0x10"], ["CYCLES=16"]),
+    (["CYCLES=2e3", "ports=010"], ["CYCLES=2000", "P=10"]),  # asw's number syntax: 2e3, 010 is ten
 ]
 
 
@@ -115,6 +118,96 @@ AGREE = [("ports", "8", "8"), ("vcs", "2", "2"), ("voq", "off", "0"), ("iters", 
          ("drain_limit", "5000", "5000"), ("arn_entries", "4", "4"), ("crt", "100", "100"),
          ("arn_ttl", "300", "300")]
 COSIM_WORDS = {"ada": "adaptive", "det": "det", "obl": "oblivious", "th": "adaptive"}
+
+# One wording (cmodel/net/optval.h; tb/cosim.py and the binding copy it): the same bad
+# number, out-of-range number and unknown key, given to every front end in each of its forms,
+# is refused with exit 2 and one line naming the key as written, the value and the range.
+# The concept is vcs (1..8 everywhere); asw trace has none of the switch's concepts, so its
+# nodes (2..65536) stands in. (front end, arguments, the line)
+NET4 = ["ports=4", "stages=2"]
+WORDING = [
+    ("asw switch", ["switch", "vcs=x"], "asw switch: vcs: 'x' is not an integer in 1..8"),
+    ("asw switch", ["switch", "--vcs", "9"], "asw switch: --vcs: '9' is not an integer in 1..8"),
+    ("asw switch", ["switch", "--vcs=-1"], "asw switch: --vcs: '-1' is not an integer in 1..8"),
+    ("asw net", ["net", *NET4, "vcs=9"], "asw net: vcs: '9' is not an integer in 1..8"),
+    ("asw net", ["net", *NET4, "--vcs", "x"], "asw net: --vcs: 'x' is not an integer in 1..8"),
+    ("asw sweep", ["sweep", *NET4, "vcs=x", "--vary", "seed=1"],
+     "asw sweep: vcs: 'x' is not an integer in 1..8"),
+    ("asw sweep", ["sweep", *NET4, "--vcs", "9", "--vary", "seed=1"],
+     "asw sweep: --vcs: '9' is not an integer in 1..8"),
+    ("asw sweep", ["sweep", *NET4, "--vary", "vcs=1,9"], "asw sweep: vcs: '9' is not an integer in 1..8"),
+    ("asw trace", ["trace", "pattern=alltoall", "size=8", "out=-", "nodes=x"],
+     "asw trace: nodes: 'x' is not an integer in 2..65536"),
+    ("asw trace", ["trace", "pattern=alltoall", "size=8", "out=-", "--nodes", "1"],
+     "asw trace: --nodes: '1' is not an integer in 2..65536"),
+    ("make cosim", ["vcs=x"], "make cosim: vcs: 'x' is not an integer in 1..8"),
+    ("make cosim", ["V=9"], "make cosim: V: '9' is not an integer in 1..8"),
+    ("make cosim-net", ["NET=ports=4 stages=2 vcs=9"],
+     "make cosim-net: NET: vcs: '9' is not an integer in 1..8"),
+    ("Python Switch", {"vcs": 9}, "vcs: '9' is not an integer in 1..8"),
+    ("Python Switch", {"vcs": "x"}, "vcs: 'x' is not an integer in 0..4294967295"),  # its type
+    # a real number
+    ("asw switch", ["switch", "load=2"], "asw switch: load: '2' is not a number in 0..1"),
+    ("asw net", ["net", *NET4, "--load", "x"], "asw net: --load: 'x' is not a number in 0..1"),
+    ("make cosim", ["LINKFAULT=2"], "make cosim: LINKFAULT: '2' is not a number in 0..1"),
+    # a word
+    ("asw switch", ["switch", "--voq", "yes"], "asw switch: --voq: 'yes' is not one of on, off, 1, 0"),
+    ("asw net", ["net", *NET4, "voq=yes"], "asw net: voq: 'yes' is not one of on, off, 1, 0"),
+    ("make cosim", ["voq=yes"], "make cosim: voq: 'yes' is not one of on, off, 1, 0"),
+    # an unknown key: the line up to the help it points to
+    ("asw switch", ["switch", "prots=4"], "asw switch: prots: unknown key (see asw switch --help)"),
+    ("asw switch", ["switch", "--prots", "4"], "asw switch: --prots: unknown key (see asw switch --help)"),
+    ("asw net", ["net", "prots=4"], "asw net: prots: unknown key (see asw net --help)"),
+    ("asw net", ["net", "--prots", "4"], "asw net: --prots: unknown key (see asw net --help)"),
+    ("asw sweep", ["sweep", "prots=4"], "asw sweep: prots: unknown key (see asw net --help)"),
+    ("asw sweep", ["sweep", "--prots=4"], "asw sweep: --prots: unknown key (see asw net --help)"),
+    ("asw trace", ["trace", "prots=4"], "asw trace: prots: unknown key (see asw trace --help)"),
+    ("asw trace", ["trace", "--prots", "4"], "asw trace: --prots: unknown key (see asw trace --help)"),
+    ("make cosim", ["prots=4"], "make cosim: prots: unknown key (see make cosim-help)"),
+    ("make cosim-net", ["NET=ports=4 stages=2 prots=4"],
+     "make cosim-net: NET: prots: unknown key (see asw net --help)"),
+    ("Python Switch", {"prots": 4}, "prots: unknown key (fields: "),
+]
+
+
+def wording(asw):
+    """[(ok, what, detail)] for the WORDING probes."""
+    sys.path.insert(0, os.path.join(ROOT, "sw"))
+    import arnswitch
+    out = []
+    for tool, args, want in WORDING:
+        if tool == "Python Switch":
+            try:
+                arnswitch.Switch(**args)
+                rc, lines = 0, ["accepted"]
+            except ValueError as e:
+                rc, lines = 2, [str(e)]
+            shown = f"Switch({', '.join(f'{k}={v!r}' for k, v in args.items())})"
+        elif tool.startswith("make"):
+            r = make(tool.split()[1], args)
+            rc, lines = r.returncode, [ln for ln in r.stderr.splitlines() if not ln.startswith("make: ***")]
+            shown = f"{tool} {' '.join(args)}"
+        else:
+            r = subprocess.run([asw, *args], capture_output=True, text=True, cwd=tmpdir[0])
+            rc, lines = r.returncode, r.stderr.splitlines()
+            shown = f"asw {' '.join(args)}"
+        # an unknown key's line may go on after its help: "; did you mean ports?"
+        ok = rc == 2 and len(lines) == 1 and (lines[0] == want or "unknown key (" in want
+                                              and lines[0].startswith(want))
+        out.append((ok, f"{shown}: '{want}'", f"exit {rc}: {lines}"))
+    # docs/options.md's examples of the wording are lines these probes see
+    page = open(os.path.join(ROOT, "docs", "options.md")).read()
+    block = re.search(r"## Values and messages.*?```\n(.*?)```", page, re.S)
+    examples = block.group(1).splitlines() if block else []
+    wants = [w for _, _, w in WORDING]
+    unseen = [e for e in examples if not any(e == w or "unknown key (" in w and e.startswith(w)
+                                             for w in wants)]
+    out.append((examples and not unseen, f"docs/options.md's {len(examples)} example messages are "
+                "lines of the probes", f"not seen: {unseen}"))
+    return out
+
+
+tmpdir = [None]  # where asw sweep may create its folder
 
 
 def agreement(asw, tmp):
@@ -176,6 +269,31 @@ def agreement(asw, tmp):
         if wrong:
             bad.append(f"{n}={v}: want {want}, got {wrong}")
     return not bad and r.returncode == 0, "; ".join(bad) or f"make cosim exit {r.returncode}"
+
+
+def trace_agreement(asw, tmp):
+    """(ok, detail): asw trace has none of the switch's concepts (it writes the traffic that
+    asw net replays), so its agreement is between its forms: the same settings as key=value,
+    --key value and --key=value write the same trace, and asw net replays it."""
+    keys = [("pattern", "inception"), ("nodes", "8"), ("size", "512"), ("rounds", "2"),
+            ("layers", "2"), ("compute", "30"), ("skip", "3"), ("format", "text")]
+    forms = {"key=value": [f"{k}={v}" for k, v in keys],
+             "--key value": [w for k, v in keys for w in (f"--{k}", v)],
+             "--key=value": [f"--{k}={v}" for k, v in keys]}
+    got, bad = {}, []
+    for form, args in forms.items():
+        path = os.path.join(tmp, f"t-{len(got)}.txt")
+        r = subprocess.run([asw, "trace", *args, f"out={path}"], capture_output=True, text=True)
+        got[form] = open(path).read() if r.returncode == 0 and os.path.exists(path) else None
+        if got[form] is None:
+            bad.append(f"{form}: exit {r.returncode} {r.stderr.strip()}")
+    if len(set(got.values())) != 1:
+        bad.append("the forms wrote different traces")
+    r = subprocess.run([asw, "net", "ports=4", "stages=2", f"traffic=trace:{os.path.join(tmp, 't-0.txt')}",
+                        "--quiet", "--json", "-"], capture_output=True, text=True)
+    if r.returncode != 0:
+        bad.append(f"asw net does not replay it: exit {r.returncode} {r.stderr.strip()[-200:]}")
+    return not bad, "; ".join(bad)
 
 
 def make(target, variables, extra_env=None):
@@ -248,9 +366,15 @@ def main(argv):
     report(not missing, f"every front end takes the vocabulary's names ({len(options.CONCEPTS)} "
                         "concepts)", f"missing: {missing}")
     with tempfile.TemporaryDirectory() as tmp:
+        tmpdir[0] = tmp
+        for ok, what, detail in wording(asw):
+            report(ok, f"wording: {what}", detail)
         ok, detail = agreement(asw, tmp)
-    report(ok, f"same settings, same configuration in make cosim, asw switch, asw net, "
-               f"asw sweep, Python Switch and Network: {' '.join(f'{n}={v}' for n, v, _ in AGREE)}", detail)
+        report(ok, f"same settings, same configuration in make cosim, asw switch, asw net, "
+                   f"asw sweep, Python Switch and Network: {' '.join(f'{n}={v}' for n, v, _ in AGREE)}",
+               detail)
+        ok, detail = trace_agreement(asw, tmp)
+        report(ok, "asw trace: key=value, --key value and --key=value write the same trace", detail)
     # the DPI checker's spellings are parameters of the checker and of the RTL switch (its
     # DUT), or plusargs of its example testbench
     sv = {f: open(os.path.join(ROOT, f)).read() for f in

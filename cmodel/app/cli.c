@@ -1,6 +1,7 @@
 /* cli.c — see cli.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "../net/optval.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,32 +31,24 @@ int cli_match(const char *cmd, int argc, char **argv, int *k, const char *name,
   return 1;
 }
 
+/* The wording is optval.h's, the same in every front end (asw net's keys, make cosim). */
+static int say(const char *cmd, const char *msg) {
+  fprintf(stderr, "asw %s: %s\n", cmd, msg);
+  return -1;
+}
+
 int cli_uint(const char *cmd, const char *opt, const char *s, uint64_t min,
              uint64_t max, uint64_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 0);
-  if (!*s || *end || errno || s[0] == '-' || v < min || v > max) {
-    fprintf(stderr, "asw %s: %s: '%s' is not an integer in %llu..%llu\n", cmd,
-            opt, s, (unsigned long long)min, (unsigned long long)max);
-    return -1;
-  }
-  *out = v;
-  return 0;
+  char msg[512];
+  if (!optval_parse_u64(s, out) && *out >= min && *out <= max) return 0;
+  return say(cmd, (optval_not_int(msg, sizeof msg, opt, s, min, max), msg));
 }
 
 int cli_double(const char *cmd, const char *opt, const char *s, double min,
                double max, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || *end || errno || !isfinite(v) || v < min || v > max) {
-    fprintf(stderr, "asw %s: %s: '%s' is not a number in %g..%g\n", cmd, opt,
-            s, min, max);
-    return -1;
-  }
-  *out = v;
-  return 0;
+  char msg[512];
+  if (!optval_parse_double(s, out) && *out >= min && *out <= max) return 0;
+  return say(cmd, (optval_not_number(msg, sizeof msg, opt, s, min, max), msg));
 }
 
 int cli_choice(const char *cmd, const char *opt, const char *s,
@@ -65,10 +58,36 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
       *out = k;
       return 0;
     }
-  fprintf(stderr, "asw %s: %s: '%s' is not one of", cmd, opt, s);
-  for (unsigned k = 0; k < n; k++) fprintf(stderr, "%s %s", k ? "," : "", names[k]);
-  fprintf(stderr, "\n");
-  return -1;
+  char msg[512];
+  return say(cmd, (optval_not_one_of(msg, sizeof msg, opt, s, names, n), msg));
+}
+
+int cli_onoff(const char *cmd, const char *opt, const char *s, int *on) {
+  static const char *const words[] = {"on", "off", "1", "0"}; /* asw net's and make cosim's */
+  unsigned c = 1;
+  if (cli_choice(cmd, opt, s, words, 4, &c)) return -1;
+  *on = c == 0 || c == 2;
+  return 0;
+}
+
+int cli_unknown(const char *cmd, const char *arg) {
+  char name[128], help[64], msg[256];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+  snprintf(help, sizeof help, "asw %s --help", cmd);
+  return say(cmd, (optval_unknown(msg, sizeof msg, name, help), msg));
+}
+
+/* A copy of s followed, after its NUL, by the name n (l characters) and a NUL: the name
+ * as the user wrote it, for cli_kv_name. */
+static char *kv_dup(const char *s, const char *n, size_t l) {
+  const size_t sl = strlen(s);
+  char *d = malloc(sl + l + 2);
+  if (d) {
+    memcpy(d, s, sl + 1);
+    memcpy(d + sl + 1, n, l);
+    d[sl + 1 + l] = 0;
+  }
+  return d;
 }
 
 char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n) {
@@ -76,6 +95,7 @@ char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n) {
   int k = 0, ok = out != NULL;
   for (int i = 0; ok && i < argc; i++) {
     const char *a = argv[i], *v = NULL;
+    const size_t al = strcspn(a, "="); /* the name as written */
     int own = i == 0 || a[0] != '-' || a[1] != '-' || !a[2];
     for (const char *const *o = keep; !own && *o; o++) {
       const size_t l = strlen(*o);
@@ -83,21 +103,23 @@ char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n) {
       if (own && (*o)[l - 1] == '=' && i + 1 < argc) v = argv[++i]; /* its value, as is */
     }
     if (own) {
-      ok = (out[k++] = strdup(a)) != NULL && (!v || (out[k++] = strdup(v)) != NULL);
+      ok = (out[k++] = kv_dup(a, a, al)) != NULL && (!v || (out[k++] = kv_dup(v, v, 0)) != NULL);
       continue;
     }
-    const int eq = strchr(a, '=') != NULL;
+    const int eq = a[al] == '=';
     if (!eq && i + 1 >= argc) { /* no value: as is (the command says so) */
-      ok = (out[k++] = strdup(a)) != NULL;
+      ok = (out[k++] = kv_dup(a, a, al)) != NULL;
       continue;
     }
     v = eq ? "" : argv[++i];
-    char *kv = out[k++] = malloc(strlen(a) + strlen(v) + 1);
+    char *kv = malloc(strlen(a) + strlen(v) + 1);
     ok = kv != NULL;
     if (ok) {
       sprintf(kv, eq ? "%s%s" : "%s=%s", a + 2, v);
       for (char *q = kv; *q && *q != '='; q++)
         if (*q == '-') *q = '_';
+      ok = (out[k++] = kv_dup(kv, a, al)) != NULL;
+      free(kv);
     }
   }
   if (!ok) {
@@ -108,10 +130,20 @@ char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n) {
   return out;
 }
 
+const char *cli_kv_name(const char *arg) { return arg + strlen(arg) + 1; }
+
 void cli_kv_free(char **args, int n) {
   if (!args) return;
   for (int i = 0; i < n; i++) free(args[i]);
   free(args);
+}
+
+void cli_key_error(const char *cmd, const char *shown, const char *key, const char *err) {
+  const size_t kl = strlen(key);
+  if (!strncmp(err, key, kl) && err[kl] == ':')
+    fprintf(stderr, "asw %s: %s%s\n", cmd, shown, err + kl);
+  else
+    fprintf(stderr, "asw %s: %s\n", cmd, err);
 }
 
 int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet) {

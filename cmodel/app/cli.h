@@ -1,6 +1,7 @@
 /* cli.h — option-value parsing for asw subcommands. Each parser checks the
  * whole string and the range; on error it prints "asw <cmd>: --opt: ..." to
- * stderr and returns -1 (the caller exits with status 2). */
+ * stderr, in the wording of every front end (cmodel/net/optval.h), and returns -1
+ * (the caller exits with status 2). */
 #ifndef ASW_CLI_H
 #define ASW_CLI_H
 
@@ -19,6 +20,11 @@ int cli_double(const char *cmd, const char *opt, const char *s, double min,
 /* s must be one of the n names; *out gets its index. */
 int cli_choice(const char *cmd, const char *opt, const char *s,
                const char *const *names, unsigned n, unsigned *out);
+/* s one of on, off, 1, 0 (*on 1 or 0), as asw net's switches and make cosim's. */
+int cli_onoff(const char *cmd, const char *opt, const char *s, int *on);
+/* "asw <cmd>: NAME: unknown key (see asw <cmd> --help)", NAME: arg up to any '='
+ * (as the user wrote it: --prots or prots). Returns -1. */
+int cli_unknown(const char *cmd, const char *arg);
 
 /* Fail fast: checks, before a simulation, that the output file `path` can be
  * written (its folder exists and is writable; an existing file is writable and
@@ -32,6 +38,12 @@ int cli_choice(const char *cmd, const char *opt, const char *s,
  * memory; cli_kv_free frees the copy. */
 char **cli_kv_args(int argc, char **argv, const char *const *keep, int *n);
 void cli_kv_free(char **args, int n);
+/* The name of an argument of cli_kv_args's copy as the user wrote it (--buffer-flits for
+ * "--buffer-flits 8", buffer_flits for "buffer_flits=8"), for the messages. */
+const char *cli_kv_name(const char *arg);
+/* err, a message of netcfg's or optval.h's about `key` ("key: ..."), on stderr as
+ * "asw <cmd>: <shown>: ...": the key named as the user wrote it. */
+void cli_key_error(const char *cmd, const char *shown, const char *key, const char *err);
 
 int cli_check_out(const char *cmd, const char *opt, const char *path, int quiet);
 

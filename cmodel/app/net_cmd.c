@@ -26,7 +26,10 @@ static void net_usage(FILE *f) {
           "mesh, or any topology from a file. Settings apply in\n"
           "order: defaults, CONFIG_FILE (`key = value` lines, # comments), then\n"
           "key=value arguments (also --key value, with - for _, asw switch's form;\n"
-          "docs/options.md gives each name in every tool). --json writes the summary (configuration echoed),\n"
+          "docs/options.md gives each name in every tool); the options above too:\n"
+          "json=FILE, csv=FILE, trace_out=FILE, write_topology=FILE, write_table=FILE,\n"
+          "quiet=on|off, print_config=on|off (--quiet, --print-config).\n"
+          "--json writes the summary (configuration echoed),\n"
           "--csv the per-window series ('-' = stdout), --trace-out the packets the\n"
           "traffic generated as a trace (docs/traces.md; .bz2/.gz compressed) that\n"
           "traffic=trace:FILE replays. Exit status: 0 ok, 2 bad\n"
@@ -140,14 +143,10 @@ static char *net_dash_arg(const char *cmd, int argc, char **argv, int *i, int sa
   net_cfg probe;
   char err[512];
   netcfg_default(&probe);
-  const char *why = netcfg_set(&probe, kv, "", err, sizeof err) && strstr(err, "unknown key")
-                        ? "unknown option %s (see --help)\n"
-                        : !v ? "%s needs a value\n" : NULL;
-  if (why) {
-    if (say) {
-      fprintf(stderr, "asw %s: ", cmd);
-      fprintf(stderr, why, a);
-    }
+  const int unknown = netcfg_set(&probe, kv, "", err, sizeof err) && strstr(err, "unknown key");
+  if (unknown || !v) {
+    if (say && unknown) cli_unknown(cmd, a);
+    else if (say) fprintf(stderr, "asw %s: %s needs a value\n", cmd, a);
     free(kv);
     return NULL;
   }
@@ -167,38 +166,62 @@ static int net_main(int argc, char **argv, net_proc *pr) {
   char err[512];
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    /* asw net's own options, each also as key=value and --key=value: name (key form), v */
+    char name[32];
+    const char *v = NULL;
+    const int dashed = a[0] == '-' && a[1] == '-';
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(a + 2 * dashed, "="), a + 2 * dashed);
+    for (char *q = name; *q; q++)
+      if (*q == '-') *q = '_';
+    static const char *const own_val[] = {"json", "csv", "trace_out", "write_topology",
+                                          "write_table"}; /* (--seed N: the key seed) */
+    int own = 0; /* 1: takes a value, 2: on|off (--quiet, --print-config) */
+    for (unsigned k = 0; k < sizeof own_val / sizeof *own_val; k++) own |= !strcmp(name, own_val[k]);
+    if (!strcmp(name, "quiet") || !strcmp(name, "print_config")) own = 2;
+    if (own && (a[2 * dashed + strlen(name)] == '=')) v = a + 2 * dashed + strlen(name) + 1;
+    else if (own == 2 && dashed) v = "on";
+    else if (own == 1 && dashed) {
+      if (i + 1 >= argc) {
+        SAY("asw net: %s needs a value\n", a);
+        return 2;
+      }
+      v = argv[++i];
+    } else if (!strcmp(a, "-q")) {
+      snprintf(name, sizeof name, "quiet");
+      own = 2;
+      v = "on";
+    }
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       if (pr->rank == 0) net_usage(stdout);
       return 0;
-    } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--seed") ||
-               !strcmp(a, "--trace-out") || !strcmp(a, "--write-topology") ||
-               !strcmp(a, "--write-table")) {
-      if (i + 1 >= argc) {
-        SAY("asw net: %s needs an argument\n", a);
+    } else if (own == 2 && v) {
+      char shown[48];
+      snprintf(shown, sizeof shown, "%.*s", (int)strcspn(a, "="), a);
+      int on = !strcmp(v, "on") || !strcmp(v, "1");
+      if (!on && strcmp(v, "off") && strcmp(v, "0")) {
+        if (pr->rank == 0) cli_onoff("net", shown, v, &on); /* says why */
         return 2;
       }
-      const char *v = argv[++i];
-      if (!strcmp(a, "--json")) json = v;
-      else if (!strcmp(a, "--csv")) csv = v;
-      else if (!strcmp(a, "--trace-out")) trace_out = v;
-      else if (!strcmp(a, "--write-topology")) wtopo = v;
-      else if (!strcmp(a, "--write-table")) wtable = v;
-      else if (netcfg_set(&cfg, "seed", v, err, sizeof err)) {
-        SAY("asw net: --seed: %s\n", err);
-        return 2;
-      }
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (!strcmp(a, "--print-config")) {
-      print_cfg = 1;
+      *(name[0] == 'q' ? &quiet : &print_cfg) = on;
+    } else if (own && v) {
+      if (!strcmp(name, "json")) json = v;
+      else if (!strcmp(name, "csv")) csv = v;
+      else if (!strcmp(name, "trace_out")) trace_out = v;
+      else if (!strcmp(name, "write_topology")) wtopo = v;
+      else wtable = v;
     } else if (a[0] == '-' && a[1] == '-' && a[2]) { /* --key value / --key=value: key=value */
       char *kv = net_dash_arg("net", argc, argv, &i, pr->rank == 0);
       const int bad = !kv || netcfg_set_arg(&cfg, kv, err, sizeof err);
-      if (kv && bad) SAY("asw net: %s\n", err);
+      if (kv && bad && pr->rank == 0) { /* the key named as written: --buffer-flits */
+        char shown[80], key[80];
+        snprintf(shown, sizeof shown, "%.*s", (int)strcspn(a, "="), a);
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(kv, "="), kv);
+        cli_key_error("net", shown, key, err);
+      }
       free(kv);
       if (bad) return 2;
     } else if (a[0] == '-') {
-      SAY("asw net: unknown option %s (see --help)\n", a);
+      if (pr->rank == 0) cli_unknown("net", a);
       return 2;
     } else if (strchr(a, '=')) {
       if (netcfg_set_arg(&cfg, a, err, sizeof err)) {

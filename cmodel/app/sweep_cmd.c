@@ -29,6 +29,14 @@ static void sweep_usage(FILE *f) {
           "                 (key=value: asw net's settings, also --key value)\n"
           "                 --vary key=v1,v2,... [--vary key=...] [--slurm [--submit]]\n"
           "       asw sweep --merge --dir DIR\n"
+          "The sweep's own options, like every setting, take both forms, key=value and\n"
+          "--key value (or --key=value):\n"
+          "  jobs=N         --jobs N, -j N     runs at a time, 1..64 [2]\n"
+          "  dir=DIR        --dir DIR          output folder [sweep_out]\n"
+          "  vary=KEY=V1,V2 --vary KEY=V1,V2   a varied key (one per vary)\n"
+          "  slurm=on|off   --slurm            write a Slurm job array [off]\n"
+          "  submit=on|off  --submit           also submit it with sbatch [off]\n"
+          "  merge=on|off   --merge            merge a Slurm sweep's results [off]\n"
           "Runs `asw net` for every combination of the --vary values (the first\n"
           "--vary varies slowest), JOBS processes at a time (default 2). Writes\n"
           "DIR/run-NNN.json and .csv per run, DIR/results.json (all summaries,\n"
@@ -122,70 +130,94 @@ static int sweep_main(int argc, char **argv, int merging) {
   int slurm = 0, submit = 0, merge = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    /* the sweep's own options, each also as key=value (cmd_sweep turned --key value and
+     * --key=value into key=value): opt its name as the user wrote it, v its value */
+    const char *opt = NULL, *v = NULL;
+    char shown[80]; /* the name as the user wrote it (--jobs or jobs; --merge's file: as is) */
+    snprintf(shown, sizeof shown, "%.*s", (int)strcspn(a, "="), a);
+    if (!merging) snprintf(shown, sizeof shown, "%s", cli_kv_name(a));
+    static const char *const own_keys[] = {"jobs", "dir", "vary", "slurm", "submit", "merge"};
+    for (unsigned k = 0; k < sizeof own_keys / sizeof *own_keys; k++) {
+      const size_t l = strlen(own_keys[k]);
+      if (!strncmp(a, own_keys[k], l) && a[l] == '=') {
+        opt = shown;
+        v = a + l + 1;
+      }
+    }
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       sweep_usage(stdout);
       return 0;
-    } else if (!strcmp(a, "--slurm")) {
-      slurm = 1;
-    } else if (!strcmp(a, "--submit")) {
-      submit = 1;
-    } else if (!strcmp(a, "--merge")) {
-      merge = 1;
-    } else if (!strcmp(a, "-j") || !strcmp(a, "--dir") || !strcmp(a, "--vary")) {
+    } else if (!strcmp(a, "--slurm") || !strcmp(a, "--submit") || !strcmp(a, "--merge")) {
+      opt = a + 2;
+      v = "on";
+    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs") || !strcmp(a, "--dir") || !strcmp(a, "--vary")) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "asw sweep: %s needs an argument\n", a);
+        fprintf(stderr, "asw sweep: %s needs a value\n", a);
         return 2;
       }
-      const char *v = argv[++i];
-      if (!strcmp(a, "-j")) {
-        char *end;
-        long j = strtol(v, &end, 10);
-        if (*end || j < 1 || j > 64) {
-          fprintf(stderr, "asw sweep: -j: '%s' is not in 1..64\n", v);
-          return 2;
-        }
-        jobs = (unsigned)j;
-      } else if (!strcmp(a, "--dir")) {
-        dir = v;
-      } else {
-        const char *eq = strchr(v, '=');
-        if (!eq || eq == v || (size_t)(eq - v) >= sizeof dims[0].key) {
-          fprintf(stderr, "asw sweep: --vary '%s': expected key=v1,v2,...\n", v);
-          return 2;
-        }
-        if (ndims == MAX_DIMS) {
-          fprintf(stderr, "asw sweep: at most %d --vary keys\n", MAX_DIMS);
-          return 2;
-        }
-        dim *d = &dims[ndims++];
-        memcpy(d->key, v, (size_t)(eq - v));
-        d->key[eq - v] = 0;
-        d->nvals = 0;
-        /* split in place: argv is cmd_sweep's copy (or --merge's sweep.args text) */
-        char *list = argv[i] + (eq - v) + 1, *save = NULL;
-        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-          if (d->nvals == MAX_VALS) {
-            fprintf(stderr, "asw sweep: %s: at most %d values\n", d->key, MAX_VALS);
-            return 2;
-          }
-          /* validate now so a typo fails before any run starts */
-          if (netcfg_set(&probe, d->key, tok, err, sizeof err)) {
-            fprintf(stderr, "asw sweep: --vary %s\n", err);
-            return 2;
-          }
-          d->vals[d->nvals++] = tok;
-        }
-        if (!d->nvals) {
-          fprintf(stderr, "asw sweep: --vary %s: no values\n", d->key);
-          return 2;
-        }
+      opt = a;
+      v = argv[++i];
+    } else if (!strncmp(a, "-j", 2) && a[2] != '-') { /* -j4, as make's */
+      opt = "-j";
+      v = a + 2;
+    }
+    const char *key = !opt ? "" : opt[0] != '-' ? opt : opt[1] == '-' ? opt + 2 : "jobs";
+    if (!opt) {
+      /* not the sweep's own: asw net's settings, below */
+    } else if (!strcmp(key, "slurm") || !strcmp(key, "submit") || !strcmp(key, "merge")) {
+      if (cli_onoff("sweep", opt, v, key[0] == 'm' ? &merge : key[1] == 'l' ? &slurm : &submit))
+        return 2;
+      continue;
+    } else if (!strcmp(key, "jobs")) {
+      uint64_t j;
+      if (cli_uint("sweep", opt, v, 1, 64, &j)) return 2;
+      jobs = (unsigned)j;
+      continue;
+    } else if (!strcmp(key, "dir")) {
+      dir = v;
+      continue;
+    } else { /* --vary, vary */
+      const char *eq = strchr(v, '=');
+      if (!eq || eq == v || (size_t)(eq - v) >= sizeof dims[0].key) {
+        fprintf(stderr, "asw sweep: %s: '%s': expected key=v1,v2,...\n", opt, v);
+        return 2;
       }
-    } else if (a[0] == '-') {
-      fprintf(stderr, "asw sweep: unknown option %s (see --help)\n", a);
+      if (ndims == MAX_DIMS) {
+        fprintf(stderr, "asw sweep: %s: at most %d varied keys\n", opt, MAX_DIMS);
+        return 2;
+      }
+      dim *d = &dims[ndims++];
+      memcpy(d->key, v, (size_t)(eq - v));
+      d->key[eq - v] = 0;
+      d->nvals = 0;
+      /* split in place: argv is cmd_sweep's copy (or --merge's sweep.args text) */
+      char *list = (char *)eq + 1, *save = NULL;
+      for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (d->nvals == MAX_VALS) {
+          fprintf(stderr, "asw sweep: %s: at most %d values\n", d->key, MAX_VALS);
+          return 2;
+        }
+        /* validate now so a typo fails before any run starts */
+        if (netcfg_set(&probe, d->key, tok, err, sizeof err)) {
+          fprintf(stderr, "asw sweep: %s\n", err);
+          return 2;
+        }
+        d->vals[d->nvals++] = tok;
+      }
+      if (!d->nvals) {
+        fprintf(stderr, "asw sweep: %s %s: no values\n", opt, d->key);
+        return 2;
+      }
+      continue;
+    }
+    if (a[0] == '-') {
+      cli_unknown("sweep", a);
       return 2;
     } else if (strchr(a, '=')) {
       if (netcfg_set_arg(&probe, a, err, sizeof err)) {
-        fprintf(stderr, "asw sweep: %s\n", err);
+        char key[80];
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(a, "="), a);
+        cli_key_error("sweep", shown, key, err);
         return 2;
       }
       if (nfixed == MAX_FIXED) {
@@ -383,8 +415,7 @@ static int sweep_main(int argc, char **argv, int merging) {
 }
 
 int cmd_sweep(int argc, char **argv) { /* asw net's settings also as --key value */
-  static const char *const own[] = {"--help", "--slurm", "--submit", "--merge",
-                                    "--dir=", "--vary=", NULL};
+  static const char *const own[] = {"--help", "--slurm", "--submit", "--merge", NULL};
   int n;
   char **args = cli_kv_args(argc, argv, own, &n);
   if (!args) return 1;

@@ -9,7 +9,6 @@
 
 static const char *const routing_names[] = {"det", "oblivious", "adaptive"};
 static const char *const trigger_names[] = {"noth", "th", "2th"};
-static const char *const onoff_names[] = {"off", "on", "0", "1"};
 /* The §1 feature options, in ASW_FEAT_* bit order (asw_feature_name with '-' for '_'). */
 static const char *const feat_opts[ASW_FEAT_COUNT] = {
     "--bubble",    "--pfc",       "--qcn",      "--link-faults", "--vc-adaptive", "--route-hash",
@@ -112,7 +111,7 @@ static int parse_dest(const char *s, study_params *sp) {
       return 0;
     }
   }
-  fprintf(stderr, "asw switch: --dest: '%s' is not uniform, permutation or hotspot:PORT:FRACTION\n", s);
+  fprintf(stderr, "asw switch: --dest: '%s' is not one of uniform, permutation, hotspot:PORT:FRACTION\n", s);
   return -1;
 }
 
@@ -198,8 +197,11 @@ int cmd_switch(int argc, char **argv) {
       argv[k] = o;
     }
     const char *a = argv[k];
+    char shown[64]; /* the option's name as the user wrote it, for the messages */
+    snprintf(shown, sizeof shown, "%.*s", (int)strcspn(as_given, "="), as_given);
     uint64_t u;
     unsigned c, feat = 0;
+    int on;
     int m;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       help();
@@ -212,56 +214,56 @@ int cmd_switch(int argc, char **argv) {
 #define OPT(name) ((m = cli_match("switch", argc, argv, &k, name, &v)) < 0 ? 2 : m)
 #define BAD return 2
     if ((m = OPT("--ports"))) {
-      if (m == 2 || cli_uint("switch", "--ports", v, 2, 64, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 2, 64, &u)) BAD;
       sp.sw.ports = (unsigned)u;
     } else if ((m = OPT("--vcs"))) {
-      if (m == 2 || cli_uint("switch", "--vcs", v, 1, 8, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 8, &u)) BAD;
       sp.sw.vcs = (unsigned)u;
     } else if ((m = OPT("--voq"))) {
-      if (m == 2 || cli_choice("switch", "--voq", v, onoff_names, 4, &c)) BAD;
-      sp.sw.voq = c == 1 || c == 3;
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      sp.sw.voq = on;
     } else if ((m = OPT("--iters"))) {
-      if (m == 2 || cli_uint("switch", "--iters", v, 1, 4, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 4, &u)) BAD;
       sp.sw.iters = (unsigned)u;
     } else if ((m = OPT("--sa-pipe"))) {
-      if (m == 2 || cli_choice("switch", "--sa-pipe", v, onoff_names, 4, &c)) BAD;
-      sp.sw.sa_pipe = c == 1 || c == 3;
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      sp.sw.sa_pipe = on;
     } else if ((m = feature_opt(argc, argv, &k, &v, &feat)) != 0) { /* §1 features */
-      if (m == 2 || cli_choice("switch", feat_opts[feat], v, onoff_names, 4, &c)) BAD;
-      asw_config_set_feature(&sp.sw, asw_feature_name(feat), c == 1 || c == 3);
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      asw_config_set_feature(&sp.sw, asw_feature_name(feat), on);
     } else if ((m = OPT("--routing"))) {
-      if (m == 2 || cli_choice("switch", "--routing", v, routing_names, 3, &c)) BAD;
+      if (m == 2 || cli_choice("switch", shown, v, routing_names, 3, &c)) BAD;
       sp.routing = c;
     } else if ((m = OPT("--trigger"))) {
-      if (m == 2 || cli_choice("switch", "--trigger", v, trigger_names, 3, &c)) BAD;
+      if (m == 2 || cli_choice("switch", shown, v, trigger_names, 3, &c)) BAD;
       sp.trigger = c;
     } else if ((m = OPT("--load"))) {
-      if (m == 2 || cli_double("switch", "--load", v, 0.0, 1.0, &sp.load)) BAD;
+      if (m == 2 || cli_double("switch", shown, v, 0.0, 1.0, &sp.load)) BAD;
     } else if ((m = OPT("--packet-flits"))) {
-      if (m == 2 || cli_uint("switch", "--packet-flits", v, 1, 255, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 255, &u)) BAD;
       sp.packet_flits = (unsigned)u;
     } else if ((m = OPT("--max-packet"))) {
-      if (m == 2 || cli_uint("switch", "--max-packet", v, 1, 255, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 255, &u)) BAD;
       sp.sw.max_packet = (unsigned)u;
       have_lmax = 1;
     } else if ((m = OPT("--buffer-flits"))) {
-      if (m == 2 || cli_uint("switch", "--buffer-flits", v, 1, 16384, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 16384, &u)) BAD;
       sp.sw.buf_flits = (unsigned)u;
       have_buf = 1;
     } else if ((m = OPT("--cycles"))) {
-      if (m == 2 || cli_uint("switch", "--cycles", v, 1, 0xFFFFFFFFull, &sp.cycles)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 0xFFFFFFFFull, &sp.cycles)) BAD;
     } else if ((m = OPT("--warmup"))) {
-      if (m == 2 || cli_uint("switch", "--warmup", v, 0, 0xFFFFFFFFull, &sp.warmup)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 0, 0xFFFFFFFFull, &sp.warmup)) BAD;
       have_warmup = 1;
     } else if ((m = OPT("--seed"))) {
-      if (m == 2 || cli_uint("switch", "--seed", v, 0, UINT64_MAX, &sp.seed)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 0, UINT64_MAX, &sp.seed)) BAD;
     } else if ((m = OPT("--credit-delay"))) {
-      if (m == 2 || cli_uint("switch", "--credit-delay", v, 1, 1000000, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 1000000, &u)) BAD;
       sp.credit_delay = (unsigned)u;
     } else if ((m = OPT("--dest"))) {
       if (m == 2 || parse_dest(v, &sp)) BAD;
     } else if ((m = OPT("--drain-limit"))) {
-      if (m == 2 || cli_uint("switch", "--drain-limit", v, 1, 0xFFFFFFFFull, &drain_limit)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 0xFFFFFFFFull, &drain_limit)) BAD;
     } else if ((m = OPT("--drain"))) {
       if (m == 2) BAD;
       if (*v && strspn(v, "0123456789") == strlen(v) && strcmp(v, "0") && strcmp(v, "1")) {
@@ -270,37 +272,37 @@ int cmd_switch(int argc, char **argv) {
                         "--drain is on|off (asw net's drain)\n");
         BAD;
       }
-      if (cli_choice("switch", "--drain", v, onoff_names, 4, &c)) BAD;
-      drain = c == 1 || c == 3;
+      if (cli_onoff("switch", shown, v, &on)) BAD;
+      drain = on;
     } else if ((m = OPT("--table"))) {
       if (m == 2) BAD;
       sp.table = v;
     } else if ((m = OPT("--arn"))) {
-      if (m == 2 || cli_choice("switch", "--arn", v, arn_names, 3, &c)) BAD;
+      if (m == 2 || cli_choice("switch", shown, v, arn_names, 3, &c)) BAD;
       sp.arn = (unsigned)c;
     } else if ((m = OPT("--arn-up"))) {
-      if (m == 2 || cli_choice("switch", "--arn-up", v, onoff_names, 4, &c)) BAD;
-      sp.arn_up = c == 1 || c == 3;
+      if (m == 2 || cli_onoff("switch", shown, v, &on)) BAD;
+      sp.arn_up = on;
     } else if ((m = OPT("--hcdth"))) {
-      if (m == 2 || cli_uint("switch", "--hcdth", v, 1, 16384, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 16384, &u)) BAD;
       sp.hcdth = (unsigned)u;
     } else if ((m = OPT("--lcdth"))) {
-      if (m == 2 || cli_uint("switch", "--lcdth", v, 1, 16384, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 16384, &u)) BAD;
       sp.lcdth = (unsigned)u;
     } else if ((m = OPT("--fcth"))) {
-      if (m == 2 || cli_uint("switch", "--fcth", v, 1, 16384, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 16384, &u)) BAD;
       sp.fcth = (unsigned)u;
     } else if ((m = OPT("--crt"))) {
-      if (m == 2 || cli_uint("switch", "--crt", v, 1, 0xFFFFFF, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 0xFFFFFF, &u)) BAD;
       sp.crt = (unsigned)u;
     } else if ((m = OPT("--arn-ttl"))) {
-      if (m == 2 || cli_uint("switch", "--arn-ttl", v, 1, 0xFFFFFF, &u)) BAD;
+      if (m == 2 || cli_uint("switch", shown, v, 1, 0xFFFFFF, &u)) BAD;
       sp.arn_ttl = (unsigned)u;
     } else if ((m = OPT("--json"))) {
       if (m == 2) BAD;
       json = v;
     } else {
-      fprintf(stderr, "asw switch: unknown option '%s' (see asw switch --help)\n", as_given);
+      cli_unknown("switch", as_given);
       BAD;
     }
   }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../net/trace.h"
+#include "../net/optval.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -43,15 +44,10 @@ static void trace_usage(FILE *f) {
           "Exit status: 0 ok, 2 bad usage or a bad trace (the message names file:line).\n");
 }
 
-/* Unsigned decimal, all of s, at most max. */
+/* An unsigned integer in every front end's syntax (optval.h), all of s, at most max. */
 static int parse_num(const char *s, unsigned long long max, unsigned long long *out) {
-  if (!*s) return -1;
-  unsigned long long v = 0;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9') return -1;
-    v = v * 10 + (unsigned long long)(*s - '0');
-    if (v > max) return -1;
-  }
+  uint64_t v;
+  if (optval_parse_u64(s, &v) || v > max) return -1;
   *out = v;
   return 0;
 }
@@ -91,6 +87,8 @@ static int trace_main(int argc, char **argv) {
     size_t kl = (size_t)(eq - a);
     const char *v = eq + 1;
     unsigned long long x;
+    uint64_t u;
+    const char *key = cli_kv_name(a); /* as the user wrote it: --nodes or nodes */
 #define KEY(name) (kl == strlen(name) && !strncmp(a, name, kl))
     if (KEY("iters")) { /* one name, one meaning: iters is the iSLIP iterations elsewhere */
       fprintf(stderr, "asw trace: iters: renamed to rounds (repetitions of the pattern; iters is "
@@ -99,26 +97,16 @@ static int trace_main(int argc, char **argv) {
     } else if (KEY("pattern")) {
       pc.pattern = v;
     } else if (KEY("nodes") || KEY("rounds")) {
-      unsigned long long max = KEY("nodes") ? TRACE_MAX_NODES : 1000000;
-      if (parse_num(v, max, &x) || x < (KEY("nodes") ? 2u : 1u)) {
-        fprintf(stderr, "asw trace: %.*s: bad value '%s' (an integer in %u..%llu)\n", (int)kl, a, v,
-                KEY("nodes") ? 2u : 1u, max);
+      if (cli_uint("trace", key, v, KEY("nodes") ? 2 : 1, KEY("nodes") ? TRACE_MAX_NODES : 1000000, &u))
         return 2;
-      }
-      if (KEY("nodes")) { pc.nodes = (uint32_t)x; have_nodes = 1; }
-      else pc.iters = (uint32_t)x;
+      if (KEY("nodes")) { pc.nodes = (uint32_t)u; have_nodes = 1; }
+      else pc.iters = (uint32_t)u;
     } else if (KEY("layers")) {
-      if (parse_num(v, 100000, &x) || x < 1) {
-        fprintf(stderr, "asw trace: layers: bad value '%s' (an integer in 1..100000)\n", v);
-        return 2;
-      }
-      pc.layers = (uint32_t)x;
+      if (cli_uint("trace", key, v, 1, 100000, &u)) return 2;
+      pc.layers = (uint32_t)u;
     } else if (KEY("compute")) {
-      if (parse_num(v, TRACE_MAX_DELAY, &x)) {
-        fprintf(stderr, "asw trace: compute: bad value '%s' (cycles, 0..2^40)\n", v);
-        return 2;
-      }
-      pc.compute = x;
+      if (cli_uint("trace", key, v, 0, TRACE_MAX_DELAY, &u)) return 2;
+      pc.compute = u;
     } else if (KEY("skip")) {
       char buf[2048];
       int ok = strlen(v) < sizeof buf && *v;
@@ -132,17 +120,14 @@ static int trace_main(int argc, char **argv) {
         ok = ok && v[strlen(v) - 1] != ',' && v[0] != ',' && !strstr(v, ",,");
       }
       if (!ok) {
-        fprintf(stderr, "asw trace: skip: bad value '%s' (node ids separated by commas, at most %u)\n",
-                v, (unsigned)(sizeof skip / sizeof *skip));
+        fprintf(stderr, "asw trace: %s: '%s' is not node ids 0..%u separated by commas (at most %u)\n",
+                key, v, TRACE_MAX_NODES - 1, (unsigned)(sizeof skip / sizeof *skip));
         return 2;
       }
       pc.skip = skip;
     } else if (KEY("size")) {
-      if (parse_num(v, TRACE_MAX_BYTES, &x) || x < 1) {
-        fprintf(stderr, "asw trace: size: bad value '%s' (bytes, 1..%u)\n", v, TRACE_MAX_BYTES);
-        return 2;
-      }
-      pc.size = x;
+      if (cli_uint("trace", key, v, 1, TRACE_MAX_BYTES, &u)) return 2;
+      pc.size = u;
       have_size = 1;
     } else if (KEY("dims")) {
       char buf[64];
@@ -159,7 +144,7 @@ static int trace_main(int argc, char **argv) {
         }
       }
       if (!ok) {
-        fprintf(stderr, "asw trace: dims: bad value '%s' (XxYxZ, e.g. 4x4x4)\n", v);
+        fprintf(stderr, "asw trace: %s: '%s' is not XxYxZ (e.g. 4x4x4)\n", key, v);
         return 2;
       }
       for (int k = 0; k < 3; k++) pc.dims[k] = (uint32_t)d[k];
@@ -168,14 +153,12 @@ static int trace_main(int argc, char **argv) {
     } else if (KEY("out")) {
       out = v;
     } else if (KEY("format")) {
-      if (!strcmp(v, "text")) format = TRACE_TEXT;
-      else if (!strcmp(v, "netrace")) format = TRACE_NETRACE;
-      else {
-        fprintf(stderr, "asw trace: format: bad value '%s' (one of: text netrace)\n", v);
-        return 2;
-      }
+      static const char *const formats[] = {"text", "netrace"};
+      unsigned c;
+      if (cli_choice("trace", key, v, formats, 2, &c)) return 2;
+      format = c ? TRACE_NETRACE : TRACE_TEXT;
     } else {
-      fprintf(stderr, "asw trace: %.*s: unknown key (see asw trace --help)\n", (int)kl, a);
+      cli_unknown("trace", key);
       return 2;
     }
 #undef KEY

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../textfile.h"
+#include "optval.h"
 #include "cube.h"
 #include "tables.h"
 #include "topo.h"
@@ -243,7 +244,7 @@ static const key_desc keys[] = {
     {"warmup", K_U64, F(warmup), 0, 2e9, NULL, "warm-up cycles (0 with traffic=trace:FILE)"},
     {"window", K_U64, F(window), 1, 2e9, NULL,
      "cycles per window of the CSV series"},
-    {"seed", K_U64, F(seed), 0, 1.8e19, NULL, "random seed"},
+    {"seed", K_U64, F(seed), 0, 18446744073709551615.0, NULL, "random seed"},
     {"watchdog", K_U64, F(watchdog), 0, 2e9, NULL,
      "cycles without any flit moving (packets in flight) before a deadlock "
      "report (0: off)"},
@@ -408,37 +409,11 @@ static const key_desc *find_key(const char *name) {
   return NULL;
 }
 
-/* Decimal or 0x hexadecimal (a leading 0 is not octal: 032 is 32), or
- * plain scientific notation for an integer (2e5). Starts with a digit: no
- * sign, no blank. */
-static int parse_u64(const char *v, uint64_t *out) {
-  if (!isdigit((unsigned char)*v)) return -1;
-  const int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
-  /* only hex digits after the prefix: strtoull would take a second 0x */
-  if (hex && (!v[2] || strspn(v + 2, "0123456789abcdefABCDEF") != strlen(v + 2))) return -1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(hex ? v + 2 : v, &end, hex ? 16 : 10);
-  if (errno || *end) {
-    if (hex) return -1;
-    /* allow plain scientific notation for integers (e.g. 2e5) */
-    double d = strtod(v, &end);
-    if (*end || d < 0 || d != floor(d) || d > 1.8e19) return -1;
-    x = (unsigned long long)d;
-  }
-  *out = x;
-  return 0;
-}
+/* One number syntax in every front end (optval.h): decimal, 0x hexadecimal (a leading 0
+ * is not octal), plain scientific notation for an integer (2e5); no sign, no blank. */
+static int parse_u64(const char *v, uint64_t *out) { return optval_parse_u64(v, out); }
 
-static int parse_dbl(const char *v, double *out) {
-  if (!*v) return -1;
-  char *end;
-  errno = 0;
-  double d = strtod(v, &end);
-  if (errno || *end || !isfinite(d)) return -1;
-  *out = d;
-  return 0;
-}
+static int parse_dbl(const char *v, double *out) { return optval_parse_double(v, out); }
 
 static int bad(char *err, size_t errlen, const char *key, const char *value,
                const char *why) {
@@ -499,25 +474,21 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
                "asw switch and make cosim)", key, renamed[i][1], key);
       return -1;
     }
-  if (!k) {
-    snprintf(err, errlen, "%s: unknown key (see asw net --help)", key);
-    return -1;
-  }
+  if (!k) return optval_unknown(err, errlen, key, "asw net --help");
   char *base = (char *)c;
   switch (k->type) {
   case K_UINT:
   case K_U64: {
     uint64_t x;
     /* Switches (0..1 keys) take on/off as well as 1/0: one spelling across the tools. */
-    if (k->type == K_UINT && k->min == 0 && k->max == 1 && !strcmp(value, "on")) x = 1;
-    else if (k->type == K_UINT && k->min == 0 && k->max == 1 && !strcmp(value, "off")) x = 0;
-    else if (parse_u64(value, &x)) return bad(err, errlen, key, value,
-                                              k->max == 1 && k->min == 0 ? "not one of on off 1 0"
-                                                                         : "not a non-negative integer");
-    if ((double)x < k->min || (double)x > k->max) {
-      char why[96];
-      snprintf(why, sizeof why, "must be in %.0f..%.0f", k->min, k->max);
-      return bad(err, errlen, key, value, why);
+    const int onoff = k->type == K_UINT && k->min == 0 && k->max == 1;
+    const uint64_t lo = (uint64_t)k->min, hi = k->max >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)k->max;
+    if (onoff && !strcmp(value, "on")) x = 1;
+    else if (onoff && !strcmp(value, "off")) x = 0;
+    else if (parse_u64(value, &x) || x < lo || x > hi) { /* the wording of optval.h */
+      static const char *const words[] = {"on", "off", "1", "0"};
+      return onoff ? optval_not_one_of(err, errlen, key, value, words, 4)
+                   : optval_not_int(err, errlen, key, value, lo, hi);
     }
     /* with a hs_nodes list the hot spots are that list: a different count
      * would be echoed but not used */
@@ -533,12 +504,8 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
   }
   case K_DBL: {
     double d;
-    if (parse_dbl(value, &d)) return bad(err, errlen, key, value, "not a number");
-    if (d < k->min || d > k->max) {
-      char why[96];
-      snprintf(why, sizeof why, "must be in %g..%g", k->min, k->max);
-      return bad(err, errlen, key, value, why);
-    }
+    if (parse_dbl(value, &d) || d < k->min || d > k->max)
+      return optval_not_number(err, errlen, key, value, k->min, k->max);
     *(double *)(base + k->off) = d;
     return 0;
   }
@@ -648,20 +615,16 @@ int netcfg_set(net_cfg *c, const char *key, const char *value, char *err,
         return 0;
       }
     }
-    char why[256] = "one of:";
-    for (unsigned i = 0; k->names[i]; i++) {
-      strncat(why, " ", sizeof why - strlen(why) - 1);
-      strncat(why, k->names[i], sizeof why - strlen(why) - 1);
-    }
+    const char *words[64]; /* the wording of optval.h: KEY: 'VALUE' is not one of A, B, C */
+    unsigned nw = 0;
+    for (unsigned i = 0; k->names[i] && nw < 48; i++) words[nw++] = k->names[i];
     if (!strcmp(key, "routing"))
-      strncat(why, " dor direction-order fully-adaptive xoradap minhop updn table:FILE smodk hashed switch-ar adap-<noth|th|2th>-<s|1s|2s>-<k|k/D> adaptive-th "
-              "adaptive-th-afi arn arn-afi",
-              sizeof why - strlen(why) - 1);
-    if (!strcmp(key, "traffic"))
-      strncat(why, " hsX-Y flowS-D trace:FILE", sizeof why - strlen(why) - 1);
-    if (!strcmp(key, "topology"))
-      strncat(why, " file:PATH", sizeof why - strlen(why) - 1);
-    return bad(err, errlen, key, value, why);
+      words[nw++] = "dor, direction-order, fully-adaptive, xoradap, minhop, updn, table:FILE, "
+                    "smodk, hashed, switch-ar, adap-<noth|th|2th>-<s|1s|2s>-<k|k/D>, adaptive-th, "
+                    "adaptive-th-afi, arn, arn-afi";
+    if (!strcmp(key, "traffic")) words[nw++] = "hsX-Y, flowS-D, trace:FILE";
+    if (!strcmp(key, "topology")) words[nw++] = "file:PATH";
+    return optval_not_one_of(err, errlen, key, value, words, nw);
   }
   case K_STAGES: {
     if (!strcmp(value, "all")) {

@@ -204,11 +204,59 @@ then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: key=value in asw
 "$asw" sweep --dir "$tmp/sw2" --ports 4 --stages=2 --cycles 300 --warmup 100 --load 0.3 --vary seed=1,2 >/dev/null 2>&1
 "$asw" sweep --dir "$tmp/sw3" --prots 4 --vary seed=1 >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [[ -s "$tmp/sw1/summary.csv" ]] && cmp -s "$tmp/sw1/summary.csv" "$tmp/sw2/summary.csv" &&
-   [[ $rc -eq 2 ]] && grep -q "asw sweep: prots: unknown key" "$tmp/err"; then pass=$((pass + 1)); else
+   [[ $rc -eq 2 ]] && grep -qx "asw sweep: --prots: unknown key (see asw net --help)" "$tmp/err"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "  FAIL: asw sweep --key value: $(head -c 200 "$tmp/err")"; fi
+# asw sweep's own options take both forms too: jobs=N dir=DIR vary=K=V,.. slurm=on merge=on as
+# -j N / --jobs N, --dir DIR, --vary K=V,.., --slurm, --merge; the same sweep either way
+"$asw" sweep --slurm -j 3 --dir "$tmp/own1" ports=4 stages=2 cycles=300 --vary seed=1,2 --vary load=0.1,0.2 >/dev/null 2>&1; rc1=$?
+"$asw" sweep slurm=on jobs=3 dir="$tmp/own2" ports=4 stages=2 cycles=300 vary=seed=1,2 vary=load=0.1,0.2 >/dev/null 2>&1; rc2=$?
+"$asw" sweep --slurm=on --jobs=3 --dir="$tmp/own3" ports=4 stages=2 cycles=300 --vary=seed=1,2 --vary load=0.1,0.2 >/dev/null 2>&1; rc3=$?
+same=1
+for f in sweep.args run-000.args run-003.args; do
+  cmp -s "$tmp/own1/$f" "$tmp/own2/$f" && cmp -s "$tmp/own1/$f" "$tmp/own3/$f" || same=0
+done
+"$asw" sweep --merge --dir "$tmp/own1" >/dev/null 2>&1; m1=$?
+"$asw" sweep merge=on dir="$tmp/own2" >/dev/null 2>&1; m2=$?
+if [[ $rc1 -eq 0 && $rc2 -eq 0 && $rc3 -eq 0 && $same -eq 1 && -s "$tmp/own1/run-003.args" ]] &&
+   grep -qx "load=0.2" "$tmp/own1/run-003.args" && [[ $m1 -eq 1 && $m2 -eq 1 ]] &&
+   cmp -s "$tmp/own1/summary.csv" "$tmp/own2/summary.csv" && [[ $(wc -l < "$tmp/own2/summary.csv") -eq 5 ]]
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: asw sweep's own options as key=value: rc $rc1 $rc2 $rc3 same $same merge $m1 $m2"; fi
+# ... and say so in --help, and check them with the wording of every front end
+help=$("$asw" sweep --help)
+ok=1
+for w in "jobs=N" "--jobs N, -j N" "dir=DIR" "--dir DIR" "vary=KEY=V1,V2" "--vary KEY=V1,V2" "slurm=on|off" \
+         "--slurm" "submit=on|off" "--submit" "merge=on|off" "--merge"; do
+  grep -qF -- "$w" <<<"$help" || { ok=0; echo "  (asw sweep --help lacks $w)"; }
+done
+for probe in "jobs=0|asw sweep: jobs: '0' is not an integer in 1..64" "-j x|asw sweep: -j: 'x' is not an integer in 1..64" \
+             "--jobs 65|asw sweep: --jobs: '65' is not an integer in 1..64" \
+             "slurm=maybe|asw sweep: slurm: 'maybe' is not one of on, off, 1, 0" \
+             "vary=seed|asw sweep: vary: 'seed': expected key=v1,v2,..." \
+             "--vary seed=1,x|asw sweep: seed: 'x' is not an integer in 0..18446744073709551615"; do
+  # shellcheck disable=SC2086
+  "$asw" sweep --dir "$tmp/own4" ports=4 stages=2 ${probe%%|*} >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [[ $rc -eq 2 ]] && [[ "$(cat "$tmp/err")" == "${probe#*|}" ]] || { ok=0; echo "  (asw sweep ${probe%%|*}: exit $rc, $(cat "$tmp/err"))"; }
+done
+if [[ $ok -eq 1 && ! -e "$tmp/own4/results.json" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: asw sweep's own options: help and messages"; fi
+# asw net's own options take key=value too: json=FILE quiet=on print_config=on are --json FILE
+# --quiet --print-config (and --json=FILE, -q): the same run, the same files
+"$asw" net ports=4 stages=2 cycles=300 warmup=100 json="$tmp/n1.json" quiet=on >"$tmp/o1"; rc1=$?
+"$asw" net ports=4 stages=2 cycles=300 warmup=100 --json "$tmp/n2.json" --quiet >"$tmp/o2"; rc2=$?
+"$asw" net ports=4 stages=2 cycles=300 warmup=100 --json="$tmp/n3.json" -q >"$tmp/o3"; rc3=$?
+"$asw" net quiet=maybe >"$tmp/out" 2>"$tmp/err"; rc4=$?
+if [[ $rc1 -eq 0 && $rc2 -eq 0 && $rc3 -eq 0 && ! -s "$tmp/o1" && ! -s "$tmp/o3" && $rc4 -eq 2 ]] &&
+   python3 -c 'import json,sys
+d = [json.load(open(p)) for p in sys.argv[1:]]
+for x in d:  # (the host'"'"'s speed and memory aside)
+    for k in ("wall_seconds", "max_rss_kb", "flit_hops_per_second", "flit_hops_per_cpu_second"):
+        x.pop(k)
+assert d[0] == d[1] == d[2] and d[0]["packets_delivered"] > 0' "$tmp/n1.json" "$tmp/n2.json" "$tmp/n3.json" &&
+   cmp -s <("$asw" net ports=4 print_config=on) <("$asw" net --ports 4 --print-config) &&
+   [[ "$(cat "$tmp/err")" == "asw net: quiet: 'maybe' is not one of on, off, 1, 0" ]]
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: asw net's own options as key=value: rc $rc1 $rc2 $rc3 $rc4 $(cat "$tmp/err")"; fi
 "$asw" switch prots=4 >"$tmp/out" 2>"$tmp/err"; rc1=$?
 "$asw" net --prots 4 >"$tmp/out" 2>"$tmp/err2"; rc2=$?
-if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -q "unknown option 'prots=4'" "$tmp/err" && grep -q "unknown option --prots" "$tmp/err2"; then
+if [[ $rc1 -eq 2 && $rc2 -eq 2 ]] && grep -qx "asw switch: prots: unknown key (see asw switch --help)" "$tmp/err" && grep -qx "asw net: --prots: unknown key (see asw net --help)" "$tmp/err2"; then
   pass=$((pass + 1)); else fail=$((fail + 1)); echo "  FAIL: unknown key in the other form: $(cat "$tmp/err" "$tmp/err2")"; fi
 # asw net: a key without its value is not taken for a missing config file
 "$asw" net ports 8 >"$tmp/out" 2>"$tmp/err"

@@ -16,6 +16,7 @@ package belongs to (PREFIX/lib), the repository's build/lib (make lib) or the
 system's library path.
 """
 import ctypes
+import re
 import dataclasses
 import json
 import os
@@ -182,6 +183,17 @@ def _refuse_fields(keys):
             raise ValueError("%s: renamed to %s (docs/options.md)" % (field, name))
 
 
+def _range_wording(msg, kw):
+    """The C model's "P (ports) = 65 out of range 2..64" in asw's wording, naming the field as
+    given ("ports: '65' is not an integer in 2..64"); other messages as they are."""
+    m = re.fullmatch(r"\w+ \((\w+)\) = (\d+) out of range (?:\S+ = )?(\d+)\.\.(\d+)", msg)
+    if not m:
+        return msg
+    field = m.group(1)
+    name = next((n for n, f in VOCABULARY_FIELDS.items() if f == field and n in kw), field)
+    return "%s: '%s' is not an integer in %s..%s" % (name, m.group(2), m.group(3), m.group(4))
+
+
 class Switch:
     """One golden-model switch. Switch(ports=..., vcs=..., buffer_flits=...): the
     vocabulary's names (docs/options.md; asw_config's fields, buffer_flits for buf_flits),
@@ -201,17 +213,18 @@ class Switch:
         c = _lib.AswConfig()
         _C.asw_config_default(ctypes.byref(c))
         for k, v in merged.items():
+            # asw's wording (cmodel/net/optval.h), as in every front end
             if k not in CONFIG_FIELDS:
-                raise ValueError("unknown configuration field '%s' (fields: %s)"
-                                 % (k, ", ".join(CONFIG_FIELDS)))
+                raise ValueError("%s: unknown key (fields: %s)" % (k, ", ".join(
+                    next((n for n, f in VOCABULARY_FIELDS.items() if f == c), c)
+                    for c in CONFIG_FIELDS)))
             if not isinstance(v, int) or v < 0 or v > 0xFFFFFFFF:
-                raise ValueError("configuration field %s: not an unsigned 32-bit integer: %r"
-                                 % (k, v))
+                raise ValueError("%s: '%s' is not an integer in 0..4294967295" % (k, v))
             setattr(c, k, v)
         err = ctypes.create_string_buffer(256)
         self._h = _C.asw_switch_new(ctypes.byref(c), err, len(err))
         if not self._h:
-            raise ValueError(err.value.decode())
+            raise ValueError(_range_wording(err.value.decode(), kw))
         self.config = {n: getattr(c, n) for n in CONFIG_FIELDS}
         P = self.ports = c.ports
         self._fin = (_lib.AswFlit * P)()

@@ -174,9 +174,9 @@ def check_cmdline(given):
         if name == "NET" or name in cosim.MAKE_GLOBALS:
             continue
         if name in cosim.CMD_KNOBS["cosim"] or name in cosim.ALIASES or name.islower():
-            cosim.fail("cosim-net", f"{name}: unknown variable: make cosim-net takes the settings "
-                                    f"of asw net in NET, e.g. NET=\"{name.lower()}=... stages=2 ...\"")
-        cosim.fail("cosim-net", f"{name}: unknown variable (make cosim-net takes NET=\"<asw net "
+            cosim.fail("cosim-net", f"{name}: unknown key (make cosim-net takes the settings "
+                                    f"of asw net in NET, e.g. NET=\"{name.lower()}=... stages=2 ...\")")
+        cosim.fail("cosim-net", f"{name}: unknown key (make cosim-net takes NET=\"<asw net "
                                 f"settings>\"; build/asw net --help lists them)")
 
 
