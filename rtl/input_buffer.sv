@@ -583,11 +583,11 @@ module input_buffer #(
     s_out_oh_d = s_out_oh_q;
     if (match_valid_i) begin
       keep_d = (m_h.len != LW'(1));
-      far_d = (m_h.len > LW'(2));
+      far_d = (32'(m_h.len) > 2);
       s_out_oh_d = match_oh_i;
     end else if (st_valid_o) begin
       keep_d = keep_nm;
-      far_d = (s_rem_q > LW'(3));
+      far_d = (32'(s_rem_q) > 3);
     end
   end
 
@@ -784,7 +784,7 @@ module input_buffer #(
       assert (keep_q == (busy_q && !s_last_q) &&
               keep_oh_q == (keep_q ? P'(1) << s_out_q : '0) &&
               (!busy_q || s_out_oh_q == P'(1) << s_out_q) &&
-              far_oh_q == ((busy_q && s_rem_q > LW'(2)) ? P'(1) << s_out_q : '0))
+              far_oh_q == ((busy_q && 32'(s_rem_q) > 2) ? P'(1) << s_out_q : '0))
         else $error("input_buffer: keep_q/keep_oh_q/far_oh_q/s_out_oh_q disagree with the streaming state");
       for (int unsigned k = 0; k < NQT; k++) begin
         assert (el_q[k] || ck_q[k] == '0) else $error("input_buffer: checks held without el");
