@@ -789,6 +789,7 @@ STEP_INLINE void stage_st(asw_switch *sw, int arn_on, const int plain) {
     stream_state *st = &sw->port[i].st;
     asw_ibuf *b = &sw->in[i];
     unsigned s = st->slot;
+    if (link_on && st->rem < st->len) asw_link_mid(&sw->link, st->out); /* §18.2 cut */
     if (!asw_ibuf_sendable(b, st->vc, s)) continue; /* bubble, match holds */
     if (gap_wait >> st->out & 1u) continue;          /* §17.7: the output waits */
     const asw_slot *sl = &b->slot[s];

@@ -54,6 +54,16 @@ static inline int asw_link_st(asw_link *l, unsigned o, int head, int tail,
   return 1;
 }
 
+/* ST (§18.2), before any flit is handed: output o streams a packet whose head
+ * was handed in an earlier cycle. If its link is down it is cut from this
+ * cycle on, whether or not a flit is handed (the far end pads the rest now). */
+static inline void asw_link_mid(asw_link *l, unsigned o) {
+  const uint64_t bit = 1ull << o;
+  if ((l->up | l->cut | l->dead) & bit) return;
+  l->cut |= bit;
+  l->cnt[ASW_LCNT_PACKETS_CUT]++;
+}
+
 /* 1 if addr is one of the §18 registers (0x00018..0x0001F). */
 static inline int asw_link_owns(uint32_t addr) {
   return addr >= ASW_REG_LINK_DOWN(0) && addr < ASW_REG_LINK_COUNTER(ASW_LCNT_NUM);

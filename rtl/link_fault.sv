@@ -50,12 +50,15 @@ module link_fault #(
   // ---- §18.2 output side ------------------------------------------------------------
   logic [P-1:0] cut_q;   // outputs discarding the rest of a cut packet (head went out)
   logic [P-1:0] dead_q;  // outputs discarding a packet whose head was discarded
+  logic [P-1:0] mid_q;   // outputs whose packet's head was handed, its tail not yet
   logic [P-1:0] discard, new_cut;
   always_comb begin
     for (int unsigned o = 0; o < P; o++) begin
       discard[o] = xb_valid_i[o] &&
                    (xb_head_i[o] ? !link_up_i[o] : (cut_q[o] || dead_q[o] || !link_up_i[o]));
-      new_cut[o] = discard[o] && !xb_head_i[o] && !cut_q[o] && !dead_q[o];
+      // the link down in the middle of a sent packet cuts it, a flit handed or not (a flit
+      // not sendable yet, or held by the §17.7 gap): the far end pads the rest now
+      new_cut[o] = mid_q[o] && !link_up_i[o] && !cut_q[o] && !dead_q[o];
       self_cr_o[o] = discard[o] && (xb_head_i[o] || dead_q[o]);
     end
     send_o = xb_valid_i & ~discard;
@@ -166,12 +169,14 @@ module link_fault #(
     if (!rst_ni) begin
       cut_q <= '0;
       dead_q <= '0;
+      mid_q <= '0;
       up_q <= '1;
       rx_up_q <= '1;
       rdata_o <= '0;
     end else begin
       cut_q <= (cut_q | new_cut) & ~(discard & xb_tail_i);
       dead_q <= (dead_q | (discard & xb_head_i)) & ~(discard & xb_tail_i);
+      mid_q <= (mid_q | (xb_valid_i & xb_head_i & ~xb_tail_i)) & ~(xb_valid_i & xb_tail_i);
       up_q <= link_up_i;
       rx_up_q <= link_rx_up_i;
       rdata_o <= (reg_en_i && !reg_we_i && own) ? rd : 32'd0;
@@ -195,6 +200,10 @@ module link_fault #(
           else $error("link_fault: protocol error on input %0d: flit while link_rx_up is 0", i);
       end
       assert ((cut_q & dead_q) == '0) else $error("link_fault: an output both cut and dead");
+      // a body flit discarded on an output neither cut nor dead belongs to a packet in
+      // progress, which new_cut cuts
+      assert ((discard & ~xb_head_i & ~cut_q & ~dead_q & ~mid_q) == '0)
+        else $error("link_fault: a body flit discarded outside a packet in progress");
     end
   end
   cov_link_discard_dead: cover property (@(posedge clk_i) chk_en_q && (self_cr_o != '0));

@@ -162,6 +162,10 @@ MATRIX = [
     ("c", "ada", "sl", "random", 30000, "off", {"gap": 1}),
     ("d", "obl", "id", "full", 30000, "off", {"gap": 1, "linkfault": "0.002"}),
     ("c", "det", "sl", "hotspot", 30000, "off", {"gap": 1, "pfc": "0x0f", "qcn": 1}),
+    # r: an output waiting out its GAP through a link's whole down time in the middle of a
+    # packet, which the far end pads, must be cut (§18.2; seed 1 sent the rest and
+    # returned credits twice before the fix)
+    ("r", "det", "sl", "random", 40000, "off", {"linkfault": "0.002", "gap": 1}),
     # §16.3 VC-adaptive routing (VCADAPT=1; 7th field {"vcadapt": 1}): ROUTE_CTRL mode 3
     # with random FWD amask/vlo/vn and VC_CTRL fb/fb_same/esc_vc, rewritten (illegal values
     # too); each run must route in mode 3, off det_port and (V >= 2) leave on a fallback VC

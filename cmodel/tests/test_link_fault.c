@@ -93,6 +93,45 @@ void test_link_output_discard(void) {
   asw_switch_free(d.sw);
 }
 
+/* Input 0 -> output 1, len 4, output 1 down for V * LMAX = 8 cycles from the cycle after
+ * the head left, while the output hands no flit: GAP 15 holds the next one (gap), or the
+ * input waits for flits 2 and 3 until cycle 30 (hold = 1; flit 1 is not sendable before
+ * flit 2 is written, §8). The far end pads the rest while
+ * its link is down, so the packet is cut then (§18.2): nothing more leaves when the link is
+ * back, and the output takes no credit back. */
+static void cut_while_idle(unsigned gap, unsigned hold) {
+  test_drv d;
+  if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;
+  if (gap) CHECK(asw_reg_write(d.sw, ASW_REG_PORT_GAP(0), asw_port_gap_field(1, gap)) == ASW_OK);
+  unsigned fo = 0, cu = 0, head_at = 99;
+  for (unsigned c = 0; c < 90; c++) {
+    unsigned k = hold && c >= 2 ? c - 28 : c; /* flits 2, 3 in cycles 30, 31 */
+    if (k < 4 && (!hold || c < 2 || c >= 30)) test_drv_put(&d, 0, 0, 1, 4, k);
+    if (c == head_at + 1) asw_switch_set_link_up(d.sw, 0xD, 0xF); /* output 1 down */
+    if (c == head_at + 9) asw_switch_set_link_up(d.sw, 0xF, 0xF);
+    CHECK(test_drv_step(&d) == ASW_OK);
+    if (d.out.flit_mask >> 1 & 1u) {
+      fo++;
+      if (d.out_flit[1].head) head_at = c;
+    }
+    if (d.out.credit_mask & 1u) cu++;
+  }
+  CHECKF(fo == 1 && head_at < 10, "gap %u hold %u: %u flits out (head in cycle %u)", gap, hold,
+         fo, head_at);
+  CHECK(cu == 4); /* every flit left the buffer: credits upstream */
+  CHECK(test_rd(d.sw, ASW_REG_CRED(1, 0)) == LBUF - 4); /* the far end's pads return them */
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_CUT)) == 1);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_PACKETS_DISCARDED)) == 0);
+  CHECK(test_rd(d.sw, ASW_REG_LINK_COUNTER(ASW_LCNT_FLITS_DISCARDED)) == 3);
+  CHECK(test_rd(d.sw, ASW_REG_OCC(0, 0, 1)) == 0);
+  asw_switch_free(d.sw);
+}
+
+void test_link_cut_while_idle(void) {
+  cut_while_idle(15, 0); /* §17.7: the output waits through the whole down time */
+  cut_while_idle(0, 1);  /* the input waits for the packet's flits */
+}
+
 void test_link_input_padding(void) {
   test_drv d;
   if (test_drv_init(&d, LP, LV, LBUF, LLMAX, 16)) return;

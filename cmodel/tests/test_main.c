@@ -85,6 +85,7 @@ const char *test_tmpdir = ".";
   X(test_named_configs)                              \
   X(test_link_registers)                         \
   X(test_link_output_discard)                    \
+  X(test_link_cut_while_idle)                    \
   X(test_link_input_padding)                     \
   X(test_link_routing)                         \
   X(test_qcn_arithmetic)                         \
