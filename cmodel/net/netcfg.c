@@ -1220,7 +1220,8 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     }
     if (k->off == offsetof(net_cfg, routing) &&
         (c->file_routing ||
-         (c->topology == TOPO_FILE && c->routing == 0 && !c->route_hash && !c->cube_order))) {
+         (c->topology == TOPO_FILE && c->routing == 0 && !c->route_hash && !c->cube_order &&
+          !c->switch_ar))) {
       if (c->file_routing == 3)
         snprintf(out, len, json ? "\"table:%s\"" : "table:%s", c->table_path);
       else
@@ -1229,7 +1230,7 @@ static void fmt_value(const net_cfg *c, const key_desc *k, char *out,
     }
     if (k->off == offsetof(net_cfg, routing) &&
         (c->cube_order || ((c->topology == TOPO_TORUS || c->topology == TOPO_MESH) &&
-                           c->routing == 0 && !c->route_hash))) {
+                           c->routing == 0 && !c->route_hash && !c->switch_ar))) {
       /* a cube routing on a fat-tree, or a fat-tree routing on a cube, is echoed as
        * given (netcfg_check refuses both) */
       snprintf(out, len, json ? "\"%s\"" : "%s",
@@ -1379,7 +1380,8 @@ void netcfg_json(const net_cfg *c, FILE *f) {
 }
 
 void netcfg_resolve_auto(net_cfg *c) {
-  const int given = c->routing != 0 || c->route_hash != 0; /* a fat-tree routing (refused) */
+  /* a fat-tree routing (refused there), switch-ar included */
+  const int given = c->routing != 0 || c->route_hash != 0 || c->switch_ar != 0;
   if (c->topology == TOPO_TORUS || c->topology == TOPO_MESH) {
     if (c->bubble == 2) c->bubble = c->topology == TOPO_TORUS;
     /* a file topology's routing (minhop, updn, table:, refused by netcfg_check) is
