@@ -25,7 +25,7 @@ def main(argv):
             return 2
         cycles = int(argv[1])
     try:
-        asw.Switch(ports=65)
+        asw.Switch(sa_pipe=1, iters=3)  # contract §8.1 has one grant phase: refused
     except ValueError as e:
         print("refused: %s" % e)
     sw = asw.Switch(ports=P, vcs=V, max_packet=LMAX, counters=1)  # the counters read below

@@ -46,8 +46,10 @@ int main(int argc, char **argv) {
   asw_config cfg;
   asw_config_default(&cfg);
   char err[256];
-  cfg.ports = 65; /* an illegal configuration is refused with a message */
-  if (asw_switch_new(&cfg, err, sizeof err) == NULL) printf("refused: %s\n", err);
+  asw_config bad = cfg; /* an illegal configuration is refused with a message: */
+  bad.sa_pipe = 1;      /* pipelined allocation (contract §8.1) has one grant phase */
+  bad.iters = 3;
+  if (asw_switch_new(&bad, err, sizeof err) == NULL) printf("refused: %s\n", err);
   cfg.ports = P;
   cfg.vcs = V;
   cfg.max_packet = LMAX;
