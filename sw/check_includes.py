@@ -6,7 +6,7 @@ Layers (a file may include headers of its own layer and of the layers below):
   regmap   cmodel/asw_regmap.h: error codes, asw_config, header fields, register map
   block    cmodel/*.[ch], one block each (lfsr, input_buffer, islip, pfc, ...),
            internal to the library; never the public headers
-  top      cmodel/asw_switch.c, cmodel/asw_table.c: the library's API over the blocks
+  top      cmodel/asw_switch.c, asw_config.c, cmodel/asw_table.c: the library's API over the blocks
   public   cmodel/asw_switch.h, cmodel/asw_table.h (installed; only regmap below them)
   net      cmodel/net/: the network simulator; net_internal.h is its own
   app      cmodel/app/: the asw program
@@ -29,7 +29,7 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SEARCH = ["cmodel", "cmodel/app", "cmodel/net", "cmodel/tests", "tb", "tb/net", "tb/arn"]
 PUBLIC = {"cmodel/asw_switch.h", "cmodel/asw_table.h"}
-TOP = {"cmodel/asw_switch.c", "cmodel/asw_table.c"}
+TOP = {"cmodel/asw_switch.c", "cmodel/asw_config.c", "cmodel/asw_table.c"}
 REGMAP = "cmodel/asw_regmap.h"
 # Application headers a test may include: the test is that module's test.
 OWNERS = {
