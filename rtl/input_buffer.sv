@@ -582,7 +582,7 @@ module input_buffer #(
     far_d = (far_oh_q != '0);
     s_out_oh_d = s_out_oh_q;
     if (match_valid_i) begin
-      keep_d = (m_h.len != LW'(1));
+      keep_d = m_long_o;
       far_d = (32'(m_h.len) > 2);
       s_out_oh_d = match_oh_i;
     end else if (st_valid_o) begin

@@ -42,6 +42,18 @@ module islip #(
   output logic [P*NQT-1:0] sel_q_oh_o,
   output logic [P*NQT-1:0] pop_oh_o
 );
+`ifndef SYNTHESIS
+  // Assertions are checked from the first cycle after reset (chk_en_q keeps
+  // rst_ni purely asynchronous).
+  logic chk_en_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_en_q <= 1'b0;
+    end else begin
+      chk_en_q <= 1'b1;
+    end
+  end
+`endif
   logic [P-1:0] req_io[P];           // req_io[i][o]: some VC of input i requests o
   logic [P-1:0] grant[P];            // grant[o][i] of the last iteration (assertions)
 
@@ -456,16 +468,8 @@ module islip #(
 `ifndef SYNTHESIS
     // The one-hot selection is the encoded one, and the request formed from it is the
     // queue's request of §8 (req_i, with the free masks).
-    logic pchk_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        pchk_q <= 1'b0;
-      end else begin
-        pchk_q <= 1'b1;
-      end
-    end
     always_ff @(posedge clk_i) begin
-      if (pchk_q) begin
+      if (chk_en_q) begin
         for (int unsigned i = 0; i < P; i++) begin
           assert (soh_q[i] == (sv_q[i] ? (P'(1) << so_q[i]) : '0))
             else $error("islip: one-hot selection output of input %0d", i);
@@ -491,16 +495,6 @@ module islip #(
   end
 
 `ifndef SYNTHESIS
-  // Assertions are checked from the first cycle after reset (chk_en_q keeps
-  // rst_ni purely asynchronous).
-  logic chk_en_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      chk_en_q <= 1'b0;
-    end else begin
-      chk_en_q <= 1'b1;
-    end
-  end
   // Grants one-hot; every match was requested; no output matched twice.
   always_ff @(posedge clk_i) begin
     if (chk_en_q) begin
